@@ -1,0 +1,111 @@
+"""The `suite` command: the launcher by default, plus `sim`, `serve` and game tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from suite.core.match import UnknownGame, registered_games, unavailable_games
+
+SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+CommandHook = Callable[[SubParsers], None]
+_EXTRA_COMMANDS: list[CommandHook] = []
+
+
+def add_command(hook: CommandHook) -> None:
+    """Let a game or the net layer add its own sub-command (called before parsing)."""
+    _EXTRA_COMMANDS.append(hook)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from suite.ui.launcher import run_launcher
+
+    return run_launcher(fullscreen=args.fullscreen)
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from suite.sim import simulate
+
+    console = Console()
+    try:
+        if args.games <= 10:
+            report = simulate(args.game, args.players, args.seed, args.games)
+        else:
+            with Progress(console=console, transient=True) as bar:
+                task = bar.add_task(f"{args.game}: playing", total=args.games)
+                report = simulate(
+                    args.game,
+                    args.players,
+                    args.seed,
+                    args.games,
+                    progress=lambda done: bar.update(task, completed=done),
+                )
+    except (UnknownGame, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    table = Table(title=f"{args.game}: {report.games} games, {report.players} random bots")
+    table.add_column("winner")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    for who, count in sorted(report.wins.items()):
+        table.add_row(who, str(count), f"{100 * count / report.games:.1f}%")
+    console.print(table)
+    console.print(f"mean length: {report.mean_steps:.1f} actions per game")
+    console.print(f"speed: {report.games_per_second:.2f} games per second")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="suite",
+        description="The war-games suite: World War, WoK and WoS Tactics. "
+        "With no command it opens the launcher.",
+    )
+    parser.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
+    parser.set_defaults(func=_cmd_play)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="open the launcher (the default)")
+    play.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
+    play.set_defaults(func=_cmd_play)
+
+    games = sorted(registered_games())
+    sim = sub.add_parser("sim", help="play games between random bots and print statistics")
+    sim.add_argument("game", help=f"the game to play ({', '.join(games) or 'none installed'})")
+    sim.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    sim.set_defaults(func=_cmd_sim)
+
+    for hook in _EXTRA_COMMANDS:
+        hook(sub)
+    return parser
+
+
+def _load_command_plugins() -> None:
+    """Import the modules that add sub-commands; a missing one is simply absent."""
+    import importlib
+
+    for module in ("suite.net.cli", "suite.tactics.cli", "suite.worldwar.cli", "suite.wok.cli"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _load_command_plugins()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    broken = unavailable_games()
+    if broken and args.command == "sim" and args.game in broken:
+        print(f"error: game {args.game!r} is not available: {broken[args.game]}", file=sys.stderr)
+        return 2
+    result: int = args.func(args)
+    return result

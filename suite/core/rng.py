@@ -1,0 +1,126 @@
+"""A seeded, serialisable random source.
+
+`Rng` draws raw 64-bit words from numpy's PCG64 bit generator and builds every
+distribution itself (rejection sampling for integers, 53-bit floats), so the same
+seed gives the same sequence on every machine and every numpy version: the raw
+PCG64 stream is fixed by its specification, while numpy's `Generator` methods are
+allowed to change between releases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+_U64 = 1 << 64
+_FLOAT_SCALE = 1.0 / (1 << 53)
+
+
+class Rng:
+    """Deterministic random numbers for engines, bots and map generators.
+
+    The only state is the PCG64 state; `to_dict`/`from_dict` round-trip it through
+    JSON-safe values (big integers are written as decimal strings).
+    """
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, seed: int = 0) -> None:
+        if seed < 0:
+            raise ValueError(f"seed must be >= 0, got {seed}")
+        self._bits = np.random.PCG64(seed)
+
+    # -- raw material -------------------------------------------------------
+    def _raw(self) -> int:
+        return int(self._bits.random_raw())
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n); n must be >= 1 and < 2**64."""
+        if n < 1:
+            raise ValueError(f"randbelow needs n >= 1, got {n}")
+        if n == 1:
+            return 0
+        # Reject the top partial bucket so every value is equally likely.
+        limit = _U64 - (_U64 % n)
+        while True:
+            word = self._raw()
+            if word < limit:
+                return word % n
+
+    # -- public draws -------------------------------------------------------
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high], both ends included."""
+        if high < low:
+            raise ValueError(f"randint needs low <= high, got {low} > {high}")
+        return low + self.randbelow(high - low + 1)
+
+    def random(self) -> float:
+        """A uniform float in [0, 1)."""
+        return (self._raw() >> 11) * _FLOAT_SCALE
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One element of a non-empty sequence, uniformly."""
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        """Shuffle in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def roll(self, n: int, sides: int = 6) -> list[int]:
+        """`n` dice of `sides` faces, in the order rolled."""
+        if n < 0:
+            raise ValueError(f"cannot roll {n} dice")
+        return [1 + self.randbelow(sides) for _ in range(n)]
+
+    def percent(self, p: float) -> bool:
+        """True with probability p percent (p <= 0 never, p >= 100 always)."""
+        if p <= 0:
+            return False
+        if p >= 100:
+            return True
+        return self.random() * 100.0 < p
+
+    def spawn(self) -> Rng:
+        """A new independent Rng seeded from this one (advances this one by one draw)."""
+        return Rng(self._raw())
+
+    # -- serialisation ------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        st = self._bits.state
+        return {
+            "bit_generator": "PCG64",
+            "state": str(st["state"]["state"]),
+            "inc": str(st["state"]["inc"]),
+            "has_uint32": int(st["has_uint32"]),
+            "uinteger": int(st["uinteger"]),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Rng:
+        if d.get("bit_generator") != "PCG64":
+            raise ValueError(f"unknown bit generator {d.get('bit_generator')!r}")
+        rng = cls(0)
+        rng._bits.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": int(d["state"]), "inc": int(d["inc"])},
+            "has_uint32": int(d["has_uint32"]),
+            "uinteger": int(d["uinteger"]),
+        }
+        return rng
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.to_dict().items()))
+
+    def __repr__(self) -> str:
+        return f"Rng(state={self.to_dict()['state'][:12]}...)"

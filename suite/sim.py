@@ -1,0 +1,99 @@
+"""Headless self-play of any registered game with random bots (`suite sim`)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from suite.core.bots import RandomBot
+from suite.core.match import Outcome, State, game_spec, new_game
+from suite.core.rng import Rng
+
+
+class GameTooLong(RuntimeError):
+    """A simulated game passed the step limit without ending."""
+
+
+@dataclass
+class SimReport:
+    """What `simulate` measured over its games."""
+
+    game: str
+    players: int
+    games: int
+    wins: Counter[str] = field(default_factory=Counter)
+    total_steps: int = 0
+    total_rounds: int = 0
+    unfinished: int = 0
+    seconds: float = 0.0
+
+    @property
+    def mean_steps(self) -> float:
+        return self.total_steps / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+
+def play_one(
+    state: State, rng: Rng, max_steps: int = 200_000
+) -> tuple[Outcome | None, int]:
+    """Let random bots play `state` to its end; returns (outcome, actions applied).
+
+    Every awaited seat acts in seat order each step, so simultaneous-order games work.
+    Returns outcome None when `max_steps` passed first.
+    """
+    bot = RandomBot()
+    steps = 0
+    while state.outcome() is None:
+        if steps >= max_steps:
+            return None, steps
+        waiting = sorted(state.awaiting())
+        if not waiting:
+            raise RuntimeError(f"{state.game}: no outcome yet nobody is awaited")
+        for seat in waiting:
+            action = bot.choose(state.view(seat), state.legal(seat), rng)
+            state.apply(seat, action)
+            steps += 1
+            if state.outcome() is not None:
+                break
+    return state.outcome(), steps
+
+
+def simulate(
+    game: str,
+    players: int,
+    seed: int,
+    games: int,
+    config: dict[str, Any] | None = None,
+    max_steps: int = 200_000,
+    progress: Any = None,
+) -> SimReport:
+    """Play `games` games of `game` with random bots; game i uses seed `seed + i`.
+
+    `progress`, when given, is called with the number of games finished.
+    """
+    spec = game_spec(game)
+    low, high = spec.players
+    if not low <= players <= high:
+        raise ValueError(f"{spec.title} takes {low}-{high} players, not {players}")
+    cfg = dict(spec.default_config(players)) if config is None else dict(config)
+    report = SimReport(game=game, players=players, games=games)
+    started = time.perf_counter()
+    for i in range(games):
+        state = new_game(game, cfg, seed + i)
+        outcome, steps = play_one(state, Rng(seed + i + 1_000_003), max_steps)
+        report.total_steps += steps
+        if outcome is None:
+            report.unfinished += 1
+            report.wins["unfinished"] += 1
+        else:
+            key = "+".join(f"seat {w}" for w in outcome.winners) or "nobody"
+            report.wins[key] += 1
+        if progress is not None:
+            progress(i + 1)
+    report.seconds = time.perf_counter() - started
+    return report
