@@ -38,9 +38,7 @@ class SimReport:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
 
-def play_one(
-    state: State, rng: Rng, max_steps: int = 200_000
-) -> tuple[Outcome | None, int]:
+def play_one(state: State, rng: Rng, max_steps: int = 200_000) -> tuple[Outcome | None, int]:
     """Let random bots play `state` to its end; returns (outcome, actions applied).
 
     Every awaited seat acts in seat order each step, so simultaneous-order games work.

@@ -112,9 +112,7 @@ class GameSpec:
     load: Callable[[dict[str, Any]], State]
     action_type: Any
     players: tuple[int, int]
-    default_config: Callable[[int], dict[str, Any]] = field(
-        default=lambda n: {"players": n}
-    )
+    default_config: Callable[[int], dict[str, Any]] = field(default=lambda n: {"players": n})
 
 
 _REGISTRY: dict[str, GameSpec] = {}
