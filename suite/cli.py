@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Sequence
 
@@ -32,19 +33,29 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     from suite.sim import simulate
 
     console = Console()
+    options = {
+        "map": args.map,
+        "variant": args.variant,
+        "cards": args.cards,
+        "max_turns": args.max_turns,
+    }
+    bot_names = args.bots.split(",") if args.bots else None
+    run = functools.partial(
+        simulate,
+        args.game,
+        args.players,
+        args.seed,
+        args.games,
+        options=options,
+        bot_names=bot_names,
+    )
     try:
         if args.games <= 10:
-            report = simulate(args.game, args.players, args.seed, args.games)
+            report = run()
         else:
             with Progress(console=console, transient=True) as bar:
                 task = bar.add_task(f"{args.game}: playing", total=args.games)
-                report = simulate(
-                    args.game,
-                    args.players,
-                    args.seed,
-                    args.games,
-                    progress=lambda done: bar.update(task, completed=done),
-                )
+                report = run(progress=lambda done: bar.update(task, completed=done))
     except (UnknownGame, ValueError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2
@@ -80,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    sim.add_argument("--map", help="map name or file (.tmx, .json, Domination .map)")
+    sim.add_argument("--variant", help="game variant (WoK: skirmish, duel, trinity)")
+    sim.add_argument("--cards", help="card mode (World War: increasing, royalty, poker, none)")
+    sim.add_argument("--max-turns", type=int, help="end a game by its tie rule after N turns")
+    sim.add_argument("--bots", help="comma-separated bot names, one per seat or one for all")
     sim.set_defaults(func=_cmd_sim)
 
     for hook in _EXTRA_COMMANDS:

@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.core.bots import RandomBot
-from suite.core.match import Outcome, State, game_spec, new_game
+from suite.core.bots import Bot, RandomBot
+from suite.core.match import GameSpec, Outcome, State, game_spec, new_game
 from suite.core.rng import Rng
 
 
@@ -38,13 +38,31 @@ class SimReport:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
 
-def play_one(state: State, rng: Rng, max_steps: int = 200_000) -> tuple[Outcome | None, int]:
-    """Let random bots play `state` to its end; returns (outcome, actions applied).
+def make_bots(spec: GameSpec, names: list[str] | None, players: int) -> list[Bot]:
+    """One bot per seat by name (default all "random"); ValueError names an unknown bot."""
+    chosen = names or ["random"]
+    if len(chosen) == 1:
+        chosen = chosen * players
+    if len(chosen) != players:
+        raise ValueError(f"--bots names {len(chosen)} bots for {players} players")
+    factories: dict[str, Any] = {"random": RandomBot, **spec.bots}
+    bots: list[Bot] = []
+    for name in chosen:
+        if name not in factories:
+            raise ValueError(f"unknown bot {name!r} for {spec.name} (have {', '.join(factories)})")
+        bots.append(factories[name]())
+    return bots
+
+
+def play_one(
+    state: State, rng: Rng, max_steps: int = 200_000, bots: list[Bot] | None = None
+) -> tuple[Outcome | None, int]:
+    """Let bots (default: random) play `state` to its end; returns (outcome, actions applied).
 
     Every awaited seat acts in seat order each step, so simultaneous-order games work.
     Returns outcome None when `max_steps` passed first.
     """
-    bot = RandomBot()
+    fallback = RandomBot()
     steps = 0
     while state.outcome() is None:
         if steps >= max_steps:
@@ -53,6 +71,7 @@ def play_one(state: State, rng: Rng, max_steps: int = 200_000) -> tuple[Outcome 
         if not waiting:
             raise RuntimeError(f"{state.game}: no outcome yet nobody is awaited")
         for seat in waiting:
+            bot = bots[seat] if bots is not None else fallback
             action = bot.choose(state.view(seat), state.legal(seat), rng)
             state.apply(seat, action)
             steps += 1
@@ -69,9 +88,12 @@ def simulate(
     config: dict[str, Any] | None = None,
     max_steps: int = 200_000,
     progress: Any = None,
+    options: dict[str, Any] | None = None,
+    bot_names: list[str] | None = None,
 ) -> SimReport:
-    """Play `games` games of `game` with random bots; game i uses seed `seed + i`.
+    """Play `games` games of `game` with bots; game i uses seed `seed + i`.
 
+    `options` (non-None values only) overlay the config; `bot_names` picks a bot per seat.
     `progress`, when given, is called with the number of games finished.
     """
     spec = game_spec(game)
@@ -79,11 +101,13 @@ def simulate(
     if not low <= players <= high:
         raise ValueError(f"{spec.title} takes {low}-{high} players, not {players}")
     cfg = dict(spec.default_config(players)) if config is None else dict(config)
+    cfg.update({k: v for k, v in (options or {}).items() if v is not None})
     report = SimReport(game=game, players=players, games=games)
     started = time.perf_counter()
     for i in range(games):
         state = new_game(game, cfg, seed + i)
-        outcome, steps = play_one(state, Rng(seed + i + 1_000_003), max_steps)
+        bots = make_bots(spec, bot_names, players)
+        outcome, steps = play_one(state, Rng(seed + i + 1_000_003), max_steps, bots)
         report.total_steps += steps
         if outcome is None:
             report.unfinished += 1

@@ -103,7 +103,10 @@ class GameSpec:
     `create(config, seed)` makes a new state; `load(d)` restores `to_dict()` output;
     `action_type` is a type msgspec can convert plain dicts into (a tagged union of the
     game's actions); `players` is the allowed range of seats; `default_config(n)` gives a
-    playable config for n players (used by `suite sim`).
+    playable config for n players (used by `suite sim`, which overlays its `--map`,
+    `--variant`, `--cards` and `--max-turns` options as the config keys "map", "variant",
+    "cards" and "max_turns"); `bots` maps bot names to factories of objects following
+    `suite.core.bots.Bot` (the random bot is always available as "random").
     """
 
     name: str
