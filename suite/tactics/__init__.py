@@ -1,0 +1,1 @@
+"""The tactics package."""

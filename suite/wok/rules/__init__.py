@@ -1,0 +1,1 @@
+"""WoK rules: rule sets, orders, the turn engine and robots (no pygame)."""

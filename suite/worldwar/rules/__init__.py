@@ -1,0 +1,1 @@
+"""World War rules: engine, cards, odds, bots and maps (no pygame)."""
