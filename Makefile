@@ -26,7 +26,8 @@ play: $(STAMP_RUN)
 	$(BIN)/suite
 
 lint: $(STAMP_DEV)
-	$(BIN)/ruff check suite tests tools
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check --quiet .
 
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy suite/core $(wildcard suite/*/rules)
