@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import platformdirs
@@ -11,15 +10,17 @@ APP_NAME = "warsuite"
 
 
 def assets_dir() -> Path:
-    """The shipped assets folder: `suite.assets` in a wheel, `assets/` in a source tree."""
-    try:
-        root = resources.files("suite.assets")
-        path = Path(str(root))
-        if path.is_dir():
-            return path
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parent.parent / "assets"
+    """The shipped assets folder: `suite/assets` in an installed wheel, `assets/` in a source
+    tree (where an editable install runs the code from).
+
+    Found beside this module rather than through importlib.resources, because `suite.assets`
+    is a namespace package (no __init__) whose resource root is not a plain path.
+    """
+    here = Path(__file__).resolve().parent
+    packaged = here / "assets"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "assets"
 
 
 def asset(*parts: str) -> Path:

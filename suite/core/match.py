@@ -116,6 +116,7 @@ class GameSpec:
     action_type: Any
     players: tuple[int, int]
     default_config: Callable[[int], dict[str, Any]] = field(default=lambda n: {"players": n})
+    bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, GameSpec] = {}
