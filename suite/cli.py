@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -26,7 +27,7 @@ def add_command(hook: CommandHook) -> None:
 def _cmd_play(args: argparse.Namespace) -> int:
     from suite.ui.launcher import run_launcher
 
-    return run_launcher(fullscreen=args.fullscreen)
+    return int(run_launcher(fullscreen=args.fullscreen))
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:
@@ -57,7 +58,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
                 task = bar.add_task(f"{args.game}: playing", total=args.games)
                 report = run(progress=lambda done: bar.update(task, completed=done))
     except (UnknownGame, ValueError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
     table = Table(title=f"{args.game}: {report.games} games, {report.players} random bots")
     table.add_column("winner")

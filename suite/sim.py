@@ -71,6 +71,9 @@ def play_one(
         if not waiting:
             raise RuntimeError(f"{state.game}: no outcome yet nobody is awaited")
         for seat in waiting:
+            # An earlier seat's action may have changed who is awaited.
+            if seat not in state.awaiting():
+                continue
             bot = bots[seat] if bots is not None else fallback
             action = bot.choose(state.view(seat), state.legal(seat), rng)
             state.apply(seat, action)
@@ -100,6 +103,8 @@ def simulate(
     low, high = spec.players
     if not low <= players <= high:
         raise ValueError(f"{spec.title} takes {low}-{high} players, not {players}")
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, not {games}")
     cfg = dict(spec.default_config(players)) if config is None else dict(config)
     cfg.update({k: v for k, v in (options or {}).items() if v is not None})
     report = SimReport(game=game, players=players, games=games)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 Point = tuple[float, float]
+T = TypeVar("T")
 
 
 class BoardError(ValueError):
@@ -233,19 +234,8 @@ class Board:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], source: str | None = None) -> Board:
         """Build from the `to_json` layout; BoardError names the source and the item."""
-        try:
-            regions = [
-                Region(
-                    id=str(r["id"]),
-                    name=str(r.get("name", r["id"])),
-                    bonus=int(r.get("bonus", 0)),
-                    colour=str(r.get("colour", "#808080")),
-                )
-                for r in data["regions"]
-            ]
-            nodes = [_node_from_json(n) for n in data["nodes"]]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BoardError(f"malformed board data: {_describe(exc)}", source) from exc
+        regions = _parse_all(data, "region", _region_from_json, source)
+        nodes = _parse_all(data, "node", _node_from_json, source)
         return cls(nodes, regions, name=str(data.get("name", "board")), source=source)
 
     def __eq__(self, other: object) -> bool:
@@ -269,7 +259,42 @@ def _check_unique(ids: Sequence[str], what: str, source: str | None) -> None:
 def _describe(exc: Exception) -> str:
     if isinstance(exc, KeyError):
         return f"missing key {exc.args[0]!r}"
+    if isinstance(exc, IndexError):
+        return "a point needs two coordinates"
     return str(exc)
+
+
+def _parse_all(
+    data: Mapping[str, Any],
+    what: str,
+    parse: Callable[[Mapping[str, Any]], T],
+    source: str | None,
+) -> list[T]:
+    """Parse the list `data[what + "s"]`; BoardError names the entry (id, else position)."""
+    key = f"{what}s"
+    items = data.get(key)
+    if not isinstance(items, list):
+        raise BoardError(f"malformed board data: {key!r} must be a list", source)
+    out: list[T] = []
+    for position, item in enumerate(items, start=1):
+        if not isinstance(item, Mapping):
+            raise BoardError(f"malformed {what} #{position}: not an object", source)
+        try:
+            out.append(parse(item))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            ident = item.get("id")
+            label = f"{what} {str(ident)!r}" if ident is not None else f"{what} #{position}"
+            raise BoardError(f"malformed {label}: {_describe(exc)}", source) from exc
+    return out
+
+
+def _region_from_json(d: Mapping[str, Any]) -> Region:
+    return Region(
+        id=str(d["id"]),
+        name=str(d.get("name", d["id"])),
+        bonus=int(d.get("bonus", 0)),
+        colour=str(d.get("colour", "#808080")),
+    )
 
 
 def _node_json(n: Node) -> dict[str, Any]:
@@ -311,6 +336,8 @@ def load_json(path: str | Path) -> Board:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BoardError(f"cannot read: {exc.strerror}", str(p)) from exc
+    except UnicodeDecodeError as exc:
+        raise BoardError(f"not UTF-8 text (byte {exc.start})", str(p)) from exc
     except json.JSONDecodeError as exc:
         raise BoardError(f"broken JSON at line {exc.lineno}: {exc.msg}", str(p)) from exc
     if not isinstance(data, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,8 +31,12 @@ def risk_losses(attacker: Sequence[int], defender: Sequence[int]) -> tuple[int, 
 
 
 def contest_range(power: float) -> int:
-    """Highest value a side may draw in a W6 contest: round(P), at least 1."""
-    return max(1, round(power))
+    """Highest value a side may draw in a W6 contest: round(P), at least 1.
+
+    Halves round up (2.5 -> 3), as a player reading "round" expects; Python's round()
+    would round them to even.
+    """
+    return max(1, math.floor(power + 0.5))
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,10 @@ ENTRY_POINT_GROUP = "warsuite.games"
 class UnknownGame(KeyError):
     """No game of that name is registered."""
 
+    def __str__(self) -> str:
+        # KeyError's str() would wrap the message in quotes.
+        return str(self.args[0]) if self.args else "unknown game"
+
 
 def register_game(spec: GameSpec) -> GameSpec:
     """Add (or replace) a game in the registry; returns the spec for use as a constant."""
@@ -145,7 +149,7 @@ def _load_entry_points() -> None:
             continue
         try:
             spec = ep.load()
-        except (ImportError, AttributeError) as exc:
+        except Exception as exc:
             # A game that is not built yet (or broken) must not take the others down.
             _ENTRY_POINT_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
             continue

@@ -39,9 +39,11 @@ class Rng:
         return int(self._bits.random_raw())
 
     def randbelow(self, n: int) -> int:
-        """A uniform integer in [0, n); n must be >= 1 and < 2**64."""
+        """A uniform integer in [0, n); ValueError unless 1 <= n <= 2**64."""
         if n < 1:
             raise ValueError(f"randbelow needs n >= 1, got {n}")
+        if n > _U64:
+            raise ValueError(f"randbelow needs n <= 2**64, got {n}")
         if n == 1:
             return 0
         # Reject the top partial bucket so every value is equally likely.

@@ -56,7 +56,10 @@ def save_document(path: str | Path, kind: str, data: Any) -> None:
         payload = msgspec.json.encode({"schema": SCHEMA_VERSION, "kind": kind, "data": data})
     except (TypeError, msgspec.EncodeError) as exc:
         raise SaveError(Path(path), f"cannot encode {kind}: {exc}") from exc
-    atomic_write_bytes(path, msgspec.json.format(payload, indent=1))
+    try:
+        atomic_write_bytes(path, msgspec.json.format(payload, indent=1))
+    except OSError as exc:
+        raise SaveError(Path(path), f"cannot write: {exc.strerror or exc}") from exc
 
 
 def load_document(path: str | Path, kind: str) -> Any:
