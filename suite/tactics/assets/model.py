@@ -66,7 +66,7 @@ def can_cross(piece_movement: int, tile_movement: int) -> bool:
 
 def version_key(version: float) -> int:
     """A version as an integer of ten-thousandths, so `1.2` and `1.2000` compare equal."""
-    return round(version * 10**VERSION_DECIMALS)
+    return int(round(version * 10**VERSION_DECIMALS))
 
 
 class Severity(Enum):
@@ -269,6 +269,8 @@ class Pack:
     weapons: dict[int, Weapon] = field(default_factory=dict)
     pieces: dict[int, Piece] = field(default_factory=dict)
     maps: dict[int, MapInfo] = field(default_factory=dict)
+    # the maps that loaded, by map id (a map with errors may be absent)
+    grids: dict[int, MapGrid] = field(default_factory=dict)
     extra_sections: dict[str, dict[str, str]] = field(default_factory=dict)
     placeholders: list[tuple[str, int]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)

@@ -1,0 +1,241 @@
+"""Load a pack folder: the ini, every file it names, and every map as a `MapGrid`.
+
+`load_pack(root)` never raises for bad content: what is sound is loaded, the rest is listed
+in `Pack.problems` (with the ini file and the line that names the asset) and missing files
+in `Pack.missing_files`, so the game can draw placeholders and show the problems.
+
+Start cells (palette 249-252) are standing ground: unless `[Tiles]` defines that index, a
+start cell takes the tile most common among its four neighbours (ties: lowest index).
+"""
+
+from __future__ import annotations
+
+import wave
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from suite.tactics.assets import elevation
+from suite.tactics.assets.bmp import Bitmap, BmpError, load_bmp
+from suite.tactics.assets.ini import read_ini
+from suite.tactics.assets.model import (
+    BORDER_INDEX,
+    INI_NAME,
+    SKIN_FRAMES,
+    START_INDICES,
+    TEAM_NAMES,
+    TILE_SIZE,
+    TRANSPARENT_INDEX,
+    MapGrid,
+    MapInfo,
+    Pack,
+)
+from suite.tactics.assets.records import Reporter, check_references, read_records
+
+
+def load_pack(root: Path, check_media: bool = True) -> Pack:
+    """Read `root/tactics_ini.txt` and everything it names. With `check_media` False only
+    the ini and the maps are read (tiles, skins and sounds are just checked to exist)."""
+    pack = Pack(root=root)
+    ini_path = root / INI_NAME
+    if not ini_path.is_file():
+        from suite.tactics.assets.files import resolve
+
+        ini_path = resolve(root, INI_NAME)
+    report = Reporter(str(ini_path), pack.problems)
+    try:
+        data = ini_path.read_bytes()
+    except OSError as exc:
+        report.error(0, f"cannot read the pack's {INI_NAME}: {exc.strerror or exc}")
+        return pack
+    ini = read_ini(data, str(ini_path))
+    read_records(ini, pack)
+    check_references(pack, report)
+    _check_files(pack, report, check_media)
+    for info in pack.maps.values():
+        grid = load_map(pack, info, report)
+        if grid is not None:
+            pack.grids[info.id] = grid
+    return pack
+
+
+def load_bitmap(pack: Pack, relative: str) -> Bitmap | None:
+    """The bitmap an asset name refers to, or None when missing or unreadable (draw a
+    placeholder)."""
+    try:
+        return load_bmp(pack.path(relative))
+    except (OSError, BmpError):
+        return None
+
+
+def _exists(pack: Pack, relative: str, line: int, what: str, report: Reporter) -> bool:
+    if pack.path(relative).is_file():
+        return True
+    pack.missing_files.add(relative)
+    report.error(line, f"missing {what} {relative}")
+    return False
+
+
+def _read(pack: Pack, relative: str, line: int, report: Reporter) -> Bitmap | None:
+    try:
+        return load_bmp(pack.path(relative))
+    except BmpError as exc:
+        report.error(line, f"{relative}: {exc}")
+    except OSError as exc:
+        report.error(line, f"{relative}: cannot read ({exc.strerror or exc})")
+    return None
+
+
+def _check_files(pack: Pack, report: Reporter, check_media: bool) -> None:
+    for tile in pack.tiles.values():
+        if not _exists(pack, tile.bitmap, tile.line, "tile bitmap", report) or not check_media:
+            continue
+        image = _read(pack, tile.bitmap, tile.line, report)
+        if image is None:
+            continue
+        if (image.width, image.height) != (TILE_SIZE, TILE_SIZE):
+            report.error(
+                tile.line,
+                f"{tile.bitmap}: a tile is {TILE_SIZE}x{TILE_SIZE}, "
+                f"this is {image.width}x{image.height}",
+            )
+        elif int(image.indices[0, 0]) != TRANSPARENT_INDEX:
+            report.warn(
+                tile.line,
+                f"{tile.bitmap}: the corners should be palette index {TRANSPARENT_INDEX} "
+                "(transparent)",
+            )
+    for sound in pack.sounds.values():
+        if _exists(pack, sound.wav, sound.line, "sound", report) and check_media:
+            try:
+                with wave.open(str(pack.path(sound.wav)), "rb"):
+                    pass
+            except (wave.Error, EOFError, OSError) as exc:
+                report.error(sound.line, f"{sound.wav}: not a readable WAV file ({exc})")
+    for piece in pack.pieces.values():
+        if not _exists(pack, piece.bitmap, piece.line, "piece skin", report) or not check_media:
+            continue
+        image = _read(pack, piece.bitmap, piece.line, report)
+        if image is None:
+            continue
+        frames, rest = divmod(image.width, image.height)
+        if rest or frames < SKIN_FRAMES:
+            report.error(
+                piece.line,
+                f"{piece.bitmap}: a skin is a filmstrip of {SKIN_FRAMES} square frames "
+                f"(width = {SKIN_FRAMES} x height); this is {image.width}x{image.height}",
+            )
+
+
+def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
+    """The grid of one map (bitmap or `.tmx`), or None when it cannot be played."""
+    if not _exists(pack, info.bitmap, info.line, "map bitmap", report):
+        return None
+    if info.bitmap.lower().endswith(".tmx"):
+        from suite.tactics.assets.tmx import load_tmx_grid
+
+        return load_tmx_grid(pack, info, report)
+    image = _read(pack, info.bitmap, info.line, report)
+    if image is None:
+        return None
+    if image.width != image.height:
+        report.error(
+            info.line,
+            f"map {info.id} {info.name!r}: {info.bitmap} is {image.width}x{image.height}, "
+            "a map must be square",
+        )
+        return None
+    tiles = image.indices.copy()
+    starts = _find_starts(pack, info, tiles, report)
+    _fill_start_cells(pack, tiles)
+    movement = tile_movement(pack, info, tiles, report)
+    heights = _elevation(pack, info, image.width, report)
+    return MapGrid(info.id, info.name, tiles, movement, heights, starts)
+
+
+def _find_starts(
+    pack: Pack, info: MapInfo, tiles: npt.NDArray[np.uint8], report: Reporter
+) -> tuple[tuple[int, int] | None, ...]:
+    starts: list[tuple[int, int] | None] = []
+    for team, index in zip(TEAM_NAMES, START_INDICES, strict=True):
+        ys, xs = np.nonzero(tiles == index)
+        if len(xs) == 0:
+            report.error(
+                info.line,
+                f"map {info.id} {info.name!r}: no {team} start (palette index {index})",
+            )
+            starts.append(None)
+            continue
+        if len(xs) > 1:
+            report.warn(
+                info.line,
+                f"map {info.id} {info.name!r}: {len(xs)} {team} start pixels; "
+                f"the first (row by row) at ({xs[0]}, {ys[0]}) is used",
+            )
+        starts.append((int(xs[0]), int(ys[0])))
+    return tuple(starts)
+
+
+def _fill_start_cells(pack: Pack, tiles: npt.NDArray[np.uint8]) -> None:
+    size = tiles.shape[0]
+    for index in START_INDICES:
+        if index in pack.tiles:
+            continue
+        for y, x in zip(*np.nonzero(tiles == index), strict=True):
+            around: Counter[int] = Counter()
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                nx, ny = int(x) + dx, int(y) + dy
+                if 0 <= nx < size and 0 <= ny < size:
+                    value = int(tiles[ny, nx])
+                    if value in pack.tiles:
+                        around[value] += 1
+            if around:
+                best = max(around.items(), key=lambda kv: (kv[1], -kv[0]))[0]
+                tiles[y, x] = best
+
+
+def tile_movement(
+    pack: Pack, info: MapInfo, tiles: npt.NDArray[np.uint8], report: Reporter
+) -> npt.NDArray[np.uint8]:
+    """Movement bits of every cell; reports palette indices that no `[Tiles]` line defines
+    (those cells, like the border, let nothing in)."""
+    lookup = np.zeros(256, dtype=np.uint8)
+    for index, tile in pack.tiles.items():
+        lookup[index] = tile.movement & 0xFF
+    lookup[BORDER_INDEX] = 0
+    used = np.unique(tiles)
+    for value in used:
+        index = int(value)
+        if index == BORDER_INDEX or index in pack.tiles:
+            continue
+        ys, xs = np.nonzero(tiles == index)
+        what = (
+            "start cell without a tile around it" if index in START_INDICES else "no [Tiles] line"
+        )
+        report.error(
+            info.line,
+            f"map {info.id} {info.name!r}: palette index {index} ({len(xs)} cells, first at "
+            f"({xs[0]}, {ys[0]})) has {what}",
+        )
+    result: npt.NDArray[np.uint8] = lookup[tiles]
+    return result
+
+
+def _elevation(pack: Pack, info: MapInfo, size: int, report: Reporter) -> npt.NDArray[np.uint8]:
+    if info.elevation_bitmap:
+        if not _exists(pack, info.elevation_bitmap, info.line, "elevation bitmap", report):
+            return elevation.flat(size)
+        image = _read(pack, info.elevation_bitmap, info.line, report)
+        if image is None:
+            return elevation.flat(size)
+        if (image.width, image.height) != (size, size):
+            report.error(
+                info.line,
+                f"map {info.id} {info.name!r}: {info.elevation_bitmap} is "
+                f"{image.width}x{image.height}, the map is {size}x{size}; map is flat",
+            )
+            return elevation.flat(size)
+        return elevation.from_bitmap(image)
+    return elevation.generate(size, info.seed, info.roughness)
