@@ -1,0 +1,318 @@
+"""The app loop: one window, a stack of scenes, at most 60 frames a second.
+
+The App owns the window, the player's settings, the audio and a queue of short notices.
+Only the top scene receives input and updates; it is drawn over the scene below when it is
+`transparent`. The app itself handles three things before any scene sees them:
+
+- the window's close button quits;
+- F11 toggles fullscreen (and remembers it in the settings);
+- Esc goes back: the top scene may use it first (`Scene.back()` returns True, e.g. to close a
+  dialog); otherwise the scene is popped, and at the root the app quits.
+
+Scenes turn input into game actions and animate the returned events; engines are never
+touched from `draw`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pygame
+import pygame_gui
+
+from suite.core.store import SaveError
+from suite.ui import theme
+from suite.ui.audio import Audio
+from suite.ui.settings import Settings, SettingsWarning, load_settings, save_settings
+from suite.ui.widgets import Toasts, vertical_gradient
+
+MAX_FPS = 60
+TITLE = "War Suite"
+DEFAULT_SIZE = (1280, 800)
+MIN_SIZE = (800, 560)
+
+
+class Scene:
+    """One screen of the suite. Subclass it and override what you need.
+
+    Life cycle: `on_enter()` when the scene becomes the top of the stack (pushed, or the
+    scene above it popped); `on_exit()` when it stops being the top (covered or removed);
+    `on_resize(size)` whenever the window changes size, for every scene on the stack.
+    Each frame the top scene gets `handle_event(event)` for each event, `update(dt)` with
+    the seconds since the last frame, then `draw(surface)`.
+
+    A scene that wants pygame_gui widgets calls `self.make_ui()` (usually in `__init__`) and
+    builds them on `self.ui`; the app feeds that manager events first, updates it and draws
+    it above `draw()`, and keeps its resolution in step with the window.
+    """
+
+    transparent = False  # True: the scene below is drawn first (dialogs, pause menus)
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.ui: pygame_gui.UIManager | None = None
+
+    def make_ui(self) -> pygame_gui.UIManager:
+        """Create this scene's pygame_gui manager with the shared theme."""
+        self.ui = theme.make_ui_manager(self.app.size)
+        return self.ui
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Input that neither the app nor this scene's pygame_gui manager consumed."""
+
+    def update(self, dt: float) -> None:
+        """Advance animations and timers by `dt` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the scene; the default is the suite's background gradient."""
+        surface.blit(
+            vertical_gradient(surface.get_size(), theme.BACKGROUND_TOP, theme.BACKGROUND_BOTTOM),
+            (0, 0),
+        )
+
+    def on_enter(self) -> None:
+        """The scene became the top of the stack."""
+
+    def on_exit(self) -> None:
+        """The scene stopped being the top of the stack (covered or removed)."""
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """The window is now `size` pixels; lay widgets out again."""
+
+    def back(self) -> bool:
+        """Esc was pressed: return True when the scene handled it itself (closed a dialog)."""
+        return False
+
+
+class App:
+    """The window, the scene stack and the shared services (settings, audio, notices).
+
+    `settings_file` is where settings changes are saved (None: keep them in memory only).
+    When `settings` is None they are read from `settings_file` (a broken file gives the
+    defaults and a notice on screen) or are the defaults. `fullscreen` overrides the
+    setting for this run.
+    """
+
+    def __init__(
+        self,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        *,
+        settings: Settings | None = None,
+        settings_file: Path | None = None,
+        fullscreen: bool | None = None,
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.settings_file = settings_file
+        self.toasts = Toasts()
+        if settings is None:
+            settings = self._read_settings(settings_file)
+        self.settings = settings
+        self.audio = Audio(settings.volume)
+        self.stack: list[Scene] = []
+        self.running = True
+        self.clock = pygame.time.Clock()
+        self._windowed_size = self._fit_to_desktop(size)
+        pygame.display.set_caption(TITLE)
+        pygame.display.set_icon(_icon())
+        self.screen = self._open_window(settings.fullscreen if fullscreen is None else fullscreen)
+
+    def _read_settings(self, path: Path | None) -> Settings:
+        if path is None:
+            return Settings()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SettingsWarning)
+            settings = load_settings(path)
+        if caught:
+            self.toasts.add("Your settings file was unreadable: defaults restored", 5.0)
+        return settings
+
+    @staticmethod
+    def _fit_to_desktop(size: tuple[int, int]) -> tuple[int, int]:
+        if pygame.display.get_driver() == "dummy":
+            return size
+        desktop = pygame.display.get_desktop_sizes()[0]
+        return (min(size[0], desktop[0] - 40), min(size[1], desktop[1] - 80))
+
+    def _open_window(self, fullscreen: bool) -> pygame.Surface:
+        if fullscreen:
+            return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        return pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
+
+    # -- the stack -------------------------------------------------------------------------
+
+    @property
+    def scene(self) -> Scene:
+        """The top scene (raises IndexError when the stack is empty)."""
+        return self.stack[-1]
+
+    def push(self, scene: Scene) -> Scene:
+        """Put `scene` on top; the scene below gets on_exit, the new one on_enter."""
+        if self.stack:
+            self.stack[-1].on_exit()
+        self.stack.append(scene)
+        scene.on_enter()
+        return scene
+
+    def pop(self) -> Scene:
+        """Remove the top scene; the uncovered one gets on_enter. Quits when none is left."""
+        scene = self.stack.pop()
+        scene.on_exit()
+        if self.stack:
+            self.stack[-1].on_enter()
+        else:
+            self.quit()
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        """Swap the top scene for `scene` (the one below is not disturbed)."""
+        if self.stack:
+            self.stack.pop().on_exit()
+        self.stack.append(scene)
+        scene.on_enter()
+        return scene
+
+    def back(self) -> None:
+        """What Esc does: let the top scene handle it, else pop it (at the root: quit)."""
+        if not self.stack:
+            self.quit()
+        elif not self.scene.back():
+            self.pop()
+
+    def quit(self) -> None:
+        """Stop the loop after this frame."""
+        self.running = False
+
+    # -- window ----------------------------------------------------------------------------
+
+    @property
+    def size(self) -> tuple[int, int]:
+        w, h = self.screen.get_size()
+        return (w, h)
+
+    @property
+    def fullscreen(self) -> bool:
+        return bool(self.screen.get_flags() & pygame.FULLSCREEN)
+
+    def set_fullscreen(self, on: bool) -> None:
+        """Switch fullscreen on or off, remember it in the settings, re-lay out every scene."""
+        if on != self.fullscreen:
+            if on:
+                self._windowed_size = self.size
+            self.screen = self._open_window(on)
+            self._resized()
+        if self.settings.fullscreen != on:
+            self.settings.fullscreen = on
+            self.save_settings()
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def _window_resized(self, size: tuple[int, int]) -> None:
+        size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+        if self.fullscreen:
+            return
+        if self.screen.get_size() != size:
+            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._windowed_size = size
+        self._resized()
+
+    def _resized(self) -> None:
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            self.screen = surface
+        for scene in self.stack:
+            if scene.ui is not None:
+                scene.ui.set_window_resolution(self.size)
+            scene.on_resize(self.size)
+
+    # -- services --------------------------------------------------------------------------
+
+    def notify(self, text: str, seconds: float = 2.8) -> None:
+        """Show a short notice at the bottom of the window (and play the notice sound)."""
+        self.toasts.add(text, seconds)
+        self.audio.play("ui/notice")
+
+    def save_settings(self) -> None:
+        """Write the settings to `settings_file` (if any); a failure becomes a notice."""
+        if self.settings_file is None:
+            return
+        try:
+            save_settings(self.settings, self.settings_file)
+        except (SaveError, OSError) as exc:
+            self.toasts.add(f"Could not save settings: {exc}", 5.0)
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def _dispatch(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self._window_resized((event.w, event.h))
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.back()
+            return
+        if not self.stack:
+            return
+        scene = self.scene
+        if scene.ui is not None and scene.ui.process_events(event):
+            return
+        scene.handle_event(event)
+
+    def frame(self, dt: float) -> None:
+        """One iteration: dispatch pending events, update the top scene, draw, flip."""
+        for event in pygame.event.get():
+            self._dispatch(event)
+            if not self.running:
+                return
+        if not self.stack:
+            return
+        scene = self.scene
+        if scene.ui is not None:
+            scene.ui.update(dt)
+        scene.update(dt)
+        self.toasts.update(dt)
+        self.draw()
+
+    def draw(self) -> None:
+        """Paint the visible scenes, their widgets and the notices, then show the frame."""
+        first = len(self.stack) - 1
+        while first > 0 and self.stack[first].transparent:
+            first -= 1
+        for scene in self.stack[first:]:
+            scene.draw(self.screen)
+            if scene.ui is not None:
+                scene.ui.draw_ui(self.screen)
+        self.toasts.draw(self.screen)
+        pygame.display.flip()
+
+    def run(self) -> int:
+        """Loop at up to MAX_FPS until quit; saves the settings and returns the exit code 0."""
+        while self.running:
+            dt = self.clock.tick(MAX_FPS) / 1000.0
+            self.frame(min(dt, 0.1))
+        self.save_settings()
+        return 0
+
+    def close(self) -> None:
+        """Empty the stack (each scene gets on_exit) and close the window."""
+        while self.stack:
+            self.stack.pop().on_exit()
+        pygame.display.quit()
+
+
+def _icon() -> pygame.Surface:
+    """The window icon: a brass shield with three pips, one per game."""
+    icon = pygame.Surface((32, 32), pygame.SRCALPHA)
+    points = [(4, 4), (28, 4), (28, 16), (16, 30), (4, 16)]
+    pygame.draw.polygon(icon, theme.ACCENT, points)
+    pygame.draw.polygon(icon, theme.ACCENT_DARK, points, 2)
+    for x in (10, 16, 22):
+        pygame.draw.circle(icon, theme.BACKGROUND_BOTTOM, (x, 13), 3)
+    return icon

@@ -1,0 +1,592 @@
+"""The launcher: the first screen of the suite.
+
+Three large game cards (World War, WoK, WoS Tactics), the player's profile name, the
+settings (volume, fullscreen) and quit. A card opens its game's set-up scene through
+`suite.<game>.screens.open_setup(app) -> Scene`; while a game has no screens module its card
+is greyed with "coming soon" and clicking it only shows a short notice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIHorizontalSlider, UITextEntryLine
+
+from suite.ui import card_art, theme
+from suite.ui.app import App, Scene
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
+from suite.ui.widgets import Button, Hover, draw_panel, draw_text, draw_tooltip, wrap_text
+
+log = logging.getLogger(__name__)
+
+OpenSetup = Callable[[App], Scene]
+NO_DISPLAY = (
+    "No display found: the suite needs a desktop session to open its window "
+    "(set SDL_VIDEODRIVER=dummy only for headless tests)."
+)
+SAVE_DELAY = 0.8  # seconds after the last settings change before it is written
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a card shows for one game."""
+
+    key: str  # the package name under suite/
+    title: str
+    blurb: str
+    tooltip: str
+    tags: tuple[str, ...]
+    art: Callable[[tuple[int, int]], pygame.Surface]
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo(
+        "worldwar",
+        "World War",
+        "Conquer the map with dice battles, card sets and a turn clock.",
+        "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
+        "reinforcements, and roll for every border.",
+        ("Dice battles", "Card sets", "Turn clock"),
+        card_art.worldwar_art,
+    ),
+    GameInfo(
+        "wok",
+        "WoK",
+        "The World of Kaomaris: secret orders, resolved all at once.",
+        "Everyone writes orders at the same time, then the turn runs phase by phase. "
+        "Standard, Intermediate and WoK IV rules; Skirmish, Duel and Trinity.",
+        ("Simultaneous orders", "Missiles", "Robots"),
+        card_art.wok_art,
+    ),
+    GameInfo(
+        "tactics",
+        "WoS Tactics",
+        "Squad battles on isometric hills: height, rest and critical hits.",
+        "Turn-based grid combat with elevation and agility. Pieces level up; play bots "
+        "or friends, and mod the art and units.",
+        ("Elevation", "Levels", "Moddable"),
+        card_art.tactics_art,
+    ),
+)
+
+
+def load_setup(game: str) -> tuple[OpenSetup | None, str | None]:
+    """Find `suite.<game>.screens.open_setup`.
+
+    Returns (open_setup, None) when the game can be opened, (None, None) when it has no
+    screens module yet (coming soon), and (None, problem) when the module exists but
+    cannot be used (the problem is logged and shown to the player on click).
+    """
+    name = f"suite.{game}.screens"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name in (name, f"suite.{game}"):
+            return None, None
+        log.exception("cannot import %s", name)
+        return None, f"missing module {exc.name}"
+    except Exception as exc:  # a broken game must not take the launcher down
+        log.exception("cannot import %s", name)
+        return None, f"{type(exc).__name__}: {exc}"
+    opener = getattr(module, "open_setup", None)
+    if not callable(opener):
+        return None, f"{name} has no open_setup(app)"
+    return opener, None
+
+
+@dataclass
+class GameCard:
+    """One game's card: its state, hover animation and cached artwork."""
+
+    info: GameInfo
+    open_setup: OpenSetup | None
+    problem: str | None
+    rect: pygame.Rect = field(default_factory=pygame.Rect)
+    hover: Hover = field(default_factory=Hover)
+    lift: float = 0.0  # 0..1, eases towards 1 while hovered
+    _art: pygame.Surface | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.open_setup is not None
+
+    @property
+    def status(self) -> str:
+        if self.available:
+            return "Play"
+        return "Unavailable" if self.problem else "Coming soon"
+
+    def art(self, size: tuple[int, int]) -> pygame.Surface:
+        """The card's artwork at `size`, greyed when unavailable, with rounded top corners."""
+        if self._art is None or self._art.get_size() != size:
+            picture = self.info.art(size)
+            if not self.available:
+                picture = card_art.greyed(picture)
+            rounded = pygame.Surface(size, pygame.SRCALPHA)
+            rounded.blit(picture, (0, 0))
+            mask = pygame.Surface(size, pygame.SRCALPHA)
+            pygame.draw.rect(
+                mask,
+                (255, 255, 255, 255),
+                mask.get_rect(),
+                border_top_left_radius=16,
+                border_top_right_radius=16,
+            )
+            rounded.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+            self._art = rounded
+        return self._art
+
+
+def _background(size: tuple[int, int]) -> pygame.Surface:
+    """Gradient, a faint hex grid and a vignette."""
+    w, h = size
+    surface = pygame.Surface(size)
+    surface.blit(pygame.transform.smoothscale(_gradient_strip(), size), (0, 0))
+    grid = pygame.Surface(size, pygame.SRCALPHA)
+    r = 34.0
+    dx, dy = r * math.sqrt(3), r * 1.5
+    row = 0
+    y = -r
+    while y < h + r:
+        x = -r + (dx / 2 if row % 2 else 0)
+        while x < w + r:
+            corners = [
+                (
+                    x + r * math.cos(math.radians(60 * k + 30)),
+                    y + r * math.sin(math.radians(60 * k + 30)),
+                )
+                for k in range(6)
+            ]
+            pygame.draw.polygon(grid, (*theme.PATTERN, 60), corners, 1)
+            x += dx
+        y += dy
+        row += 1
+    surface.blit(grid, (0, 0))
+    surface.blit(_vignette(size), (0, 0))
+    return surface
+
+
+def _vignette(size: tuple[int, int]) -> pygame.Surface:
+    """Transparent in the middle, darkening towards the corners."""
+    small_w, small_h = 64, 40
+    xs = (np.arange(small_w)[:, None] + 0.5) / small_w * 2 - 1
+    ys = (np.arange(small_h)[None, :] + 0.5) / small_h * 2 - 1
+    distance = np.sqrt(xs**2 + ys**2) / math.sqrt(2)
+    alpha = (np.clip((distance - 0.45) / 0.55, 0.0, 1.0) ** 1.5 * 170).astype(np.uint8)
+    small = pygame.Surface((small_w, small_h), pygame.SRCALPHA)
+    small.fill((0, 0, 0, 255))
+    pygame.surfarray.pixels_alpha(small)[:] = alpha
+    return pygame.transform.smoothscale(small, size)
+
+
+def _gradient_strip() -> pygame.Surface:
+    strip = pygame.Surface((2, 3))
+    for x in range(2):
+        strip.set_at((x, 0), theme.BACKGROUND_TOP)
+        strip.set_at((x, 1), theme.lighten(theme.BACKGROUND_BOTTOM, 0.06))
+        strip.set_at((x, 2), theme.BACKGROUND_BOTTOM)
+    return strip
+
+
+class LauncherScene(Scene):
+    """The root scene: game cards, profile, settings and quit."""
+
+    def __init__(self, app: App, games: tuple[GameInfo, ...] = GAMES) -> None:
+        super().__init__(app)
+        self.cards = [GameCard(info, *load_setup(info.key)) for info in games]
+        self.focus = 0  # card selected with the keyboard
+        self._pressed: GameCard | None = None  # card under the last left-button press
+        self._save_in: float | None = None
+        self._background: pygame.Surface | None = None
+        self.name_entry: UITextEntryLine | None = None
+        self.volume_slider: UIHorizontalSlider | None = None
+        self.fullscreen_button = Button(
+            "",
+            pygame.Rect(0, 0, 0, 0),
+            self.app.toggle_fullscreen,
+            tooltip="Switch between a window and the whole screen (F11)",
+        )
+        self.quit_button = Button(
+            "Quit",
+            pygame.Rect(0, 0, 0, 0),
+            self.app.quit,
+            tooltip="Close the suite (your settings are kept)",
+        )
+        self.make_ui()
+        self.on_resize(app.size)
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self._background = None
+        self.margin = max(28, w // 28)
+        self.header = pygame.Rect(self.margin, 18, w - 2 * self.margin, max(96, h // 7))
+        self.footer = pygame.Rect(self.margin, h - 86, w - 2 * self.margin, 64)
+        gap = max(20, w // 48)
+        top = self.header.bottom + 8
+        card_w = (w - 2 * self.margin - 2 * gap) // 3
+        card_h = self.footer.top - top - 30
+        for i, card in enumerate(self.cards):
+            card.rect = pygame.Rect(self.margin + i * (card_w + gap), top, card_w, card_h)
+        self.name_rect = pygame.Rect(0, 0, min(280, w // 4), 42)
+        self.name_rect.midright = (self.header.right, self.header.centery + 8)
+        y = self.footer.centery
+        self.volume_rect = pygame.Rect(self.footer.x + 130, y - 14, min(300, w // 5), 28)
+        self.fullscreen_button.rect = pygame.Rect(0, 0, 210, 44)
+        self.fullscreen_button.rect.midleft = (self.volume_rect.right + 110, y)
+        self.quit_button.rect = pygame.Rect(0, 0, 140, 44)
+        self.quit_button.rect.midright = (self.footer.right - 14, y)
+        self._build_widgets()
+
+    def _build_widgets(self) -> None:
+        """(Re)create the pygame_gui widgets at the current layout, keeping their values."""
+        assert self.ui is not None
+        for element in (self.name_entry, self.volume_slider):
+            if element is not None:
+                element.kill()  # type: ignore[no-untyped-call]
+        self.name_entry = UITextEntryLine(self.name_rect, self.ui, object_id="#profile_name")
+        self.name_entry.set_text_length_limit(MAX_NAME_LENGTH)
+        self.name_entry.set_text(self.app.settings.name)
+        self.name_entry.set_tooltip("Your name in every game and online match")
+        self.volume_slider = UIHorizontalSlider(
+            self.volume_rect,
+            self.app.settings.volume,
+            (0, 100),
+            self.ui,
+            object_id="#volume",
+            click_increment=5,
+        )
+        self.volume_slider.set_tooltip("Volume of sounds and music")
+
+    # -- input -----------------------------------------------------------------------------
+
+    def open_card(self, card: GameCard) -> None:
+        """Open the card's game set-up scene, or say why it cannot be opened."""
+        if card.open_setup is None:
+            if card.problem:
+                self.app.notify(f"{card.info.title} cannot start: {card.problem}", 5.0)
+            else:
+                self.app.notify(f"{card.info.title} is coming soon.")
+            return
+        self.app.audio.play("ui/open")
+        try:
+            scene = card.open_setup(self.app)
+        except Exception as exc:  # a broken game must not take the launcher down
+            log.exception("open_setup of %s failed", card.info.key)
+            self.app.notify(f"{card.info.title} cannot start: {exc}", 5.0)
+            return
+        self.app.push(scene)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is self.name_entry:
+            self.app.settings.name = clean_name(event.text)
+            self._changed()
+        elif (
+            event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.name_entry
+        ):
+            self.app.settings.name = clean_name(event.text)
+            if self.name_entry is not None:
+                self.name_entry.set_text(self.app.settings.name)
+                self.name_entry.unfocus()
+            self._changed(now=True)
+        elif (
+            event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED
+            and event.ui_element is self.volume_slider
+        ):
+            self.app.settings.volume = int(event.value)
+            self.app.audio.volume = int(event.value)
+            self._changed()
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+        for button in (self.fullscreen_button, self.quit_button):
+            if button.handle_event(event):
+                if event.type == pygame.MOUSEBUTTONUP:
+                    self.app.audio.play("ui/click")
+                return
+        for index, card in enumerate(self.cards):
+            if card.hover.track(event, card.rect):
+                self.focus = index
+                self.app.audio.play("ui/hover")
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            self._mouse_button(event)
+
+    def _mouse_button(self, event: pygame.event.Event) -> None:
+        """A card opens on a left-button release over the card the button went down on."""
+        hit = next((card for card in self.cards if card.rect.collidepoint(event.pos)), None)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self._pressed = hit
+            return
+        pressed, self._pressed = self._pressed, None
+        if hit is not None and hit is pressed:
+            self.open_card(hit)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        if self.name_entry is not None and self.name_entry.is_focused:
+            return
+        if event.key in (pygame.K_LEFT, pygame.K_a):
+            self.focus = (self.focus - 1) % len(self.cards)
+        elif event.key in (pygame.K_RIGHT, pygame.K_d):
+            self.focus = (self.focus + 1) % len(self.cards)
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.open_card(self.cards[self.focus])
+
+    def back(self) -> bool:
+        """Esc at the root asks before quitting."""
+        self.app.push(
+            ConfirmScene(
+                self.app,
+                "Leave the war room?",
+                "Your profile and settings are saved.",
+                "Quit",
+                self.app.quit,
+                cancel_label="Stay",
+            )
+        )
+        return True
+
+    def _changed(self, now: bool = False) -> None:
+        self._save_in = 0.0 if now else SAVE_DELAY
+
+    def on_exit(self) -> None:
+        self._flush()
+
+    def _flush(self) -> None:
+        if self._save_in is not None:
+            self._save_in = None
+            self.app.save_settings()
+
+    # -- frame -----------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        if self._save_in is not None:
+            self._save_in -= dt
+            if self._save_in <= 0:
+                self._flush()
+        for card in self.cards:
+            card.hover.update(dt)
+            target = 1.0 if card.hover.inside else 0.0
+            card.lift += (target - card.lift) * min(1.0, dt * 12)
+        for button in (self.fullscreen_button, self.quit_button):
+            button.update(dt)
+        self.fullscreen_button.label = f"Fullscreen: {'On' if self.app.fullscreen else 'Off'}"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self._background is None or self._background.get_size() != surface.get_size():
+            self._background = _background(surface.get_size())
+        surface.blit(self._background, (0, 0))
+        self._draw_header(surface)
+        for index, card in enumerate(self.cards):
+            self._draw_card(surface, card, focused=index == self.focus)
+        self._draw_footer(surface)
+        for card in self.cards:
+            if card.hover.tooltip_due:
+                draw_tooltip(surface, card.info.tooltip, card.hover.mouse)
+        for button in (self.fullscreen_button, self.quit_button):
+            button.draw_tooltip(surface)
+
+    def _draw_header(self, surface: pygame.Surface) -> None:
+        size = max(40, min(64, self.header.height // 2))
+        title = draw_text(
+            surface,
+            "WAR SUITE",
+            (self.header.x, self.header.centery + 14),
+            size=size,
+            bold=True,
+            colour=theme.ACCENT,
+            anchor="bottomleft",
+            shadow=True,
+        )
+        draw_text(
+            surface,
+            "Three games of conquest. One war room.",
+            (self.header.x + 2, title.bottom + 2),
+            size=18,
+            colour=theme.TEXT_MUTED,
+        )
+        draw_text(
+            surface,
+            "COMMANDER",
+            (self.name_rect.x + 2, self.name_rect.y - 6),
+            size=13,
+            bold=True,
+            colour=theme.TEXT_MUTED,
+            anchor="bottomleft",
+        )
+
+    def _draw_card(self, surface: pygame.Surface, card: GameCard, *, focused: bool) -> None:
+        rect = card.rect.move(0, -round(8 * card.lift))
+        hot = card.hover.inside or focused
+        border = theme.ACCENT if hot and card.available else theme.PANEL_BORDER
+        if hot and not card.available:
+            border = theme.TEXT_MUTED
+        draw_panel(
+            surface,
+            rect,
+            colour=theme.PANEL,
+            border=border,
+            radius=16,
+            shadow=6 + round(6 * card.lift),
+            border_width=2 if hot else 1,
+        )
+        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, int(rect.height * 0.6))
+        surface.blit(card.art(art_rect.size), art_rect)
+        pygame.draw.line(
+            surface,
+            border if hot else theme.PANEL_BORDER,
+            art_rect.bottomleft,
+            art_rect.bottomright,
+            2,
+        )
+        if not card.available:
+            self._ribbon(surface, art_rect, card.status.upper())
+        text_colour = theme.TEXT if card.available else theme.DISABLED
+        pad = 22
+        y = art_rect.bottom + 14
+        title_size = max(24, min(34, rect.width // 12))
+        draw_text(
+            surface,
+            card.info.title,
+            (rect.x + pad, y),
+            size=title_size,
+            bold=True,
+            colour=theme.HOVER if hot and card.available else text_colour,
+        )
+        y += theme.font(title_size, True).get_linesize() + 2
+        for line in wrap_text(card.info.blurb, 17, rect.width - 2 * pad)[:3]:
+            draw_text(
+                surface,
+                line,
+                (rect.x + pad, y),
+                size=17,
+                colour=theme.TEXT_MUTED if card.available else theme.DISABLED,
+            )
+            y += theme.font(17).get_linesize()
+        self._tags(surface, card, rect)
+        if card.available:
+            self._play_pill(surface, rect, hot)
+
+    def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect, text: str) -> None:
+        image = theme.font(18, True).render(text, True, (20, 20, 24))
+        band = pygame.Rect(0, 0, image.get_width() + 36, image.get_height() + 10)
+        band.center = art_rect.center
+        draw_panel(
+            surface,
+            band,
+            colour=(200, 200, 206),
+            border=None,
+            radius=band.height // 2,
+            shadow=4,
+            alpha=235,
+        )
+        surface.blit(image, image.get_rect(center=band.center))
+
+    def _tags(self, surface: pygame.Surface, card: GameCard, rect: pygame.Rect) -> None:
+        """Small chips naming the game's features, along the bottom of the card."""
+        x, bottom = rect.x + 22, rect.bottom - 24
+        limit = rect.right - (150 if card.available else 22)
+        for tag in card.info.tags:
+            image = theme.font(14, True).render(
+                tag, True, theme.TEXT_MUTED if card.available else theme.DISABLED
+            )
+            chip = pygame.Rect(x, 0, image.get_width() + 20, 28)
+            chip.bottom = bottom
+            if chip.right > limit:
+                break
+            pygame.draw.rect(
+                surface,
+                theme.PANEL_LIGHT if card.available else theme.PANEL,
+                chip,
+                border_radius=14,
+            )
+            pygame.draw.rect(surface, theme.PANEL_BORDER, chip, 1, border_radius=14)
+            surface.blit(image, image.get_rect(center=chip.center))
+            x = chip.right + 8
+
+    def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
+        image = theme.font(16, True).render("PLAY  \u25b6", True, (24, 18, 8))
+        pill = pygame.Rect(0, 0, image.get_width() + 34, 38)
+        pill.bottomright = (rect.right - 20, rect.bottom - 19)
+        draw_panel(
+            surface,
+            pill,
+            colour=theme.HOVER if hot else theme.ACCENT,
+            border=theme.ACCENT_DARK,
+            radius=19,
+            shadow=3,
+            alpha=255,
+        )
+        surface.blit(image, image.get_rect(center=pill.center))
+
+    def _draw_footer(self, surface: pygame.Surface) -> None:
+        draw_panel(surface, self.footer, colour=theme.PANEL, radius=16, alpha=220)
+        y = self.footer.centery
+        draw_text(
+            surface,
+            "VOLUME",
+            (self.footer.x + 24, y),
+            size=14,
+            bold=True,
+            colour=theme.TEXT_MUTED,
+            anchor="midleft",
+        )
+        draw_text(
+            surface,
+            f"{self.app.settings.volume}%",
+            (self.volume_rect.right + 16, y),
+            size=17,
+            bold=True,
+            anchor="midleft",
+        )
+        self.fullscreen_button.draw(surface)
+        self.quit_button.draw(surface)
+        hint = "Arrows choose  \u00b7  Enter opens  \u00b7  F11 fullscreen  \u00b7  Esc quits"
+        room = self.quit_button.rect.left - self.fullscreen_button.rect.right - 48
+        if theme.font(14).size(hint)[0] <= room:
+            draw_text(
+                surface,
+                hint,
+                (self.quit_button.rect.left - 24, y),
+                size=14,
+                colour=theme.TEXT_MUTED,
+                anchor="midright",
+            )
+
+
+def _no_display() -> bool:
+    """True on Linux/BSD when no X11 or Wayland session is there and no SDL driver is forced."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return False
+    env = os.environ
+    return not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"))
+
+
+def run_launcher(fullscreen: bool = False) -> int:
+    """Open the suite's window on the launcher and run until the player quits.
+
+    Returns the process exit code: 0 after a normal quit, 1 when no display is available
+    (one sentence on stderr, no traceback).
+    """
+    if _no_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 1
+    try:
+        app = App(settings_file=settings_path(), fullscreen=True if fullscreen else None)
+    except pygame.error as exc:
+        print(f"The suite could not open its window: {exc}.", file=sys.stderr)
+        return 1
+    app.push(LauncherScene(app))
+    try:
+        return app.run()
+    finally:
+        app.close()

@@ -1,0 +1,254 @@
+"""Small drawing helpers and widgets shared by every screen of the suite.
+
+Everything here draws with the colours and fonts of `suite.ui.theme`. Widgets take pygame
+events through `handle_event(event) -> bool` (True when they used it), advance timers in
+`update(dt)` and paint in `draw(surface)`; tooltips are painted separately by
+`draw_tooltip(surface)` so a scene can put them above everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from suite.ui import theme
+from suite.ui.theme import Colour
+
+TOOLTIP_DELAY = 0.45  # seconds of hovering before a tooltip shows
+
+
+def vertical_gradient(size: tuple[int, int], top: Colour, bottom: Colour) -> pygame.Surface:
+    """A surface of `size` shading from `top` to `bottom`."""
+    width, height = max(1, size[0]), max(1, size[1])
+    strip = pygame.Surface((1, 2))
+    strip.set_at((0, 0), top)
+    strip.set_at((0, 1), bottom)
+    return pygame.transform.smoothscale(strip, (width, height))
+
+
+def draw_panel(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    *,
+    colour: Colour = theme.PANEL,
+    border: Colour | None = theme.PANEL_BORDER,
+    radius: int = 14,
+    alpha: int = 235,
+    shadow: int = 6,
+    border_width: int = 1,
+) -> None:
+    """A rounded, slightly translucent panel with a soft drop shadow and an optional border."""
+    if shadow:
+        pad = 2 * shadow
+        layer = pygame.Surface((rect.width + 2 * pad, rect.height + 2 * pad), pygame.SRCALPHA)
+        for step in range(shadow, 0, -1):
+            grown = pygame.Rect(pad, pad, rect.width, rect.height).inflate(2 * step, 2 * step)
+            colour_a = (*theme.SHADOW, 110 // shadow)
+            pygame.draw.rect(
+                layer, colour_a, grown.move(0, shadow // 2), border_radius=radius + step
+            )
+        surface.blit(layer, (rect.x - pad, rect.y - pad))
+    body = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(body, (*colour, alpha), body.get_rect(), border_radius=radius)
+    if border is not None and border_width:
+        pygame.draw.rect(body, border, body.get_rect(), border_width, border_radius=radius)
+    surface.blit(body, rect.topleft)
+
+
+def draw_text(
+    surface: pygame.Surface,
+    text: str,
+    pos: tuple[int, int],
+    *,
+    size: int = 18,
+    colour: Colour = theme.TEXT,
+    bold: bool = False,
+    anchor: str = "topleft",
+    shadow: bool = False,
+) -> pygame.Rect:
+    """Draw one line of text with its `anchor` (a pygame.Rect attribute) at `pos`."""
+    font = theme.font(size, bold)
+    image = font.render(text, True, colour)
+    rect = image.get_rect(**{anchor: pos})
+    if shadow:
+        surface.blit(font.render(text, True, theme.SHADOW), rect.move(1, 2))
+    surface.blit(image, rect)
+    return rect
+
+
+def wrap_text(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Split `text` into lines no wider than `width` pixels (a long word keeps its own line)."""
+    font = theme.font(size, bold)
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}".strip()
+        if current and font.size(candidate)[0] > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines
+
+
+def draw_tooltip(surface: pygame.Surface, text: str, near: tuple[int, int]) -> pygame.Rect:
+    """A wrapped tooltip below-right of `near`, kept inside the surface."""
+    lines = wrap_text(text, 15, 320)
+    line_h = theme.font(15).get_linesize()
+    width = max(theme.font(15).size(line)[0] for line in lines) + 24
+    rect = pygame.Rect(near[0] + 16, near[1] + 20, width, line_h * len(lines) + 16)
+    rect.clamp_ip(surface.get_rect())
+    draw_panel(surface, rect, colour=(12, 16, 25), border=theme.ACCENT, radius=8, shadow=4)
+    for i, line in enumerate(lines):
+        draw_text(surface, line, (rect.x + 12, rect.y + 8 + i * line_h), size=15)
+    return rect
+
+
+class Hover:
+    """Tracks whether the mouse is over a rect and for how long (for feedback and tooltips)."""
+
+    def __init__(self) -> None:
+        self.inside = False
+        self.seconds = 0.0
+        self.mouse = (0, 0)
+
+    def track(self, event: pygame.event.Event, rect: pygame.Rect) -> bool | None:
+        """Follow mouse motion; returns the new state when it changed, else None."""
+        if event.type != pygame.MOUSEMOTION:
+            return None
+        self.mouse = event.pos
+        inside = rect.collidepoint(event.pos)
+        if inside == self.inside:
+            return None
+        self.inside = inside
+        self.seconds = 0.0
+        return inside
+
+    def update(self, dt: float) -> None:
+        if self.inside:
+            self.seconds += dt
+
+    @property
+    def tooltip_due(self) -> bool:
+        return self.inside and self.seconds >= TOOLTIP_DELAY
+
+
+class Button:
+    """A themed push button with hover feedback and an optional tooltip.
+
+    `on_click` runs on a left-button release over the button after a press on it, so a
+    drag that leaves the button cancels the click. A disabled button ignores clicks but
+    still shows its tooltip (which can say why it is disabled).
+    """
+
+    def __init__(
+        self,
+        label: str,
+        rect: pygame.Rect,
+        on_click: Callable[[], None],
+        *,
+        tooltip: str = "",
+        enabled: bool = True,
+        primary: bool = False,
+        font_size: int = 18,
+    ) -> None:
+        self.label = label
+        self.rect = pygame.Rect(rect)
+        self.on_click = on_click
+        self.tooltip = tooltip
+        self.enabled = enabled
+        self.primary = primary
+        self.font_size = font_size
+        self.hover = Hover()
+        self._pressed = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        self.hover.track(event, self.rect)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = self.rect.collidepoint(event.pos)
+            return self._pressed
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            was_pressed, self._pressed = self._pressed, False
+            if was_pressed and self.rect.collidepoint(event.pos):
+                if self.enabled:
+                    self.on_click()
+                return True
+        return False
+
+    def update(self, dt: float) -> None:
+        self.hover.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        hot = self.enabled and self.hover.inside
+        if not self.enabled:
+            fill, border, text = theme.PANEL, theme.PANEL_BORDER, theme.DISABLED
+        elif self.primary:
+            fill = theme.HOVER if hot else theme.ACCENT
+            border, text = theme.ACCENT_DARK, (24, 18, 8)
+        else:
+            fill = theme.PANEL_LIGHT if hot else theme.PANEL
+            border = theme.ACCENT if hot else theme.PANEL_BORDER
+            text = theme.HOVER if hot else theme.TEXT
+        rect = self.rect.move(0, -1) if hot and self._pressed is False else self.rect
+        draw_panel(surface, rect, colour=fill, border=border, radius=10, alpha=255, shadow=3)
+        draw_text(
+            surface,
+            self.label,
+            rect.center,
+            size=self.font_size,
+            colour=text,
+            bold=True,
+            anchor="center",
+        )
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        if self.tooltip and self.hover.tooltip_due:
+            draw_tooltip(surface, self.tooltip, self.hover.mouse)
+
+
+@dataclass
+class Toast:
+    """One short notice and the seconds it has left on screen."""
+
+    text: str
+    seconds: float
+
+
+class Toasts:
+    """Short notices stacked at the bottom centre of the window, each fading out in turn."""
+
+    FADE = 0.35
+
+    def __init__(self) -> None:
+        self.items: list[Toast] = []
+
+    def add(self, text: str, seconds: float = 2.8) -> None:
+        self.items.append(Toast(text, seconds))
+        del self.items[:-4]
+
+    @property
+    def texts(self) -> list[str]:
+        """The notices currently shown, oldest first."""
+        return [toast.text for toast in self.items]
+
+    def update(self, dt: float) -> None:
+        for toast in self.items:
+            toast.seconds -= dt
+        self.items = [toast for toast in self.items if toast.seconds > 0]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        bottom = surface.get_height() - max(28, surface.get_height() // 7)
+        for toast in reversed(self.items):
+            image = theme.font(18, True).render(toast.text, True, theme.TEXT)
+            rect = image.get_rect().inflate(40, 22)
+            rect.midbottom = (surface.get_width() // 2, bottom)
+            layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            draw_panel(layer, rect, colour=(14, 19, 30), border=theme.ACCENT, radius=12, alpha=245)
+            layer.blit(image, image.get_rect(center=rect.center))
+            layer.set_alpha(int(255 * min(1.0, toast.seconds / self.FADE)))
+            surface.blit(layer, (0, 0))
+            bottom = rect.top - 10
