@@ -514,8 +514,9 @@ class LauncherScene(Scene):
             x = chip.right + 8
 
     def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
-        image = theme.font(16, True).render("PLAY  \u25b6", True, (24, 18, 8))
-        pill = pygame.Rect(0, 0, image.get_width() + 34, 38)
+        ink = (24, 18, 8)
+        image = theme.font(16, True).render("PLAY", True, ink)
+        pill = pygame.Rect(0, 0, image.get_width() + 52, 38)
         pill.bottomright = (rect.right - 20, rect.bottom - 19)
         draw_panel(
             surface,
@@ -526,7 +527,10 @@ class LauncherScene(Scene):
             shadow=3,
             alpha=255,
         )
-        surface.blit(image, image.get_rect(center=pill.center))
+        text = image.get_rect(midleft=(pill.x + 18, pill.centery))
+        surface.blit(image, text)
+        x, y = text.right + 8, pill.centery
+        pygame.draw.polygon(surface, ink, [(x, y - 6), (x + 10, y), (x, y + 6)])
 
     def _draw_footer(self, surface: pygame.Surface) -> None:
         draw_panel(surface, self.footer, colour=theme.PANEL, radius=16, alpha=220)

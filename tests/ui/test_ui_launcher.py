@@ -1,0 +1,197 @@
+"""The launcher, driven with real mouse and key events through the harness."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.ui.app import App, Scene
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.harness import Harness
+from suite.ui.launcher import NO_DISPLAY, SAVE_DELAY, LauncherScene, load_setup, run_launcher
+from suite.ui.settings import Settings, load_settings
+
+
+class FakeSetup(Scene):
+    """Stands in for a game's set-up scene."""
+
+    def __init__(self, app: App, game: str) -> None:
+        super().__init__(app)
+        self.game = game
+
+
+def _screens_module(game: str) -> types.ModuleType:
+    module = types.ModuleType(f"suite.{game}.screens")
+    module.open_setup = lambda app: FakeSetup(app, game)  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.fixture
+def staged_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """World War has screens, WoK has none yet, Tactics has a module without open_setup."""
+    monkeypatch.setitem(sys.modules, "suite.worldwar.screens", _screens_module("worldwar"))
+    monkeypatch.setitem(sys.modules, "suite.wok.screens", None)
+    monkeypatch.setitem(sys.modules, "suite.tactics.screens", types.ModuleType("broken"))
+
+
+@pytest.fixture
+def launcher(tmp_path: Path) -> Iterator[Harness]:
+    with Harness((1280, 800), settings_file=tmp_path / "settings.json", root=LauncherScene) as h:
+        yield h
+
+
+def _launcher(h: Harness) -> LauncherScene:
+    scene = h.app.stack[0]
+    assert isinstance(scene, LauncherScene)
+    return scene
+
+
+def test_load_setup_tells_ready_missing_and_broken_apart(staged_games: None) -> None:
+    opener, problem = load_setup("worldwar")
+    assert callable(opener) and problem is None
+    assert load_setup("wok") == (None, None)
+    opener, problem = load_setup("tactics")
+    assert opener is None and problem is not None and "open_setup" in problem
+
+
+def test_each_card_opens_its_game_or_says_why_not(
+    staged_games: None, tmp_path: Path, artifacts: Path
+) -> None:
+    with Harness((1280, 800), settings_file=tmp_path / "s.json", root=LauncherScene) as h:
+        launcher = _launcher(h)
+        world, wok, tactics = launcher.cards
+        assert [c.status for c in launcher.cards] == ["Play", "Coming soon", "Unavailable"]
+        h.move(world.rect)
+        h.seconds(0.8)
+        h.screenshot(artifacts / "launcher_staged_hover.png")
+
+        h.click(world.rect)
+        assert isinstance(h.scene, FakeSetup) and h.scene.game == "worldwar"
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is launcher
+
+        h.click(wok.rect)
+        assert h.scene is launcher
+        assert h.notices[-1] == "WoK is coming soon."
+        h.click(tactics.rect)
+        assert h.scene is launcher
+        assert "WoS Tactics cannot start" in h.notices[-1]
+        h.screenshot(artifacts / "launcher_staged_notices.png")
+
+
+def test_clicking_each_real_card(launcher: Harness, artifacts: Path) -> None:
+    """Whatever games exist now: a ready card pushes its set-up scene, Esc comes back;
+    a card without screens only shows a notice."""
+    scene = _launcher(launcher)
+    launcher.screenshot(artifacts / "launcher.png")
+    for card in scene.cards:
+        launcher.click(card.rect)
+        if card.available:
+            assert launcher.scene is not scene, launcher.notices
+            launcher.frames(10)
+            launcher.screenshot(artifacts / f"launcher_opened_{card.info.key}.png")
+            launcher.key(pygame.K_ESCAPE)
+        else:
+            assert card.info.title in launcher.notices[-1]
+            launcher.screenshot(artifacts / f"launcher_notice_{card.info.key}.png")
+        assert launcher.scene is scene
+        assert launcher.running
+
+
+def test_a_drag_onto_a_card_does_not_open_it(staged_games: None, launcher: Harness) -> None:
+    scene = _launcher(launcher)
+    launcher.press((5, 5))
+    launcher.release(scene.cards[0].rect)
+    assert launcher.scene is scene
+
+
+def test_keyboard_chooses_and_opens_a_card(staged_games: None, launcher: Harness) -> None:
+    scene = _launcher(launcher)
+    launcher.key(pygame.K_RIGHT)
+    launcher.key(pygame.K_RIGHT)
+    launcher.key(pygame.K_RIGHT)
+    assert scene.focus == 0
+    launcher.key(pygame.K_RETURN)
+    assert isinstance(launcher.scene, FakeSetup)
+
+
+def test_escape_at_the_root_asks_before_quitting(launcher: Harness, artifacts: Path) -> None:
+    launcher.key(pygame.K_ESCAPE)
+    assert isinstance(launcher.scene, ConfirmScene)
+    launcher.screenshot(artifacts / "launcher_quit_dialog.png")
+    launcher.key(pygame.K_ESCAPE)
+    assert isinstance(launcher.scene, LauncherScene) and launcher.running
+    launcher.key(pygame.K_ESCAPE)
+    dialog = launcher.scene
+    assert isinstance(dialog, ConfirmScene)
+    launcher.click(dialog.cancel_button)
+    assert isinstance(launcher.scene, LauncherScene) and launcher.running
+    launcher.key(pygame.K_ESCAPE)
+    launcher.key(pygame.K_RETURN)
+    assert not launcher.running
+
+
+def test_profile_name_is_edited_and_saved(launcher: Harness, tmp_path: Path) -> None:
+    scene = _launcher(launcher)
+    assert scene.name_entry is not None
+    launcher.click(scene.name_entry)
+    launcher.key(pygame.K_a, mod=pygame.KMOD_CTRL)
+    launcher.type_text("Ada")
+    launcher.key(pygame.K_RETURN, unicode="\r")
+    launcher.frames(2)
+    assert launcher.app.settings.name == "Ada"
+    assert load_settings(tmp_path / "settings.json").name == "Ada"
+
+
+def test_volume_slider_and_fullscreen_button(launcher: Harness, tmp_path: Path) -> None:
+    scene = _launcher(launcher)
+    slider = scene.volume_slider
+    assert slider is not None and launcher.app.settings.volume == 80
+    handle = slider.sliding_button
+    assert handle is not None
+    launcher.press(handle)
+    launcher.move((slider.rect.x + 4, slider.rect.centery), frames=2)
+    launcher.release((slider.rect.x + 4, slider.rect.centery))
+    assert launcher.app.settings.volume < 20
+    assert launcher.app.audio.volume == launcher.app.settings.volume
+    launcher.seconds(SAVE_DELAY + 0.2)
+    assert load_settings(tmp_path / "settings.json").volume == launcher.app.settings.volume
+
+    launcher.click(scene.fullscreen_button)
+    assert launcher.app.fullscreen and scene.fullscreen_button.label == "Fullscreen: On"
+    assert load_settings(tmp_path / "settings.json").fullscreen is True
+    launcher.click(scene.fullscreen_button)
+    assert not launcher.app.fullscreen
+
+
+def test_quit_button_quits(launcher: Harness) -> None:
+    launcher.click(_launcher(launcher).quit_button)
+    assert not launcher.running
+
+
+def test_layout_follows_a_resize(launcher: Harness, artifacts: Path) -> None:
+    launcher.resize((900, 620))
+    scene = _launcher(launcher)
+    assert all(launcher.app.screen.get_rect().contains(c.rect) for c in scene.cards)
+    assert scene.quit_button.rect.right <= 900
+    launcher.screenshot(artifacts / "launcher_small.png")
+
+
+def test_run_launcher_without_a_display_says_so(monkeypatch, capsys) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert run_launcher() == 1
+    captured = capsys.readouterr()
+    assert captured.err == NO_DISPLAY + "\n"
+    assert captured.out == ""
+
+
+def test_harness_settings_default_to_memory_only() -> None:
+    with Harness((640, 480), root=LauncherScene) as h:
+        assert h.app.settings == Settings() and h.app.settings_file is None
