@@ -6,6 +6,7 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,7 +15,10 @@ from rich.table import Table
 
 from suite.core.match import UnknownGame, registered_games, unavailable_games
 
-SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+if TYPE_CHECKING:
+    SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:  # the class is not subscriptable at run time on Python 3.11
+    SubParsers = argparse._SubParsersAction
 CommandHook = Callable[[SubParsers], None]
 _EXTRA_COMMANDS: list[CommandHook] = []
 
@@ -60,7 +64,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     except (UnknownGame, ValueError) as exc:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
-    table = Table(title=f"{args.game}: {report.games} games, {report.players} random bots")
+    bots = args.bots or "random"
+    table = Table(title=f"{args.game}: {report.games} games, {report.players} seats, bots: {bots}")
     table.add_column("winner")
     table.add_column("games", justify="right")
     table.add_column("share", justify="right")
