@@ -1,0 +1,59 @@
+"""WoK events: what happened, public to every seat (details go into private reports)."""
+
+from __future__ import annotations
+
+from suite.core.match import Event
+
+
+class OrdersAccepted(Event, frozen=True, tag="orders_accepted"):
+    seat: int
+    colours: tuple[int, ...]
+    ready: bool
+
+
+class ReadyChanged(Event, frozen=True, tag="ready_changed"):
+    seat: int
+    ready: bool
+
+
+class TurnRan(Event, frozen=True, tag="turn_ran"):
+    turn: int
+    next_oop: tuple[int, ...]
+
+
+class ProvinceTaken(Event, frozen=True, tag="province_taken"):
+    turn: int
+    province: int
+    by: int
+    previous: int  # -1: neutral
+
+
+class Ripped(Event, frozen=True, tag="ripped"):
+    turn: int
+    colour: int
+    by: int
+
+
+class VoteCast(Event, frozen=True, tag="vote_cast"):
+    seat: int
+    end: bool
+
+
+class AllyDeclared(Event, frozen=True, tag="ally_declared"):
+    colour: int
+    partner: int | None
+
+
+class SeatQuit(Event, frozen=True, tag="seat_quit"):
+    seat: int
+    reason: str
+
+
+class Poked(Event, frozen=True, tag="poked"):
+    seat: int
+    waiting: tuple[int, ...]
+
+
+class GameOver(Event, frozen=True, tag="game_over"):
+    winners: tuple[int, ...]
+    reason: str

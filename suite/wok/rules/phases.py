@@ -1,0 +1,511 @@
+"""The ten phases of a WoK Standard turn, run on a `World` (wok-standard.txt, RULINGS).
+
+Phases with orders take one colour's `OrderSet` and run its orders in the order entered;
+the turn runner calls them for every colour in the Order of Play (W5). Every order that
+cannot run is cancelled with a reason in the `TurnLog` (W7), never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from suite.core.rng import Rng
+from suite.wok.rules.contest import contest
+from suite.wok.rules.orders import OrderSet
+from suite.wok.rules.ruleset import Variant
+from suite.wok.rules.world import NEUTRAL, World
+
+
+@dataclass
+class TurnLog:
+    """What happened during one turn, for reports and events."""
+
+    turn: int
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    bombings: list[dict[str, Any]] = field(default_factory=list)
+    spying: list[dict[str, Any]] = field(default_factory=list)
+    cancelled: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    upgrades: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    captures: list[dict[str, Any]] = field(default_factory=list)
+    rips: list[dict[str, Any]] = field(default_factory=list)
+
+    def cancel(self, colour: int, phase: str, index: int, order: Any, reason: str) -> None:
+        entry = {
+            "phase": phase,
+            "order": index,
+            "detail": msgspec.to_builtins(order),
+            "reason": reason,
+        }
+        self.cancelled.setdefault(colour, []).append(entry)
+
+
+@dataclass
+class TurnContext:
+    """The turn's fixed facts: number, chance, variant, start-of-turn owners, intel stores."""
+
+    turn: int
+    rng: Rng
+    variant: Variant
+    start_owner: list[int]
+    log: TurnLog
+    province_intel: dict[int, dict[int, dict[str, Any]]]
+    player_intel: dict[int, dict[int, dict[str, Any]]]
+
+    def protection(self, w: World, colour: int, target: int) -> str | None:
+        """Why `colour` may not bomb, attack or spy on `target` now (S12, S14), or None."""
+        return protection_reason(w, self.variant, self.turn, self.start_owner, colour, target)
+
+
+def protection_reason(
+    w: World, variant: Variant, turn: int, start_owner: list[int], colour: int, target: int
+) -> str | None:
+    """Headhunting protection (S12) and automatic NAPs (S14) as a reason, or None."""
+    if turn <= variant.protect_home_until and w.home[target] != NEUTRAL:
+        return (
+            f"province {target} is a start province, protected during turns "
+            f"1-{variant.protect_home_until}"
+        )
+    partner = nap_partner(w, variant, colour, turn)
+    if partner is not None and start_owner[target] == partner:
+        until = variant.nap_until[w.colours[colour].letter]
+        return (
+            f"napped with {w.colours[partner].name} until the start of turn {until}: "
+            f"province {target} was theirs at the start of the turn"
+        )
+    return None
+
+
+def nap_partner(w: World, variant: Variant, colour: int, turn: int) -> int | None:
+    """The colour `colour` is automatically napped with this turn (S14), or None."""
+    c = w.colours[colour]
+    if c.seat is None or not variant.nap_until or c.letter >= len(variant.nap_until):
+        return None
+    if turn >= variant.nap_until[c.letter]:
+        return None
+    for i, other in enumerate(w.colours):
+        if other.seat is not None and other.seat != c.seat and other.letter == c.letter:
+            return i
+    return None
+
+
+def _frac(x: int, fraction: float) -> int:
+    """floor(x * fraction) without float rounding surprises (fractions to 1/1000)."""
+    return x * round(fraction * 1000) // 1000
+
+
+# -- 1. bombing -------------------------------------------------------------
+def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S2: short range EFF%, long range 0.75*EFF% per missile; a hit removes ARM, SPY or DEF."""
+    r = w.rules
+    for i, b in enumerate(orders.bombs, 1):
+        reason = None
+        if w.owner[b.source] != colour:
+            reason = f"you do not own province {b.source}"
+        elif w.mis[b.source] == 0:
+            reason = f"no missiles in province {b.source}"
+        elif w.owner[b.target] == colour:
+            reason = "you cannot bomb your own province"
+        elif w.owner[b.target] == NEUTRAL and not r.bomb_neutrals:
+            reason = "neutral provinces cannot be bombed"
+        elif b.target not in w.adj_sets[b.source] and b.target not in w.far[b.source]:
+            reason = f"province {b.target} is out of range of province {b.source}"
+        else:
+            reason = ctx.protection(w, colour, b.target)
+        if reason:
+            ctx.log.cancel(colour, "bombing", i, b, reason)
+            continue
+        short = b.target in w.adj_sets[b.source]
+        chance = w.colours[colour].eff * (r.bomb_short if short else r.bomb_long)
+        fired = min(b.missiles, w.mis[b.source])
+        w.mis[b.source] -= fired
+        hits = 0
+        destroyed = {"ARM": 0, "SPY": 0, "DEF": 0}
+        t = b.target
+        for _ in range(fired):
+            if not ctx.rng.percent(chance):
+                continue
+            hits += 1
+            kind = ctx.rng.choice(r.bomb_kinds)
+            if kind == "ARM" and w.arm[t] > 0:
+                lost = min(r.bomb_arm, w.arm[t])
+                w.arm[t] -= lost
+                destroyed["ARM"] += lost
+            elif kind == "SPY" and w.spy[t] > 0:
+                lost = min(r.bomb_spy, w.spy[t])
+                w.spy[t] -= lost
+                destroyed["SPY"] += lost
+            elif kind == "DEF" and w.dfn[t] > 0:
+                lost = min(r.bomb_def, w.dfn[t])
+                w.dfn[t] -= lost
+                destroyed["DEF"] += lost
+        ctx.log.bombings.append(
+            {
+                "by": colour,
+                "owner": w.owner[t],
+                "source": b.source,
+                "target": t,
+                "range": "short" if short else "long",
+                "fired": fired,
+                "hits": hits,
+                "destroyed": {"ARM": destroyed["ARM"], "SPY": destroyed["SPY"]}
+                | {"DEF": destroyed["DEF"] / 10},
+            }
+        )
+
+
+# -- 2. attacking -----------------------------------------------------------
+def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S3, W6-W8: attack orders in entry order; only valid ones count towards the limit."""
+    r = w.rules
+    allowed = r.attacks_allowed(w.colours[colour].tech)
+    used = 0
+    for i, a in enumerate(orders.attacks, 1):
+        if not w.colours[colour].alive:
+            ctx.log.cancel(colour, "attacking", i, a, "your empire has fallen")
+            continue
+        reason = None
+        if w.owner[a.source] != colour:
+            reason = f"you do not own province {a.source}"
+        elif w.owner[a.target] == colour:
+            reason = f"you already own province {a.target}"
+        elif a.target not in w.adj_sets[a.source]:
+            reason = f"province {a.target} is not adjacent to province {a.source}"
+        elif w.arm[a.source] == 0:
+            reason = f"no armies in province {a.source}"
+        else:
+            reason = ctx.protection(w, colour, a.target)
+        if reason is None and used >= allowed:
+            reason = f"over your limit of {allowed} attacks this turn"
+        if reason:
+            ctx.log.cancel(colour, "attacking", i, a, reason)
+            continue
+        used += 1
+        battle(w, ctx, colour, a.source, a.target, min(a.armies, w.arm[a.source]))
+
+
+def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, sent: int) -> None:
+    """One attack of `sent` armies from `source` (already checked) into `target`."""
+    r = w.rules
+    w.arm[source] -= sent
+    a_lev = w.lev[source]
+    defender = w.owner[target]
+    d_arm, d_lev, d_def = w.arm[target], w.lev[target], w.dfn[target] / 10
+    patt = w.colours[colour].eff * (r.att_level_factor * a_lev)
+    pdef = w.eff_of(target) * (r.def_level_factor * d_lev + r.def_def_factor * d_def)
+    record: dict[str, Any] = {
+        "attacker": colour,
+        "defender": defender,
+        "source": source,
+        "target": target,
+        "sent": sent,
+        "defenders": d_arm,
+        "patt": round(patt, 1),
+        "pdef": round(pdef, 1),
+    }
+    if d_arm == 0:
+        gain = r.empty_gain / a_lev
+        record.update(rounds=0, a_lost=0, a_injured=0, d_lost=0, d_injured=0, won=True)
+        _capture(w, ctx, colour, target, sent, w.bound_lev(a_lev + gain))
+    else:
+        res = contest(ctx.rng, sent, patt, d_arm, pdef, r.injured_fraction)
+        won = res.attacker_won(sent)
+        record.update(
+            rounds=res.rounds,
+            a_lost=res.a_lost - (res.a_injured if won else 0),
+            a_injured=res.a_injured,
+            d_lost=res.d_lost - (0 if won else res.d_injured),
+            d_injured=res.d_injured,
+            won=won,
+        )
+        if won:
+            survivors = sent - res.a_lost + res.a_injured
+            new_lev = w.bound_lev(a_lev + r.gain_att_won * res.rounds)
+            _capture(w, ctx, colour, target, survivors, new_lev)
+        else:
+            w.arm[target] = d_arm - res.d_lost + res.d_injured
+            w.lev[target] = w.bound_lev(d_lev + r.gain_def_won * res.rounds)
+    ctx.log.battles.append(record)
+
+
+def _capture(w: World, ctx: TurnContext, colour: int, p: int, armies: int, lev: float) -> None:
+    """W8: the attacker moves in; the province keeps DEF and aim; shares of the rest stay."""
+    r = w.rules
+    old = w.owner[p]
+    w.owner[p] = colour
+    w.arm[p] = min(armies, r.cap_arm)
+    w.lev[p] = lev
+    w.pop[p] = _frac(w.pop[p], r.capture_pop)
+    w.wok[p] = _frac(w.wok[p], r.capture_wok)
+    w.mis[p] = _frac(w.mis[p], r.capture_mis)
+    w.spy[p] = _frac(w.spy[p], r.capture_spy)
+    if not r.capture_keeps_false_orders:
+        w.false_orders[p] = False
+    ctx.log.captures.append({"province": p, "by": colour, "from": old})
+    if old != NEUTRAL and not any(o == old for o in w.owner):
+        loser = w.colours[old]
+        loser.alive = False
+        loser.rip_turn = ctx.turn
+        loser.ripped_by = colour
+        w.colours[colour].rips.append(old)
+        ctx.log.rips.append({"colour": old, "by": colour, "province": p})
+
+
+# -- 3. entropy -------------------------------------------------------------
+def entropy(w: World, ctx: TurnContext) -> None:
+    """S4: every living colour loses EFF per province owned."""
+    counts = [0] * len(w.colours)
+    for o in w.owner:
+        if o != NEUTRAL:
+            counts[o] += 1
+    for i, c in enumerate(w.colours):
+        if c.alive:
+            c.eff = w.bound_eff(c.eff - counts[i] * w.rules.entropy_per_province)
+
+
+# -- 4. working -------------------------------------------------------------
+def working(w: World, ctx: TurnContext) -> None:
+    """S5: every province's workers produce by aim (neutrals too); False Orders stop them."""
+    r = w.rules
+    for p in range(w.n):
+        wok = w.wok[p]
+        if wok == 0 or w.false_orders[p]:
+            continue
+        aim = w.aim[p]
+        o = w.owner[p]
+        if aim == "DEF":
+            w.dfn[p] = min(r.cap_def, w.dfn[p] + wok // r.def_per)
+        elif aim == "LEV":
+            if w.arm[p] > 0:
+                gain = min(r.lev_max_gain, wok / (w.arm[p] * w.lev[p]))
+                w.lev[p] = w.bound_lev(w.lev[p] + gain)
+        elif aim == "MIS":
+            w.mis[p] = min(r.cap_mis, w.mis[p] + wok // r.mis_per)
+        elif aim == "SPY":
+            w.spy[p] = min(r.cap_spy, w.spy[p] + wok // r.spy_per)
+        elif aim == "MIN":
+            if o != NEUTRAL:
+                w.colours[o].gold += wok * r.gold_per_wok
+        elif aim == "EFF" and o != NEUTRAL:
+            w.colours[o].eff = w.bound_eff(w.colours[o].eff + wok // r.eff_per)
+
+
+# -- 5. transformations -----------------------------------------------------
+_TRANSFORM = {"POP_WOK": ("POP", "WOK"), "POP_ARM": ("POP", "ARM"), "WOK_POP": ("WOK", "POP")}
+
+
+def transforming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S6: ratios 2:1, 4:1, 2:1; the remainder of an uneven amount is lost; caps lose more."""
+    r = w.rules
+    for i, t in enumerate(orders.transforms, 1):
+        p = t.province
+        src_kind, dst_kind = _TRANSFORM[t.kind]
+        src = w.units(src_kind)
+        if w.owner[p] != colour:
+            ctx.log.cancel(colour, "transformations", i, t, f"you do not own province {p}")
+            continue
+        if src[p] == 0:
+            ctx.log.cancel(colour, "transformations", i, t, f"no {src_kind} in province {p}")
+            continue
+        taken = min(t.amount, src[p])
+        src[p] -= taken
+        made = taken // r.ratios[t.kind]
+        if dst_kind == "ARM":
+            w.add_arm(p, made, r.new_arm_lev)
+        else:
+            dst = w.units(dst_kind)
+            dst[p] = min(w.cap(dst_kind), dst[p] + made)
+
+
+def neutral_gain(w: World, ctx: TurnContext) -> None:
+    """W3: every neutral province gains armies at the new-army level."""
+    r = w.rules
+    for p in range(w.n):
+        if w.owner[p] == NEUTRAL:
+            w.add_arm(p, r.neutral_arm_per_turn, r.new_arm_lev)
+
+
+# -- 6. growth --------------------------------------------------------------
+def growth(w: World, ctx: TurnContext) -> None:
+    """S7: POP += floor(POP * rate) by tier, capped."""
+    r = w.rules
+    for p in range(w.n):
+        pop = w.pop[p]
+        if pop:
+            w.pop[p] = min(r.cap_pop, pop + pop * r.growth_percent(pop) // 100)
+
+
+# -- 7. movement ------------------------------------------------------------
+def movement(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S8: between adjacent own provinces; what would pass a cap stays behind."""
+    for i, m in enumerate(orders.moves, 1):
+        reason = None
+        units = w.units(m.unit)
+        if w.owner[m.source] != colour:
+            reason = f"you do not own province {m.source}"
+        elif w.owner[m.target] != colour:
+            reason = f"you do not own province {m.target}"
+        elif m.target not in w.adj_sets[m.source]:
+            reason = f"province {m.target} is not adjacent to province {m.source}"
+        elif units[m.source] == 0:
+            reason = f"no {m.unit} in province {m.source}"
+        elif units[m.target] >= w.cap(m.unit):
+            reason = f"province {m.target} cannot hold more {m.unit}"
+        if reason:
+            ctx.log.cancel(colour, "movement", i, m, reason)
+            continue
+        amount = min(m.amount, units[m.source], w.cap(m.unit) - units[m.target])
+        if m.unit == "ARM":
+            lev = w.lev[m.source]
+            w.arm[m.source] -= amount
+            w.add_arm(m.target, amount, lev)
+        else:
+            units[m.source] -= amount
+            units[m.target] += amount
+
+
+# -- 8. workers' aim --------------------------------------------------------
+def aiming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S9: set aims in up to 4 own provinces; an aim order lifts False Orders."""
+    for i, s in enumerate(orders.aims, 1):
+        if w.owner[s.province] != colour:
+            ctx.log.cancel(colour, "aims", i, s, f"you do not own province {s.province}")
+            continue
+        w.aim[s.province] = s.aim
+        w.false_orders[s.province] = False
+
+
+# -- 9. upgrades ------------------------------------------------------------
+def upgrading(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S10: the n-th upgrade bought this turn costs the n-th cost; all-province effects."""
+    r = w.rules
+    c = w.colours[colour]
+    bought = 0
+    for i, u in enumerate(orders.upgrades, 1):
+        cost = r.upgrade_costs[min(bought, len(r.upgrade_costs) - 1)]
+        if c.gold < cost:
+            ctx.log.cancel(colour, "upgrades", i, u, f"needs {cost} gold, you have {c.gold}")
+            continue
+        c.gold -= cost
+        bought += 1
+        own = w.owned(colour)
+        if u.kind == "TECH":
+            c.tech += r.up_tech
+        elif u.kind == "EFF":
+            c.eff = w.bound_eff(c.eff + r.up_eff)
+        elif u.kind == "DEF":
+            for p in own:
+                w.dfn[p] = min(r.cap_def, w.dfn[p] + r.up_def)
+        elif u.kind == "LEV":
+            for p in own:
+                if w.arm[p]:
+                    w.lev[p] = w.bound_lev(w.lev[p] + r.up_lev)
+        elif u.kind == "MIS":
+            for p in own:
+                w.mis[p] = min(r.cap_mis, w.mis[p] + r.up_mis)
+        elif u.kind == "SPY":
+            for p in own:
+                w.spy[p] = min(r.cap_spy, w.spy[p] + r.up_spy)
+        ctx.log.upgrades.setdefault(colour, []).append({"kind": u.kind, "cost": cost})
+
+
+# -- 10. spying -------------------------------------------------------------
+def spying(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """S11: reach, counter-espionage, one-at-a-time success, the five operations."""
+    r = w.rules
+    me = w.colours[colour]
+    rng = ctx.rng
+    for i, s in enumerate(orders.spies, 1):
+        owner = w.owner[s.target]
+        reason = None
+        if w.owner[s.source] != colour:
+            reason = f"you do not own province {s.source}"
+        elif owner == colour:
+            reason = "you cannot spy on your own province"
+        elif owner == NEUTRAL:
+            reason = "spying only works on other players' provinces"
+        elif w.spy[s.source] == 0:
+            reason = f"no spies in province {s.source}"
+        else:
+            reason = ctx.protection(w, colour, s.target)
+        if reason:
+            ctx.log.cancel(colour, "spying", i, s, reason)
+            continue
+        sent = min(s.spies, w.spy[s.source])
+        w.spy[s.source] -= sent
+        home_part = w.component(colour, s.source)
+        short = any(n in home_part for n in w.adj[s.target])
+        arrived = sent if short else sum(1 for _ in range(sent) if rng.percent(me.eff))
+        caught_defence = 0
+        if arrived and w.spy[s.target]:
+            res = contest(rng, arrived, me.eff, w.spy[s.target], w.colours[owner].eff, 0.0)
+            caught_defence = res.a_lost
+            arrived -= res.a_lost
+        success = False
+        returned = 0
+        caught = 0
+        stolen = 0
+        if s.op == "STEAL_GOLD":
+            victim = w.colours[owner]
+            for _ in range(arrived):
+                if rng.percent(me.eff):
+                    take = min(r.gold_per_spy, victim.gold)
+                    victim.gold -= take
+                    me.gold += take
+                    stolen += take
+                    returned += 1
+                    success = True
+                else:
+                    caught += 1
+        else:
+            for k in range(arrived):
+                if rng.percent(me.eff):
+                    success = True
+                    returned = arrived - k
+                    break
+                caught += 1
+        w.spy[s.source] = min(r.cap_spy, w.spy[s.source] + returned)
+        result: dict[str, Any] = {}
+        if success:
+            result = _spy_effect(w, ctx, colour, s.op, s.target, owner)
+        if s.op == "STEAL_GOLD":
+            result = {"gold": stolen}
+        ctx.log.spying.append(
+            {
+                "by": colour,
+                "owner": owner,
+                "source": s.source,
+                "target": s.target,
+                "op": s.op,
+                "sent": sent,
+                "range": "short" if short else "long",
+                "lost_on_way": sent - arrived - caught_defence,
+                "caught_by_defence": caught_defence,
+                "caught": caught,
+                "returned": returned,
+                "success": success,
+                "result": result,
+            }
+        )
+
+
+def _spy_effect(
+    w: World, ctx: TurnContext, colour: int, op: str, target: int, owner: int
+) -> dict[str, Any]:
+    r = w.rules
+    if op == "SPY_PROVINCE":
+        seen = w.contents(target) | {"turn": ctx.turn}
+        ctx.province_intel.setdefault(colour, {})[target] = seen
+        return seen
+    if op == "SPY_PLAYER":
+        seen = w.totals(owner) | {"turn": ctx.turn}
+        ctx.player_intel.setdefault(colour, {})[owner] = seen
+        return seen
+    if op == "PROPAGANDA":
+        victim = w.colours[owner]
+        victim.eff = w.bound_eff(victim.eff - r.propaganda_eff)
+        return {"eff_lost": r.propaganda_eff}
+    w.false_orders[target] = True
+    return {"false_orders": True}

@@ -1,0 +1,69 @@
+"""Per-colour turn reports built from a `TurnLog`.
+
+Layout of a report (all JSON-safe, province and colour keys as strings):
+``turn``, ``colour``, ``provinces_before`` / ``provinces_after`` (own provinces at the start
+and the end of the turn, full contents), ``battles`` (every battle the colour fought in
+either side, with rounds and losses), ``bombings`` (fired by it or at it), ``spying`` (its
+own operations in full with the intel gained; operations against it without their
+source), ``intel`` (what its spies saw this turn), ``upgrades``, ``cancelled`` (every
+cancelled order with its phase, number and reason), ``rips`` (everyone's, public),
+``next_oop`` (next turn's Order of Play) and ``top_ten`` (colour, name, score).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suite.wok.rules.phases import TurnLog
+from suite.wok.rules.world import World
+
+_HIDDEN_FROM_TARGET = ("by", "source", "sent", "range", "returned", "result", "lost_on_way")
+
+
+def _provinces(contents: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {str(p): dict(c) for p, c in sorted(contents.items())}
+
+
+def top_ten(w: World, scores: dict[int, int]) -> list[dict[str, Any]]:
+    """The best colours by score (W11), highest first, ties by colour index."""
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [
+        {"colour": c, "name": w.colours[c].name, "score": s}
+        for c, s in ranked[: w.rules.score["top"]]
+    ]
+
+
+def build_report(
+    w: World,
+    log: TurnLog,
+    colour: int,
+    turn: int,
+    before: dict[int, dict[str, Any]],
+    next_oop: list[int],
+    scores: dict[int, int],
+) -> dict[str, Any]:
+    """The report `colour` receives after `turn` (see the module docstring)."""
+    spying: list[dict[str, Any]] = []
+    intel: list[dict[str, Any]] = []
+    for s in log.spying:
+        if s["by"] == colour:
+            spying.append(dict(s))
+            if s["success"] and s["op"] in ("SPY_PROVINCE", "SPY_PLAYER"):
+                intel.append({"op": s["op"], "target": s["target"], "seen": s["result"]})
+        elif s["owner"] == colour:
+            spying.append({k: v for k, v in s.items() if k not in _HIDDEN_FROM_TARGET})
+    return {
+        "turn": turn,
+        "colour": colour,
+        "provinces_before": _provinces(before),
+        "provinces_after": _provinces({p: w.contents(p) for p in w.owned(colour)}),
+        "battles": [b for b in log.battles if colour in (b["attacker"], b["defender"])],
+        "bombings": [b for b in log.bombings if colour in (b["by"], b["owner"])],
+        "spying": spying,
+        "intel": intel,
+        "upgrades": list(log.upgrades.get(colour, [])),
+        "cancelled": list(log.cancelled.get(colour, [])),
+        "rips": list(log.rips),
+        "next_oop": list(next_oop),
+        "top_ten": top_ten(w, scores),
+    }
