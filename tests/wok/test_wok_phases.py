@@ -61,7 +61,17 @@ def test_transform_in_foreign_province_is_cancelled(make_world, make_ctx, line_e
 # -- growth (S7) ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("pop", "after"),
-    [(0, 0), (5, 6), (99, 118), (100, 115), (199, 228), (200, 220), (300, 318), (400, 412), (990, 999)],
+    [
+        (0, 0),
+        (5, 6),
+        (99, 118),
+        (100, 115),
+        (199, 228),
+        (200, 220),
+        (300, 318),
+        (400, 412),
+        (990, 999),
+    ],
 )
 def test_growth_tiers(make_world, make_ctx, line_edges, pop, after):
     w = make_world(2, line_edges(2))

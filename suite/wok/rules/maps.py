@@ -14,7 +14,8 @@ from suite.core.tiled import load_tmx
 from suite.paths import asset
 from suite.wok.rules.mapgen import generate_map
 
-# name -> (provinces, players); the files are assets/wok/maps/<name>.tmx
+# name -> (provinces, players); the files are assets/wok/maps/<name>.tmx, made by
+# tools/make_wok_maps.py
 SHIPPED: dict[str, tuple[int, int]] = {
     "trial": (20, 2),
     "star-islands": (30, 5),
@@ -40,11 +41,7 @@ def resolve_map(spec: object, colours: int, seed: int) -> Board:
     if not isinstance(spec, str):
         raise BoardError(f"map must be a name, a path or a number of provinces, not {spec!r}")
     if spec in SHIPPED:
-        path = asset("wok", "maps", f"{spec}.tmx")
-        if path.is_file():
-            return load_tmx(path)
-        provinces, players = SHIPPED[spec]
-        return generate_map(provinces, players, seed, name=spec)
+        return load_tmx(asset("wok", "maps", f"{spec}.tmx"))
     path = Path(spec)
     if path.suffix == ".tmx":
         return load_tmx(path)
