@@ -25,7 +25,7 @@ from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.audio import Audio
 from suite.ui.settings import Settings, SettingsWarning, load_settings, save_settings
-from suite.ui.widgets import Toasts, vertical_gradient
+from suite.ui.widgets import Toasts, draw_emblem, vertical_gradient
 
 MAX_FPS = 60
 TITLE = "War Suite"
@@ -308,11 +308,7 @@ class App:
 
 
 def _icon() -> pygame.Surface:
-    """The window icon: a brass shield with three pips, one per game."""
+    """The window icon: the suite's emblem."""
     icon = pygame.Surface((32, 32), pygame.SRCALPHA)
-    points = [(4, 4), (28, 4), (28, 16), (16, 30), (4, 16)]
-    pygame.draw.polygon(icon, theme.ACCENT, points)
-    pygame.draw.polygon(icon, theme.ACCENT_DARK, points, 2)
-    for x in (10, 16, 22):
-        pygame.draw.circle(icon, theme.BACKGROUND_BOTTOM, (x, 13), 3)
+    draw_emblem(icon, icon.get_rect())
     return icon

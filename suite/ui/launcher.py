@@ -25,7 +25,15 @@ from suite.ui import card_art, theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
-from suite.ui.widgets import Button, Hover, draw_panel, draw_text, draw_tooltip, wrap_text
+from suite.ui.widgets import (
+    Button,
+    Hover,
+    draw_emblem,
+    draw_panel,
+    draw_text,
+    draw_tooltip,
+    fit_lines,
+)
 
 log = logging.getLogger(__name__)
 
@@ -205,6 +213,7 @@ class LauncherScene(Scene):
         super().__init__(app)
         self.cards = [GameCard(info, *load_setup(info.key)) for info in games]
         self.focus = 0  # card selected with the keyboard
+        self.keyboard = False  # show the focus ring only while the keyboard is in use
         self._pressed: GameCard | None = None  # card under the last left-button press
         self._save_in: float | None = None
         self._background: pygame.Surface | None = None
@@ -317,6 +326,7 @@ class LauncherScene(Scene):
         for index, card in enumerate(self.cards):
             if card.hover.track(event, card.rect):
                 self.focus = index
+                self.keyboard = False
                 self.app.audio.play("ui/hover")
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
             self._mouse_button(event)
@@ -334,10 +344,10 @@ class LauncherScene(Scene):
     def _key(self, event: pygame.event.Event) -> None:
         if self.name_entry is not None and self.name_entry.is_focused:
             return
-        if event.key in (pygame.K_LEFT, pygame.K_a):
-            self.focus = (self.focus - 1) % len(self.cards)
-        elif event.key in (pygame.K_RIGHT, pygame.K_d):
-            self.focus = (self.focus + 1) % len(self.cards)
+        steps = {pygame.K_LEFT: -1, pygame.K_a: -1, pygame.K_RIGHT: 1, pygame.K_d: 1}
+        if event.key in steps:
+            self.keyboard = True
+            self.focus = (self.focus + steps[event.key]) % len(self.cards)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             self.open_card(self.cards[self.focus])
 
@@ -387,7 +397,7 @@ class LauncherScene(Scene):
         surface.blit(self._background, (0, 0))
         self._draw_header(surface)
         for index, card in enumerate(self.cards):
-            self._draw_card(surface, card, focused=index == self.focus)
+            self._draw_card(surface, card, focused=self.keyboard and index == self.focus)
         self._draw_footer(surface)
         for card in self.cards:
             if card.hover.tooltip_due:
@@ -397,10 +407,14 @@ class LauncherScene(Scene):
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         size = max(40, min(64, self.header.height // 2))
+        emblem = pygame.Rect(self.header.x, 0, round(size * 1.25), round(size * 1.4))
+        emblem.centery = self.header.centery + 4
+        draw_emblem(surface, emblem)
+        left = emblem.right + 18
         title = draw_text(
             surface,
             "WAR SUITE",
-            (self.header.x, self.header.centery + 14),
+            (left, self.header.centery + 14),
             size=size,
             bold=True,
             colour=theme.ACCENT,
@@ -410,7 +424,7 @@ class LauncherScene(Scene):
         draw_text(
             surface,
             "Three games of conquest. One war room.",
-            (self.header.x + 2, title.bottom + 2),
+            (left + 2, title.bottom + 2),
             size=18,
             colour=theme.TEXT_MUTED,
         )
@@ -439,7 +453,8 @@ class LauncherScene(Scene):
             shadow=6 + round(6 * card.lift),
             border_width=2 if hot else 1,
         )
-        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, int(rect.height * 0.6))
+        art_h = max(100, min(int(rect.height * 0.6), rect.height - 200))
+        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
         surface.blit(card.art(art_rect.size), art_rect)
         pygame.draw.line(
             surface,
@@ -463,7 +478,8 @@ class LauncherScene(Scene):
             colour=theme.HOVER if hot and card.available else text_colour,
         )
         y += theme.font(title_size, True).get_linesize() + 2
-        for line in wrap_text(card.info.blurb, 17, rect.width - 2 * pad)[:3]:
+        room = (rect.bottom - 60 - y) // theme.font(17).get_linesize()
+        for line in fit_lines(card.info.blurb, 17, rect.width - 2 * pad, room):
             draw_text(
                 surface,
                 line,

@@ -95,6 +95,20 @@ def wrap_text(text: str, size: int, width: int, bold: bool = False) -> list[str]
     return lines
 
 
+def fit_lines(text: str, size: int, width: int, max_lines: int, bold: bool = False) -> list[str]:
+    """`text` wrapped to `width`, cut to `max_lines` lines with an ellipsis when it overflows."""
+    lines = wrap_text(text, size, width, bold)
+    if len(lines) <= max_lines:
+        return lines
+    if max_lines <= 0:
+        return []
+    font = theme.font(size, bold)
+    last = lines[max_lines - 1]
+    while last and font.size(last + "\u2026")[0] > width:
+        last = last[:-1].rstrip()
+    return [*lines[: max_lines - 1], last + "\u2026"]
+
+
 def draw_tooltip(surface: pygame.Surface, text: str, near: tuple[int, int]) -> pygame.Rect:
     """A wrapped tooltip below-right of `near`, kept inside the surface."""
     lines = wrap_text(text, 15, 320)
@@ -252,3 +266,22 @@ class Toasts:
             layer.set_alpha(int(255 * min(1.0, toast.seconds / self.FADE)))
             surface.blit(layer, (0, 0))
             bottom = rect.top - 10
+
+
+def draw_emblem(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The suite's emblem: a brass shield with three pips, one per game, filling `rect`."""
+    x, y, w, h = rect
+    outline = [
+        (x + w * 0.08, y + h * 0.06),
+        (x + w * 0.92, y + h * 0.06),
+        (x + w * 0.92, y + h * 0.5),
+        (x + w * 0.5, y + h * 0.96),
+        (x + w * 0.08, y + h * 0.5),
+    ]
+    pygame.draw.polygon(surface, theme.ACCENT, outline)
+    pygame.draw.polygon(surface, theme.ACCENT_DARK, outline, max(1, w // 16))
+    pip = max(2, w // 10)
+    for i, colour in enumerate(c.rgb for c in theme.PLAYER_COLOURS[:3]):
+        centre = (round(x + w * (0.29 + 0.21 * i)), round(y + h * 0.38))
+        pygame.draw.circle(surface, theme.BACKGROUND_BOTTOM, centre, pip + max(1, w // 32))
+        pygame.draw.circle(surface, colour, centre, pip)
