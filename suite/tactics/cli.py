@@ -11,9 +11,12 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import suite.cli
-from suite.cli import SubParsers
+
+if TYPE_CHECKING:
+    from suite.cli import SubParsers
 
 
 @dataclass(frozen=True)

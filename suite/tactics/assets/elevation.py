@@ -2,8 +2,10 @@
 
 Generated heights use diamond-square on integers only (draws from `suite.core.rng.Rng`,
 floor divisions, no floats), so the same seed and roughness give the same heights on
-every machine. Roughness r sets the height span: heights run from 0 to min(255, 16 * r);
-r = 2 gives gentle slopes, r = 4 bumps, r = 8 steep ridges, r >= 16 the full 0-255.
+every machine. Roughness r sets both the height span, 0 to min(255, 16 * r), and how
+jagged the field is: the random offset keeps a share min(0.85, 0.4 + 0.05 * r) of its size
+from one halving of the grid to the next (about r = 2 gentle slopes, r = 4 bumps, r = 8
+steep broken ground, r >= 16 the full 0-255).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from suite.tactics.assets.bmp import Bitmap
 SPAN_PER_ROUGHNESS = 16
 MAX_ELEVATION = 255
 _BASE_AMPLITUDE = 1 << 20
+_KEEP_BASE, _KEEP_PER_ROUGHNESS, _KEEP_MAX = 0.4, 0.05, 0.85
 
 
 def flat(size: int) -> npt.NDArray[np.uint8]:
@@ -41,7 +44,8 @@ def generate(size: int, seed: int | None, roughness: float) -> npt.NDArray[np.ui
     span = height_span(roughness)
     if seed is None or span == 0 or size <= 0:
         return flat(max(size, 0))
-    field = _diamond_square(size, Rng(seed & 0xFFFFFFFFFFFFFFFF))
+    keep = round(256 * min(_KEEP_MAX, _KEEP_BASE + _KEEP_PER_ROUGHNESS * roughness))
+    field = _diamond_square(size, Rng(seed & 0xFFFFFFFFFFFFFFFF), keep)
     low, high = int(field.min()), int(field.max())
     if high == low:
         return flat(size)
@@ -49,8 +53,9 @@ def generate(size: int, seed: int | None, roughness: float) -> npt.NDArray[np.ui
     return scaled.astype(np.uint8)
 
 
-def _diamond_square(size: int, rng: Rng) -> npt.NDArray[np.int64]:
-    """Integer diamond-square on the smallest 2^k + 1 grid covering `size`, cropped."""
+def _diamond_square(size: int, rng: Rng, keep: int) -> npt.NDArray[np.int64]:
+    """Integer diamond-square on the smallest 2^k + 1 grid covering `size`, cropped; the
+    offset amplitude is multiplied by keep/256 at each level."""
     side = 1
     while side + 1 < size:
         side *= 2
@@ -63,7 +68,7 @@ def _diamond_square(size: int, rng: Rng) -> npt.NDArray[np.int64]:
     step = side
     while step > 1:
         half = step // 2
-        amplitude = max(1, amplitude // 2)
+        amplitude = max(1, amplitude * keep // 256)
         # diamond step: centre of each square
         for y in range(half, n, step):
             for x in range(half, n, step):
