@@ -1,12 +1,15 @@
 """Regenerate the interface sounds in assets/sounds/ui/ (short synthesised WAV files).
 
 Run from the repository root: ``python tools/make_theme_assets.py``. The output is
-deterministic, so running it again gives byte-identical files. The fonts in assets/fonts/
-are Noto Sans (SIL Open Font License, see assets/fonts/OFL.txt) and are shipped as they are.
+deterministic, so running it again gives byte-identical files. With ``--screenshot PATH``
+it also saves a screenshot of the launcher (headless, 1280x800), e.g. for docs/launcher.png.
+The fonts in assets/fonts/ are Noto Sans (SIL Open Font License, see assets/fonts/OFL.txt),
+shipped as they are.
 """
 
 from __future__ import annotations
 
+import argparse
 import wave
 from pathlib import Path
 
@@ -47,7 +50,22 @@ def _write(name: str, samples: np.ndarray) -> None:
         fh.writeframes(pcm.tobytes())
 
 
+def launcher_screenshot(path: Path) -> None:
+    """Save the launcher as a player first sees it (nothing hovered) to `path`."""
+    from suite.ui.harness import Harness
+    from suite.ui.launcher import LauncherScene
+
+    with Harness((1280, 800), root=LauncherScene) as harness:
+        harness.move((4, 4))
+        harness.frames(30)
+        harness.screenshot(path)
+    print(f"wrote {path}")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--screenshot", type=Path, help="also save a launcher screenshot here")
+    args = parser.parse_args()
     _write("hover", _tone([1320.0, 2640.0], 0.05, 0.012, 0.18))
     _write("click", _tone([660.0, 990.0, 1980.0], 0.09, 0.025, 0.45))
     _write("open", _sweep(330.0, 880.0, 0.28, 0.4))
@@ -55,6 +73,8 @@ def main() -> None:
         "notice", np.concatenate([_tone([784.0], 0.09, 0.05, 0.3), _tone([587.0], 0.16, 0.07, 0.3)])
     )
     print(f"wrote 4 sounds to {OUT}")
+    if args.screenshot:
+        launcher_screenshot(args.screenshot)
 
 
 if __name__ == "__main__":
