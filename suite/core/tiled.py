@@ -25,6 +25,7 @@ Every problem raises `BoardError` naming the file and the item.
 from __future__ import annotations
 
 import math
+import re
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -39,6 +40,7 @@ REGIONS_LAYER = "regions"
 NODES_LAYER = "territories"
 _NODE_KEYS = {"id", "name", "region", "neighbours", "sea_lanes", "label_x", "label_y"}
 _REGION_KEYS = {"id", "name", "bonus", "colour"}
+_XML_ILLEGAL = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 EDGE_TOLERANCE = 0.5
 """Pixels: how close two polygon edges must run to count as a shared border."""
 
@@ -249,7 +251,12 @@ def write_tmx(board: Board, path: str | Path, width: int, height: int) -> None:
         obj = ET.SubElement(
             regions_layer,
             "object",
-            {"id": str(next_id), "name": region.name, "x": "0", "y": "0"},
+            {
+                "id": str(next_id),
+                "name": _xml_text(region.name, f"region {region.id!r} name", str(path)),
+                "x": "0",
+                "y": "0",
+            },
         )
         next_id += 1
         _properties(
@@ -258,10 +265,21 @@ def write_tmx(board: Board, path: str | Path, width: int, height: int) -> None:
         ET.SubElement(obj, "point")
     nodes_layer = ET.SubElement(root, "objectgroup", {"id": "2", "name": NODES_LAYER})
     for node in board.nodes.values():
+        if "," in node.id or node.id != node.id.strip():
+            raise BoardError(
+                f"node id {node.id!r} cannot be listed in Tiled (commas or outer spaces)",
+                str(path),
+            )
         obj = ET.SubElement(
             nodes_layer,
             "object",
-            {"id": str(next_id), "name": node.name, "type": "node", "x": "0", "y": "0"},
+            {
+                "id": str(next_id),
+                "name": _xml_text(node.name, f"node {node.id!r} name", str(path)),
+                "type": "node",
+                "x": "0",
+                "y": "0",
+            },
         )
         next_id += 1
         props: dict[str, Any] = {
@@ -289,6 +307,14 @@ def write_tmx(board: Board, path: str | Path, width: int, height: int) -> None:
     atomic_write_bytes(path, data + b"\n")
 
 
+def _xml_text(text: str, what: str, src: str) -> str:
+    """`text` if XML can hold it; BoardError otherwise (control characters, lone surrogates)."""
+    bad = _XML_ILLEGAL.search(text)
+    if bad:
+        raise BoardError(f"{what} holds {bad.group()!r}, which XML cannot store", src)
+    return text
+
+
 def _num(value: float) -> str:
     """Shortest exact text for a coordinate (an int when whole)."""
     f = float(value)
@@ -310,7 +336,7 @@ def _properties(parent: ET.Element, props: Mapping[str, Any], src: str, item: st
         elif isinstance(value, float):
             attrs["type"], attrs["value"] = "float", repr(value)
         elif isinstance(value, str):
-            attrs["value"] = value
+            attrs["value"] = _xml_text(value, f"{item}: property {key!r}", src)
         else:
             raise BoardError(
                 f"{item}: property {key!r} has type {type(value).__name__}; "

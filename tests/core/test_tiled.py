@@ -8,9 +8,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from suite.core.board import Board, BoardError, Node, Region
-from suite.core.geometry import label_point, voronoi_cells
+from suite.core.geometry import label_point, shared_edges, voronoi_cells
 from suite.core.tiled import load_tmx, write_tmx
 
 
@@ -198,3 +200,57 @@ def test_write_refuses_props_tiled_cannot_hold(tmp_path: Path) -> None:
     with pytest.raises(BoardError, match="'list' has type list"):
         write_tmx(board, tmp_path / "x.tmx", 10, 10)
     assert not (tmp_path / "x.tmx").exists()
+    control = Board([Node("a", "A", "r", props={"m": "bell\x07"})], [Region("r", "R")])
+    with pytest.raises(BoardError, match=r"node 'a': property 'm' holds '\\x07'"):
+        write_tmx(control, tmp_path / "x.tmx", 10, 10)
+    comma = Board([Node("a,b", "A", "r")], [Region("r", "R")])
+    with pytest.raises(BoardError, match="node id 'a,b' cannot be listed"):
+        write_tmx(comma, tmp_path / "x.tmx", 10, 10)
+    assert not (tmp_path / "x.tmx").exists()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 499), st.integers(1, 499)), min_size=2, max_size=25, unique=True
+    ),
+    st.integers(1, 4),
+    st.dictionaries(
+        st.sampled_from(["pop", "tax", "rich", "motto"]),
+        st.one_of(
+            st.integers(-1000, 1000),
+            st.floats(-1e6, 1e6),
+            st.booleans(),
+            st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8),
+        ),
+        max_size=3,
+    ),
+)
+def test_random_boards_round_trip(
+    tmp_path_factory: pytest.TempPathFactory,
+    raw: list[tuple[int, int]],
+    regions: int,
+    props: dict[str, object],
+) -> None:
+    pts = [(float(x), float(y)) for x, y in raw]
+    cells = voronoi_cells(pts, 500, 500)
+    touching: dict[int, list[str]] = {i: [] for i in range(len(pts))}
+    for i, j in shared_edges(cells):
+        touching[i].append(f"n{j}")
+        touching[j].append(f"n{i}")
+    nodes = [
+        Node(
+            f"n{i}",
+            f"Node <{i}> & co",
+            f"r{i % regions}",
+            tuple(touching[i]),
+            polygon=tuple(cells[i]),
+            label=label_point(cells[i]),
+            props=props if i == 0 else {},
+        )
+        for i in range(len(pts))
+    ]
+    board = Board(nodes, [Region(f"r{k}", f"Region {k}", k) for k in range(regions)], name="rt")
+    path = tmp_path_factory.mktemp("rt") / "rt.tmx"
+    write_tmx(board, path, 500, 500)
+    assert load_tmx(path) == board

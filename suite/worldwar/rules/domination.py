@@ -111,6 +111,7 @@ def parse_domination(text: str, source: str = "<map>") -> Board:
     err = _Err(source)
     title = Path(source).stem
     section = ""
+    text = text.removeprefix("\ufeff")
     continents: list[tuple[int, Region]] = []
     countries: list[_Country] = []
     saw = set()
@@ -245,7 +246,7 @@ def load_domination(path: str | Path) -> Board:
     except OSError as exc:
         raise BoardError(f"cannot read: {exc.strerror}", str(p)) from exc
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
     return parse_domination(text, str(p))
