@@ -197,9 +197,9 @@ def decode_action(game: str, data: Mapping[str, Any]) -> Action:
     try:
         action = msgspec.convert(data, type=game_spec(game).action_type)
     except msgspec.ValidationError as exc:
-        raise ValueError(f"bad {game} action {dict(data)!r}: {exc}") from exc
+        raise ValueError(f"bad {game} action {data!r}: {exc}") from exc
     if not isinstance(action, Action):
-        raise ValueError(f"bad {game} action {dict(data)!r}: not an action")
+        raise ValueError(f"bad {game} action {data!r}: not an action")
     return action
 
 

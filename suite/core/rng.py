@@ -107,15 +107,21 @@ class Rng:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rng:
+        """The Rng that `to_dict` described; ValueError names what is missing or malformed."""
         if d.get("bit_generator") != "PCG64":
             raise ValueError(f"unknown bit generator {d.get('bit_generator')!r}")
         rng = cls(0)
-        rng._bits.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": int(d["state"]), "inc": int(d["inc"])},
-            "has_uint32": int(d["has_uint32"]),
-            "uinteger": int(d["uinteger"]),
-        }
+        try:
+            rng._bits.state = {
+                "bit_generator": "PCG64",
+                "state": {"state": int(d["state"]), "inc": int(d["inc"])},
+                "has_uint32": int(d["has_uint32"]),
+                "uinteger": int(d["uinteger"]),
+            }
+        except KeyError as exc:
+            raise ValueError(f"Rng state has no {exc.args[0]!r}") from exc
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"malformed Rng state: {exc}") from exc
         return rng
 
     def __eq__(self, other: object) -> bool:

@@ -77,7 +77,7 @@ def load_document(path: str | Path, kind: str) -> Any:
         raise SaveError(source, f"broken JSON: {exc}") from exc
     if not isinstance(doc, dict) or "schema" not in doc:
         raise SaveError(source, "not a suite save (no schema version)")
-    if doc["schema"] != SCHEMA_VERSION:
+    if doc["schema"] != SCHEMA_VERSION or isinstance(doc["schema"], bool):
         raise SaveError(
             source, f"schema version {doc['schema']!r}, this suite reads {SCHEMA_VERSION}"
         )

@@ -267,9 +267,10 @@ def test_decode_action(race21: ModuleType) -> None:
         ({"kind": "step", "amount": "two"}, "amount"),
         ({"amount": 2}, "kind"),
         ({"kind": "foreign"}, "foreign"),
+        (["step", 2], "['step', 2]"),  # not an object at all (JSON from a client)
     ],
 )
-def test_decode_action_errors(race21: ModuleType, data: dict[str, Any], fragment: str) -> None:
+def test_decode_action_errors(race21: ModuleType, data: Any, fragment: str) -> None:
     with pytest.raises(ValueError) as info:
         decode_action("race21", data)
     message = str(info.value)

@@ -237,3 +237,24 @@ def test_from_dict_refuses_other_generators() -> None:
     data["bit_generator"] = "MT19937"
     with pytest.raises(ValueError, match="unknown bit generator 'MT19937'"):
         Rng.from_dict(data)
+    with pytest.raises(ValueError, match="unknown bit generator None"):
+        Rng.from_dict({})
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("inc", None, "Rng state has no 'inc'"),
+        ("state", "twelve", "malformed Rng state"),
+        ("state", str(2**200), "malformed Rng state"),
+        ("uinteger", [1], "malformed Rng state"),
+    ],
+)
+def test_from_dict_refuses_broken_states(key: str, value: object, message: str) -> None:
+    data = Rng(1).to_dict()
+    if value is None:
+        del data[key]
+    else:
+        data[key] = value
+    with pytest.raises(ValueError, match=message):
+        Rng.from_dict(data)

@@ -58,6 +58,7 @@ def rewrite(path: Path, doc: Any) -> None:
     [
         ({"schema": 2, "kind": "save", "data": {}}, "schema version 2, this suite reads 1"),
         ({"schema": "1", "kind": "save", "data": {}}, "schema version '1'"),
+        ({"schema": True, "kind": "save", "data": {}}, "schema version True"),
         ({"kind": "save", "data": {}}, "not a suite save (no schema version)"),
         ([1, 2, 3], "not a suite save"),
         ({"schema": 1, "kind": "replay", "data": {}}, "holds a 'replay', expected a 'save'"),
