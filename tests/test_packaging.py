@@ -126,3 +126,14 @@ def test_the_installed_package_finds_its_assets(
     assert assets_dir == module.parent / "assets"
     assert nested == assets_dir / "x" / "y"
     assert asset_files(assets_dir) == assets
+
+
+def test_paths_in_the_source_tree() -> None:
+    from suite import paths
+
+    assert paths.assets_dir() == ROOT / "assets"
+    assert paths.asset("theme") == ROOT / "assets" / "theme"
+    data, config = paths.user_data_dir(), paths.user_config_dir()
+    # tests/conftest.py points XDG_* at a private folder for every test.
+    assert data == Path(os.environ["XDG_DATA_HOME"]) / "warsuite" and data.is_dir()
+    assert config == Path(os.environ["XDG_CONFIG_HOME"]) / "warsuite" and config.is_dir()
