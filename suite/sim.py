@@ -12,10 +12,6 @@ from suite.core.match import GameSpec, Outcome, State, game_spec, new_game
 from suite.core.rng import Rng
 
 
-class GameTooLong(RuntimeError):
-    """A simulated game passed the step limit without ending."""
-
-
 @dataclass
 class SimReport:
     """What `simulate` measured over its games."""
