@@ -1,11 +1,12 @@
 """Seeded random World War maps: N territories in K contiguous continents.
 
-`generate_map(territories, continents, seed)` scatters N sites over the canvas, evens them
-out with Lloyd relaxation, takes their Voronoi cells as territories (so the cells tile the
-canvas and the board is connected), and grows K continents from spread-out seeds, always
-growing the smallest one, so each continent is contiguous. Bonuses follow size and the
-number of border territories (settings in assets/worldwar/maps/generator.toml). The same
-arguments give the same board on every machine.
+`generate_map(territories, continents, seed)` scatters N territory sites plus some sea
+sites over the canvas, evens them out with Lloyd relaxation and takes their Voronoi cells.
+K continents grow cell by cell from spread-out seeds (each stays connected by land, and
+they keep apart where they can) until they hold N cells; the rest is sea. Sea lanes join
+the land masses into one connected board and link nearby continents. Bonuses follow size
+and the number of border territories (settings in assets/worldwar/maps/generator.toml).
+The same arguments give the same board on every machine.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ class GeneratorSettings:
     height: int
     min_spacing: float
     lloyd_iterations: int
+    sea_ratio: float
+    size_spread: float
+    lane_reach: float
     default_territories: int
     default_continents: int
     min_territories: int
@@ -64,6 +68,9 @@ def settings() -> GeneratorSettings:
         height=int(d["canvas"]["height"]),
         min_spacing=float(d["canvas"]["min_spacing"]),
         lloyd_iterations=int(d["canvas"]["lloyd_iterations"]),
+        sea_ratio=float(d["canvas"]["sea_ratio"]),
+        size_spread=float(d["limits"]["size_spread"]),
+        lane_reach=float(d["canvas"]["lane_reach"]),
         default_territories=int(d["defaults"]["territories"]),
         default_continents=int(d["defaults"]["continents"]),
         min_territories=int(d["limits"]["min_territories"]),
@@ -98,20 +105,27 @@ def generate_map(territories: int, continents: int, seed: int = 0) -> Board:
             spec,
         )
     rng = Rng(seed)
-    sites = _scatter(rng, territories, cfg)
+    total = territories + round(territories * cfg.sea_ratio)
+    sites = _scatter(rng, total, cfg)
     sites = lloyd_relax(sites, cfg.width, cfg.height, cfg.lloyd_iterations)
     cells = voronoi_cells(sites, cfg.width, cfg.height)
-    touching: list[set[int]] = [set() for _ in range(territories)]
+    touching: list[set[int]] = [set() for _ in range(total)]
     for i, j in shared_edges(cells):
         touching[i].add(j)
         touching[j].add(i)
-    owner = _grow_continents(rng, sites, touching, continents)
+    owner = _grow_continents(rng, sites, touching, _targets(rng, territories, continents, cfg))
+    land = [i for i in range(total) if owner[i] >= 0]
+    spacing = math.sqrt(cfg.width * cfg.height / total)
+    lanes = _sea_lanes(sites, owner, land, touching, cfg.lane_reach * spacing)
     names = _names(rng, territories, cfg)
+    tid = {cell: f"t{k + 1}" for k, cell in enumerate(land)}
     region_ids = [f"c{k + 1}" for k in range(continents)]
     regions = []
     for k in range(continents):
-        members = [i for i in range(territories) if owner[i] == k]
-        borders = sum(1 for i in members if any(owner[j] != k for j in touching[i]))
+        members = [i for i in land if owner[i] == k]
+        borders = sum(
+            1 for i in members if any(owner[j] not in (-1, k) for j in touching[i] | lanes[i])
+        )
         bonus = max(
             cfg.minimum_bonus,
             round(cfg.per_territory * len(members) + cfg.per_border * borders + cfg.offset),
@@ -126,14 +140,15 @@ def generate_map(territories: int, continents: int, seed: int = 0) -> Board:
         )
     nodes = [
         Node(
-            id=f"t{i + 1}",
-            name=names[i],
+            id=tid[i],
+            name=names[k],
             region=region_ids[owner[i]],
-            neighbours=tuple(f"t{j + 1}" for j in sorted(touching[i])),
+            neighbours=tuple(tid[j] for j in sorted(touching[i]) if owner[j] >= 0),
+            sea_lanes=tuple(tid[j] for j in sorted(lanes[i])),
             polygon=tuple(cells[i]),
             label=label_point(cells[i]),
         )
-        for i in range(territories)
+        for k, i in enumerate(land)
     ]
     return Board(nodes, regions, name=f"Random {territories}/{continents} #{seed}", source=spec)
 
@@ -154,9 +169,26 @@ def _scatter(rng: Rng, n: int, cfg: GeneratorSettings) -> list[Point]:
     return pts
 
 
-def _grow_continents(rng: Rng, sites: list[Point], touching: list[set[int]], k: int) -> list[int]:
-    """Assign each cell a continent index; every continent is a connected set of cells."""
-    n = len(sites)
+def _targets(rng: Rng, n: int, k: int, cfg: GeneratorSettings) -> list[int]:
+    """Continent sizes summing to n, each at least the minimum, varied by size_spread."""
+    weights = [1.0 + cfg.size_spread * (2.0 * rng.random() - 1.0) for _ in range(k)]
+    spare = n - k * cfg.min_continent_size
+    sizes = [cfg.min_continent_size + int(spare * w / sum(weights)) for w in weights]
+    while sum(sizes) < n:
+        sizes[rng.randbelow(k)] += 1
+    return sizes
+
+
+def _grow_continents(
+    rng: Rng, sites: list[Point], touching: list[set[int]], targets: list[int]
+) -> list[int]:
+    """Continent index of each cell (-1 for sea); each continent is connected by land.
+
+    Continents start from spread-out seeds and grow one cell at a time, the one furthest
+    below its target first, preferring cells that keep a strip of sea from the other
+    continents and that hug the continent (compact, but not round) shapes.
+    """
+    n, k = len(sites), len(targets)
     seeds = [rng.randbelow(n)]
     while len(seeds) < k:
         far = max(
@@ -168,22 +200,71 @@ def _grow_continents(rng: Rng, sites: list[Point], touching: list[set[int]], k: 
         seeds.append(far)
     owner = [-1] * n
     sizes = [1] * k
+    frontier: list[set[int]] = [set() for _ in range(k)]
+
+    def take(cell: int, c: int) -> None:
+        owner[cell] = c
+        for f in frontier:
+            f.discard(cell)
+        frontier[c].update(j for j in touching[cell] if owner[j] == -1)
+
     for c, s in enumerate(seeds):
-        owner[s] = c
-    free = n - k
-    while free:
-        # Grow the smallest continent that still has free cells beside it.
-        for c in sorted(range(k), key=lambda c: (sizes[c], c)):
-            frontier = sorted(
-                {j for i in range(n) if owner[i] == c for j in touching[i] if owner[j] == -1}
-            )
-            if frontier:
-                cell = rng.choice(frontier)
-                owner[cell] = c
-                sizes[c] += 1
-                free -= 1
-                break
+        take(s, c)
+    for _ in range(sum(targets) - k):
+        growing = [c for c in range(k) if frontier[c]]
+        c = min(growing, key=lambda c: (sizes[c] / targets[c], c))
+        cands = sorted(frontier[c])
+        apart = [x for x in cands if all(owner[j] in (-1, c) for j in touching[x])]
+        pool = apart or cands
+        cell = max(pool, key=lambda x: sum(owner[j] == c for j in touching[x]) + 1.5 * rng.random())
+        take(cell, c)
+        sizes[c] += 1
     return owner
+
+
+def _sea_lanes(
+    sites: list[Point], owner: list[int], land: list[int], touching: list[set[int]], reach: float
+) -> dict[int, set[int]]:
+    """Sea lanes (cell -> cells): the shortest crossings that join the land masses into one
+    board, plus the shortest crossing between any two continents with no link yet that
+    lie within `reach`."""
+    lanes: dict[int, set[int]] = {i: set() for i in land}
+    parent = {i: i for i in land}
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in land:
+        for j in touching[i]:
+            if owner[j] >= 0:
+                parent[root(i)] = root(j)
+    pairs = sorted(
+        (math.dist(sites[i], sites[j]), i, j)
+        for a, i in enumerate(land)
+        for j in land[a + 1 :]
+        if j not in touching[i]
+    )
+    for _, i, j in pairs:
+        if root(i) != root(j):
+            parent[root(i)] = root(j)
+            lanes[i].add(j)
+            lanes[j].add(i)
+    linked = {
+        frozenset((owner[i], owner[j]))
+        for i in land
+        for j in touching[i] | lanes[i]
+        if owner[j] >= 0 and owner[j] != owner[i]
+    }
+    for d, i, j in pairs:
+        key = frozenset((owner[i], owner[j]))
+        if d <= reach and len(key) == 2 and key not in linked:
+            linked.add(key)
+            lanes[i].add(j)
+            lanes[j].add(i)
+    return lanes
 
 
 def _word(rng: Rng, cfg: GeneratorSettings, syllables: int) -> str:
