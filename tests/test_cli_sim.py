@@ -225,3 +225,31 @@ def test_game_spec_bots_default_to_none() -> None:
         players=(2, 2),
     )
     assert dict(spec.bots) == {}
+
+
+def test_sim_options_reach_the_config(
+    race21: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def create(config: Any, seed: int) -> Any:
+        seen.append(dict(config))
+        return race21.create(config, seed)
+
+    match.register_game(
+        GameSpec(
+            name="race21-cfg",
+            title="Race (config probe)",
+            create=create,
+            load=race21.RaceState.from_dict,
+            action_type=race21.Step | race21.Gamble,
+            players=(2, 4),
+            default_config=lambda n: {"players": n, "target": 9},
+            bots={"first": race21.FirstBot},
+        )
+    )
+    args = ["race21-cfg", "--players", "3", "--games", "2", "--max-turns", "40", "--variant", "x"]
+    code, out, err = run(capsys, *args, "--bots", "random,first,random")
+    assert code == 0, err
+    assert seen == [{"players": 3, "target": 9, "max_turns": 40, "variant": "x"}] * 2
+    assert "bots: random,first,random" in flat(out)
