@@ -248,14 +248,20 @@ def write_tmx(board: Board, path: str | Path, width: int, height: int) -> None:
     next_id = 1
     regions_layer = ET.SubElement(root, "objectgroup", {"id": "1", "name": REGIONS_LAYER})
     for region in board.regions.values():
+        # The region's point sits amid its members' labels so it is easy to find in Tiled;
+        # its position carries no meaning.
+        labels = [board[n].label for n in board.members(region.id)]
+        spots = [p for p in labels if p is not None]
+        x = round(sum(p[0] for p in spots) / len(spots), 1) if spots else 0.0
+        y = round(sum(p[1] for p in spots) / len(spots), 1) if spots else 0.0
         obj = ET.SubElement(
             regions_layer,
             "object",
             {
                 "id": str(next_id),
                 "name": _xml_text(region.name, f"region {region.id!r} name", str(path)),
-                "x": "0",
-                "y": "0",
+                "x": _num(x),
+                "y": _num(y),
             },
         )
         next_id += 1
