@@ -83,6 +83,10 @@ class Board:
         self._adjacent: dict[str, frozenset[str]] = {
             n.id: frozenset(n.neighbours) | frozenset(n.sea_lanes) for n in node_list
         }
+        # Sorted once so path searches expand in a fixed order without sorting every step.
+        self._ordered: dict[str, tuple[str, ...]] = {
+            k: tuple(sorted(v)) for k, v in self._adjacent.items()
+        }
         self._members: dict[str, tuple[str, ...]] = {
             r: tuple(n.id for n in node_list if n.region == r) for r in self.regions
         }
@@ -206,7 +210,7 @@ class Board:
                 while (p := prev[path[-1]]) is not None:
                     path.append(p)
                 return path[::-1]
-            for nxt in sorted(self._adjacent[cur]):
+            for nxt in self._ordered[cur]:
                 if nxt in prev:
                     continue
                 if allowed is not None and nxt != goal and nxt not in allowed:
