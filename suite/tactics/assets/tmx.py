@@ -75,7 +75,9 @@ def load_tmx_grid(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None
         movement[y, x] = bits
         level = _int_property(props, "elevation") or 0
         heights[y, x] = min(255, max(0, level))
-    for gid in sorted(bad):
+    # pytmx renumbers gids internally; report the gid the modder sees in Tiled
+    original = getattr(tiled, "tiledgidmap", {})
+    for gid in sorted(original.get(gid, gid) for gid in bad):
         report.error(info.line, f"{label}: Tiled tile gid {gid} has no usable 'movement' property")
     starts = _starts(tiled, width, report, info, label)
     return MapGrid(info.id, info.name, tiles, movement, heights, starts)

@@ -1,0 +1,111 @@
+"""`suite tactics check`: the default pack is clean; a broken copy lists every problem."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from suite.cli import main
+from suite.paths import asset
+from suite.tactics.assets.bmp import load_bmp, save_bmp
+from suite.tactics.assets.check import check_pack
+
+
+def run_check(root: Path) -> tuple[int, list[str]]:
+    lines: list[str] = []
+    return check_pack(root, lines.append), lines
+
+
+def test_default_pack_is_clean(artifacts: Path) -> None:
+    code, lines = run_check(asset("tactics"))
+    (artifacts / "tactics_check_default.txt").write_text("\n".join(lines) + "\n")
+    assert code == 0
+    assert lines[-1] == "0 error(s), 0 warning(s), 0 placeholder(s)"
+    assert "7/7 maps, 12 pieces, 11 weapons, 10 tiles, 15 sounds, 12 sound sets" in lines[-2]
+
+
+def break_copy(root: Path) -> None:
+    (root / "tiles" / "lava.bmp").unlink()
+    (root / "sounds" / "crit.wav").unlink()
+    meadow = load_bmp(root / "maps" / "meadow.bmp")
+    save_bmp(root / "maps" / "meadow.bmp", meadow.indices[:12], meadow.palette)
+    rivers = load_bmp(root / "maps" / "rivers.bmp")
+    indices = rivers.indices.copy()
+    indices[indices == 252] = 24
+    save_bmp(root / "maps" / "rivers.bmp", indices, rivers.palette, rle8=True)
+    frozen = load_bmp(root / "maps" / "frozen.bmp")
+    indices = frozen.indices.copy()
+    indices[10, 3:6] = 77
+    save_bmp(root / "maps" / "frozen.bmp", indices, frozen.palette)
+    wolf = load_bmp(root / "skins" / "wolf.bmp")
+    save_bmp(root / "skins" / "wolf.bmp", wolf.indices[:, : 96 * 3], wolf.palette)
+    ini = (root / "tactics_ini.txt").read_bytes().decode("ascii")
+    ini = ini.replace(
+        'weapon1 = "Sword", Melee, Missile, 4, 255, 6,',
+        'weapon1 = "Sword", Melee, Missile, 4, 255, 42,',
+    )
+    ini = ini.replace(
+        "piece6 = Ogre, skins\\ogre, 2, 16, 0, 6,", "piece6 = Ogre, skins\\ogre, 2, 16s, 0, 6,"
+    )
+    ini = ini.replace(', 4, 0, 0, "", 0\r\npiece7', ', 99, 0, 0, "", 0\r\npiece7')
+    ini = ini.replace("[Sounds]\r\n", "[Sounds]\r\nthis line is junk\r\n")
+    (root / "tactics_ini.txt").write_bytes(ini.encode("ascii"))
+
+
+def test_broken_copy_lists_every_problem(tmp_path: Path, artifacts: Path) -> None:
+    root = tmp_path / "broken"
+    shutil.copytree(asset("tactics"), root)
+    break_copy(root)
+    code, lines = run_check(root)
+    (artifacts / "tactics_check_broken.txt").write_text("\n".join(lines) + "\n")
+    assert code == 1
+    text = "\n".join(lines)
+    ini = str(root / "tactics_ini.txt")
+    expected = [
+        "warning: junk line skipped: 'this line is junk'",
+        "error: missing tile bitmap tiles/lava.bmp",
+        "error: missing sound sounds/crit.wav",
+        "error: weapon1 Sword: setHit is unknown sound-set id 42",
+        "warning: piece6 field 'hp': '16s' is not a number; using default 1",
+        "error: piece6 Ogre: unknown weapon id 99",
+        "error: skins/wolf.bmp: a skin is a filmstrip of 5 square frames (width = 5 x height); "
+        "this is 288x96",
+        "error: map 1 'Green Meadow': maps/meadow.bmp is 16x12, a map must be square",
+        "error: map 2 'Twin Rivers': no blue start (palette index 252)",
+        "error: map 5 'Frozen Lake': palette index 77 (3 cells, first at (3, 10)) has no "
+        "[Tiles] line",
+    ]
+    for message in expected:
+        assert message in text, message
+    for line in lines[:-2]:
+        assert line.startswith(ini + ":"), line
+        number = line[len(ini) + 1 :].split(":", 1)[0]
+        assert number.isdigit() and int(number) > 0
+    assert lines[-1].startswith("8 error(s), 2 warning(s)")
+    assert "6/7 maps" in lines[-2]
+
+
+def test_cli_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["tactics", "check", str(asset("tactics"))]) == 0
+    assert "0 error(s)" in capsys.readouterr().out
+    assert main(["tactics", "check", str(tmp_path)]) == 1
+    assert "cannot read the pack's tactics_ini.txt" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["tactics"])
+
+
+def test_every_default_map_has_four_starts_and_sizes() -> None:
+    from suite.tactics.assets.pack import load_pack
+
+    pack = load_pack(asset("tactics"))
+    sizes = sorted(grid.size for grid in pack.grids.values())
+    assert sizes[0] == 16 and sizes[-1] == 48
+    for grid in pack.grids.values():
+        assert all(start is not None for start in grid.starts)
+    assert any(grid.elevation.any() for grid in pack.grids.values())
+    assert any(not grid.elevation.any() for grid in pack.grids.values())
+    movement = {int(bits) for grid in pack.grids.values() for bits in np.unique(grid.movement)}
+    assert {0, 3, 6, 10} <= movement  # border, land, lava, water
