@@ -59,7 +59,8 @@ class Scene:
         return self.ui
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        """Input that neither the app nor this scene's pygame_gui manager consumed."""
+        """Input that neither the app nor this scene's pygame_gui manager consumed (mouse
+        motion always arrives, so hover effects stay right over pygame_gui widgets)."""
 
     def update(self, dt: float) -> None:
         """Advance animations and timers by `dt` seconds."""
@@ -261,9 +262,9 @@ class App:
         if not self.stack:
             return
         scene = self.scene
-        if scene.ui is not None and scene.ui.process_events(event):
-            return
-        scene.handle_event(event)
+        used = scene.ui is not None and scene.ui.process_events(event)
+        if not used or event.type == pygame.MOUSEMOTION:
+            scene.handle_event(event)
 
     def frame(self, dt: float) -> None:
         """One iteration: dispatch pending events, update the top scene, draw, flip."""

@@ -7,13 +7,35 @@ every call quietly does nothing, so screens never need to check.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
+from collections.abc import Iterator
 
 import pygame
 
 from suite.paths import asset
 
 log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def _quiet_native_stderr() -> Iterator[None]:
+    """Silence C libraries writing to fd 2 (ALSA lists every missing sound card there)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 class Audio:
@@ -24,7 +46,8 @@ class Audio:
         self._sounds: dict[str, pygame.mixer.Sound | None] = {}
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init()
+                with _quiet_native_stderr():
+                    pygame.mixer.init()
             self.enabled = True
         except pygame.error as exc:
             log.info("no audio: %s", exc)

@@ -28,6 +28,7 @@ from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
 from suite.ui.widgets import (
     Button,
     Hover,
+    TooltipArea,
     draw_emblem,
     draw_panel,
     draw_text,
@@ -225,6 +226,8 @@ class LauncherScene(Scene):
             self.app.toggle_fullscreen,
             tooltip="Switch between a window and the whole screen (F11)",
         )
+        self.name_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "Your name in every game and match")
+        self.volume_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "Volume of the suite's sounds")
         self.quit_button = Button(
             "Quit",
             pygame.Rect(0, 0, 0, 0),
@@ -252,6 +255,8 @@ class LauncherScene(Scene):
         self.name_rect.midright = (self.header.right, self.header.centery + 8)
         y = self.footer.centery
         self.volume_rect = pygame.Rect(self.footer.x + 130, y - 14, min(300, w // 5), 28)
+        self.name_hint.rect = self.name_rect
+        self.volume_hint.rect = self.volume_rect
         self.fullscreen_button.rect = pygame.Rect(0, 0, 210, 44)
         self.fullscreen_button.rect.midleft = (self.volume_rect.right + 110, y)
         self.quit_button.rect = pygame.Rect(0, 0, 140, 44)
@@ -267,7 +272,6 @@ class LauncherScene(Scene):
         self.name_entry = UITextEntryLine(self.name_rect, self.ui, object_id="#profile_name")
         self.name_entry.set_text_length_limit(MAX_NAME_LENGTH)
         self.name_entry.set_text(self.app.settings.name)
-        self.name_entry.set_tooltip("Your name in every game and online match")
         self.volume_slider = UIHorizontalSlider(
             self.volume_rect,
             self.app.settings.volume,
@@ -276,7 +280,6 @@ class LauncherScene(Scene):
             object_id="#volume",
             click_increment=5,
         )
-        self.volume_slider.set_tooltip("Volume of sounds and music")
 
     # -- input -----------------------------------------------------------------------------
 
@@ -318,6 +321,8 @@ class LauncherScene(Scene):
             self._changed()
         elif event.type == pygame.KEYDOWN:
             self._key(event)
+        for hint in (self.name_hint, self.volume_hint):
+            hint.handle_event(event)
         for button in (self.fullscreen_button, self.quit_button):
             if button.handle_event(event):
                 if event.type == pygame.MOUSEBUTTONUP:
@@ -344,11 +349,11 @@ class LauncherScene(Scene):
     def _key(self, event: pygame.event.Event) -> None:
         if self.name_entry is not None and self.name_entry.is_focused:
             return
-        steps = {pygame.K_LEFT: -1, pygame.K_a: -1, pygame.K_RIGHT: 1, pygame.K_d: 1}
+        steps = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}
         if event.key in steps:
             self.keyboard = True
             self.focus = (self.focus + steps[event.key]) % len(self.cards)
-        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.open_card(self.cards[self.focus])
 
     def back(self) -> bool:
@@ -370,6 +375,9 @@ class LauncherScene(Scene):
 
     def on_exit(self) -> None:
         self._flush()
+        for card in self.cards:  # the mouse will be elsewhere when the launcher comes back
+            card.hover = Hover()
+            card.lift = 0.0
 
     def _flush(self) -> None:
         if self._save_in is not None:
@@ -387,8 +395,8 @@ class LauncherScene(Scene):
             card.hover.update(dt)
             target = 1.0 if card.hover.inside else 0.0
             card.lift += (target - card.lift) * min(1.0, dt * 12)
-        for button in (self.fullscreen_button, self.quit_button):
-            button.update(dt)
+        for widget in (self.fullscreen_button, self.quit_button, self.name_hint, self.volume_hint):
+            widget.update(dt)
         self.fullscreen_button.label = f"Fullscreen: {'On' if self.app.fullscreen else 'Off'}"
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -402,8 +410,8 @@ class LauncherScene(Scene):
         for card in self.cards:
             if card.hover.tooltip_due:
                 draw_tooltip(surface, card.info.tooltip, card.hover.mouse)
-        for button in (self.fullscreen_button, self.quit_button):
-            button.draw_tooltip(surface)
+        for widget in (self.fullscreen_button, self.quit_button, self.name_hint, self.volume_hint):
+            widget.draw_tooltip(surface)
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         size = max(40, min(64, self.header.height // 2))
@@ -595,7 +603,7 @@ def run_launcher(fullscreen: bool = False) -> int:
     """Open the suite's window on the launcher and run until the player quits.
 
     Returns the process exit code: 0 after a normal quit, 1 when no display is available
-    (one sentence on stderr, no traceback).
+    (one sentence on stderr, no traceback), 130 after Ctrl+C in the terminal.
     """
     if _no_display():
         print(NO_DISPLAY, file=sys.stderr)
@@ -608,5 +616,8 @@ def run_launcher(fullscreen: bool = False) -> int:
     app.push(LauncherScene(app))
     try:
         return app.run()
+    except KeyboardInterrupt:  # Ctrl+C in the terminal that started the suite
+        app.save_settings()
+        return 130
     finally:
         app.close()

@@ -151,6 +151,25 @@ class Hover:
         return self.inside and self.seconds >= TOOLTIP_DELAY
 
 
+class TooltipArea:
+    """A tooltip for any region (e.g. over a pygame_gui widget), in the suite's style."""
+
+    def __init__(self, rect: pygame.Rect, text: str) -> None:
+        self.rect = pygame.Rect(rect)
+        self.text = text
+        self.hover = Hover()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.hover.track(event, self.rect)
+
+    def update(self, dt: float) -> None:
+        self.hover.update(dt)
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        if self.hover.tooltip_due:
+            draw_tooltip(surface, self.text, self.hover.mouse)
+
+
 class Button:
     """A themed push button with hover feedback and an optional tooltip.
 

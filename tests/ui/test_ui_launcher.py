@@ -195,3 +195,27 @@ def test_run_launcher_without_a_display_says_so(monkeypatch, capsys) -> None:
 def test_harness_settings_default_to_memory_only() -> None:
     with Harness((640, 480), root=LauncherScene) as h:
         assert h.app.settings == Settings() and h.app.settings_file is None
+
+
+def test_tooltips_follow_the_mouse_over_cards_and_fields(launcher: Harness) -> None:
+    scene = _launcher(launcher)
+    assert scene.name_entry is not None
+    launcher.move(scene.name_entry)
+    launcher.seconds(0.8)
+    assert scene.name_hint.hover.tooltip_due
+    launcher.move(scene.cards[2].rect)
+    assert not scene.name_hint.hover.inside
+    assert not scene.cards[2].hover.tooltip_due
+    launcher.seconds(0.8)
+    assert scene.cards[2].hover.tooltip_due
+    assert scene.cards[2].lift > 0.9
+
+
+def test_typing_a_name_does_not_trigger_shortcuts(staged_games: None, launcher: Harness) -> None:
+    scene = _launcher(launcher)
+    assert scene.name_entry is not None
+    launcher.click(scene.name_entry)
+    launcher.type_text(" Jr")
+    launcher.key(pygame.K_RIGHT)
+    assert launcher.scene is scene and scene.focus == 0
+    assert scene.name_entry.get_text() == "Commander Jr"
