@@ -344,10 +344,10 @@ def draw_text_badge(surface: pygame.Surface, text: str, center: Point, size: int
 
 
 def greyed(art: pygame.Surface) -> pygame.Surface:
-    """The artwork washed out for a game that is not available yet."""
+    """The artwork greyed for a game that is not available yet (a cold, night-blue grey)."""
     grey = pygame.transform.grayscale(art)
     hint = art.copy()
-    hint.set_alpha(70)  # keep a trace of the colours so the card still reads as its game
+    hint.set_alpha(45)  # keep a trace of the colours so the card still reads as its game
     grey.blit(hint, (0, 0))
-    grey.fill((150, 150, 160), special_flags=pygame.BLEND_RGB_MULT)
+    grey.fill((128, 146, 180), special_flags=pygame.BLEND_RGB_MULT)
     return grey

@@ -219,3 +219,10 @@ def test_typing_a_name_does_not_trigger_shortcuts(staged_games: None, launcher: 
     launcher.key(pygame.K_RIGHT)
     assert launcher.scene is scene and scene.focus == 0
     assert scene.name_entry.get_text() == "Commander Jr"
+
+
+def test_run_launcher_when_the_window_cannot_open(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    assert run_launcher() == 1
+    err = capsys.readouterr().err
+    assert err.startswith("The suite could not open its window:") and err.count("\n") == 1
