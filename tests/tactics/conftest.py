@@ -12,6 +12,7 @@ import pytest
 
 from suite.tactics.assets.bmp import save_bmp
 from suite.tactics.assets.fetch import pack_from_ini
+from suite.tactics.assets.files import UnsafePath, check_safe
 from suite.tactics.assets.model import START_INDICES, TRANSPARENT_INDEX
 
 # a grey palette whose red component equals the index: elevation bitmaps read back as-is
@@ -51,6 +52,14 @@ def write_wav(path: Path) -> None:
         out.writeframes(bytes([128]) * 200)
 
 
+def is_safe(name: str) -> bool:
+    try:
+        check_safe(name)
+    except UnsafePath:
+        return False
+    return True
+
+
 def build_pack(
     root: Path,
     ini: str,
@@ -73,7 +82,7 @@ def build_pack(
     for info in pack.maps.values():
         roles[info.bitmap] = lambda: square_map(8, 20)
     for name in pack.referenced_files():
-        if name in skip:
+        if name in skip or not is_safe(name):
             continue
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
