@@ -24,8 +24,9 @@ import pygame_gui
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.audio import Audio
+from suite.ui.backdrop import backdrop
 from suite.ui.settings import Settings, SettingsWarning, load_settings, save_settings
-from suite.ui.widgets import Toasts, draw_emblem, vertical_gradient
+from suite.ui.widgets import Toasts, draw_emblem
 
 MAX_FPS = 60
 TITLE = "War Suite"
@@ -66,11 +67,8 @@ class Scene:
         """Advance animations and timers by `dt` seconds."""
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Paint the scene; the default is the suite's background gradient."""
-        surface.blit(
-            vertical_gradient(surface.get_size(), theme.BACKGROUND_TOP, theme.BACKGROUND_BOTTOM),
-            (0, 0),
-        )
+        """Paint the scene; the default is the suite's background (`backdrop`)."""
+        surface.blit(backdrop(surface.get_size()), (0, 0))
 
     def on_enter(self) -> None:
         """The scene became the top of the stack."""

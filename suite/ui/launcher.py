@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import importlib
 import logging
-import math
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIHorizontalSlider, UITextEntryLine
 
 from suite.ui import card_art, theme
 from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
 from suite.ui.widgets import (
@@ -156,57 +155,6 @@ class GameCard:
         return self._art
 
 
-def _background(size: tuple[int, int]) -> pygame.Surface:
-    """Gradient, a faint hex grid and a vignette."""
-    w, h = size
-    surface = pygame.Surface(size)
-    surface.blit(pygame.transform.smoothscale(_gradient_strip(), size), (0, 0))
-    grid = pygame.Surface(size, pygame.SRCALPHA)
-    r = 34.0
-    dx, dy = r * math.sqrt(3), r * 1.5
-    row = 0
-    y = -r
-    while y < h + r:
-        x = -r + (dx / 2 if row % 2 else 0)
-        while x < w + r:
-            corners = [
-                (
-                    x + r * math.cos(math.radians(60 * k + 30)),
-                    y + r * math.sin(math.radians(60 * k + 30)),
-                )
-                for k in range(6)
-            ]
-            pygame.draw.polygon(grid, (*theme.PATTERN, 60), corners, 1)
-            x += dx
-        y += dy
-        row += 1
-    surface.blit(grid, (0, 0))
-    surface.blit(_vignette(size), (0, 0))
-    return surface
-
-
-def _vignette(size: tuple[int, int]) -> pygame.Surface:
-    """Transparent in the middle, darkening towards the corners."""
-    small_w, small_h = 64, 40
-    xs = (np.arange(small_w)[:, None] + 0.5) / small_w * 2 - 1
-    ys = (np.arange(small_h)[None, :] + 0.5) / small_h * 2 - 1
-    distance = np.sqrt(xs**2 + ys**2) / math.sqrt(2)
-    alpha = (np.clip((distance - 0.45) / 0.55, 0.0, 1.0) ** 1.5 * 170).astype(np.uint8)
-    small = pygame.Surface((small_w, small_h), pygame.SRCALPHA)
-    small.fill((0, 0, 0, 255))
-    pygame.surfarray.pixels_alpha(small)[:] = alpha
-    return pygame.transform.smoothscale(small, size)
-
-
-def _gradient_strip() -> pygame.Surface:
-    strip = pygame.Surface((2, 3))
-    for x in range(2):
-        strip.set_at((x, 0), theme.BACKGROUND_TOP)
-        strip.set_at((x, 1), theme.lighten(theme.BACKGROUND_BOTTOM, 0.06))
-        strip.set_at((x, 2), theme.BACKGROUND_BOTTOM)
-    return strip
-
-
 class LauncherScene(Scene):
     """The root scene: game cards, profile, settings and quit."""
 
@@ -217,7 +165,6 @@ class LauncherScene(Scene):
         self.keyboard = False  # show the focus ring only while the keyboard is in use
         self._pressed: GameCard | None = None  # card under the last left-button press
         self._save_in: float | None = None
-        self._background: pygame.Surface | None = None
         self.name_entry: UITextEntryLine | None = None
         self.volume_slider: UIHorizontalSlider | None = None
         self.fullscreen_button = Button(
@@ -241,7 +188,6 @@ class LauncherScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        self._background = None
         self.margin = max(28, w // 28)
         self.header = pygame.Rect(self.margin, 18, w - 2 * self.margin, max(96, h // 7))
         self.footer = pygame.Rect(self.margin, h - 86, w - 2 * self.margin, 64)
@@ -400,9 +346,7 @@ class LauncherScene(Scene):
         self.fullscreen_button.label = f"Fullscreen: {'On' if self.app.fullscreen else 'Off'}"
 
     def draw(self, surface: pygame.Surface) -> None:
-        if self._background is None or self._background.get_size() != surface.get_size():
-            self._background = _background(surface.get_size())
-        surface.blit(self._background, (0, 0))
+        surface.blit(backdrop(surface.get_size()), (0, 0))
         self._draw_header(surface)
         for index, card in enumerate(self.cards):
             self._draw_card(surface, card, focused=self.keyboard and index == self.focus)
