@@ -67,8 +67,8 @@ def build_pack(
     skip: frozenset[str] = frozenset(),
 ) -> Path:
     """Write `ini` (CRLF) to root and create every file it names: `images` by relative
-    name, otherwise a valid tile, skin, 8x8 map or wav by role; names in `skip` are left
-    out."""
+    name, otherwise a valid tile, skin, 8x8 map or wav by role; names in `skip` and unsafe
+    names are left out."""
     images = images or {}
     root.mkdir(parents=True, exist_ok=True)
     data = ini.replace("\r\n", "\n").replace("\n", "\r\n").encode("cp1252")

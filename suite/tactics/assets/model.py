@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from suite.tactics.assets.files import resolve
+
 # Movement bits shared by tiles, pieces and weapons: a piece may stand on a tile when the
 # two share a bit.
 MOVE_EARTH = 1
@@ -287,8 +289,6 @@ class Pack:
 
     def path(self, relative: str) -> Path:
         """The file an asset name refers to (case-insensitive lookup, as on Windows)."""
-        from suite.tactics.assets.files import resolve
-
         return resolve(self.root, relative)
 
     def referenced_files(self) -> list[str]:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from suite.tactics.assets import elevation
 from suite.tactics.assets.bmp import Bitmap, BmpError, load_bmp
+from suite.tactics.assets.files import resolve
 from suite.tactics.assets.ini import read_ini
 from suite.tactics.assets.model import (
     BORDER_INDEX,
@@ -35,14 +36,11 @@ from suite.tactics.assets.model import (
 from suite.tactics.assets.records import Reporter, check_references, read_records
 
 
-def load_pack(root: Path, check_media: bool = True) -> Pack:
-    """Read `root/tactics_ini.txt` and everything it names. With `check_media` False only
-    the ini and the maps are read (tiles, skins and sounds are just checked to exist)."""
+def load_pack(root: Path) -> Pack:
+    """Read `root/tactics_ini.txt` and everything it names (see the module docstring)."""
     pack = Pack(root=root)
     ini_path = root / INI_NAME
     if not ini_path.is_file():
-        from suite.tactics.assets.files import resolve
-
         ini_path = resolve(root, INI_NAME)
     report = Reporter(str(ini_path), pack.problems)
     try:
@@ -53,7 +51,7 @@ def load_pack(root: Path, check_media: bool = True) -> Pack:
     ini = read_ini(data, str(ini_path))
     read_records(ini, pack)
     check_references(pack, report)
-    _check_files(pack, report, check_media)
+    _check_files(pack, report)
     for info in pack.maps.values():
         grid = load_map(pack, info, report)
         if grid is not None:
@@ -88,9 +86,9 @@ def _read(pack: Pack, relative: str, line: int, report: Reporter) -> Bitmap | No
     return None
 
 
-def _check_files(pack: Pack, report: Reporter, check_media: bool) -> None:
+def _check_files(pack: Pack, report: Reporter) -> None:
     for tile in pack.tiles.values():
-        if not _exists(pack, tile.bitmap, tile.line, "tile bitmap", report) or not check_media:
+        if not _exists(pack, tile.bitmap, tile.line, "tile bitmap", report):
             continue
         image = _read(pack, tile.bitmap, tile.line, report)
         if image is None:
@@ -108,14 +106,14 @@ def _check_files(pack: Pack, report: Reporter, check_media: bool) -> None:
                 "(transparent)",
             )
     for sound in pack.sounds.values():
-        if _exists(pack, sound.wav, sound.line, "sound", report) and check_media:
+        if _exists(pack, sound.wav, sound.line, "sound", report):
             try:
                 with wave.open(str(pack.path(sound.wav)), "rb"):
                     pass
             except (wave.Error, EOFError, OSError) as exc:
                 report.error(sound.line, f"{sound.wav}: not a readable WAV file ({exc})")
     for piece in pack.pieces.values():
-        if not _exists(pack, piece.bitmap, piece.line, "piece skin", report) or not check_media:
+        if not _exists(pack, piece.bitmap, piece.line, "piece skin", report):
             continue
         image = _read(pack, piece.bitmap, piece.line, report)
         if image is None:
