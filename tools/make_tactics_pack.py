@@ -388,15 +388,16 @@ def _cut_corners(tiles: U8, cut: int) -> None:
         tiles[np.abs(xx - cx) + np.abs(yy - cy) < cut] = 0
 
 
-def _place_starts(tiles: U8, inset: int) -> None:
+def _place_starts(tiles: U8, inset: int, ground: str = "grass") -> None:
+    """Put the four starts near the edge middles, each on a 3x3 patch that walkers can
+    stand on (T8 formations)."""
     size = tiles.shape[0]
     far = size - 1 - inset
     spots = ((inset, size // 2), (size // 2, inset), (far, size // 2), (size // 2, far))
     for (x, y), index in zip(spots, START_INDICES, strict=True):
         area = tiles[y - 1 : y + 2, x - 1 : x + 2]
-        area[(area == 0) | (area == T["water"]) | (area == T["lava"]) | (area == T["rock"])] = T[
-            "grass"
-        ]
+        blocked = (area == 0) | (area == T["water"]) | (area == T["lava"]) | (area == T["rock"])
+        area[blocked] = T[ground]
         tiles[y, x] = index
 
 
@@ -457,7 +458,7 @@ def map_lava_keep() -> MapSpec:
     for k, (cx, cy) in enumerate(((5, 5), (26, 6), (6, 25), (25, 26))):
         _blob(tiles, xx, yy, cx, cy, 2.2, T["lava"], 40 + k)
     _cut_corners(tiles, 5)
-    _place_starts(tiles, 2)
+    _place_starts(tiles, 2, "dirt")
     return MapSpec(3, "Lava Keep", "lavakeep", size, tiles, seed=7, roughness=2.5)
 
 
@@ -484,7 +485,7 @@ def map_frozen() -> MapSpec:
     tiles[value_noise(xx * 1.0, yy * 1.0, 3, 62) > 0.78] = T["forest"]
     tiles[(np.abs(yy - 11.5) < 0.6) & (tiles == T["water"])] = T["bridge"]
     _cut_corners(tiles, 4)
-    _place_starts(tiles, 2)
+    _place_starts(tiles, 2, "snow")
     return MapSpec(5, "Frozen Lake", "frozen", size, tiles, seed=99, roughness=1.5)
 
 
@@ -500,7 +501,7 @@ def map_oasis() -> MapSpec:
     tiles[ruins & (hash01(xx, yy, 73) > 0.3)] = T["stone"]
     tiles[value_noise(xx * 1.0, yy * 1.0, 4, 74) > 0.8] = T["rock"]
     _cut_corners(tiles, 8)
-    _place_starts(tiles, 3)
+    _place_starts(tiles, 3, "sand")
     return MapSpec(6, "Desert Oasis", "oasis", size, tiles, seed=2024, roughness=3)
 
 
