@@ -303,7 +303,10 @@ class LauncherScene(Scene):
             self.open_card(self.cards[self.focus])
 
     def back(self) -> bool:
-        """Esc at the root asks before quitting."""
+        """Esc leaves the name field first; otherwise, at the root, it asks before quitting."""
+        if self.name_entry is not None and self.name_entry.is_focused:
+            self.name_entry.unfocus()  # type: ignore[no-untyped-call]
+            return True
         self.app.push(
             ConfirmScene(
                 self.app,

@@ -226,3 +226,14 @@ def test_run_launcher_when_the_window_cannot_open(monkeypatch, capsys) -> None:
     assert run_launcher() == 1
     err = capsys.readouterr().err
     assert err.startswith("The suite could not open its window:") and err.count("\n") == 1
+
+
+def test_escape_in_the_name_field_leaves_the_field_first(launcher: Harness) -> None:
+    scene = _launcher(launcher)
+    assert scene.name_entry is not None
+    launcher.click(scene.name_entry)
+    assert scene.name_entry.is_focused
+    launcher.key(pygame.K_ESCAPE)
+    assert launcher.scene is scene and not scene.name_entry.is_focused
+    launcher.key(pygame.K_ESCAPE)
+    assert isinstance(launcher.scene, ConfirmScene)
