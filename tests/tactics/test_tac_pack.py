@@ -130,3 +130,32 @@ def test_problems_point_at_the_ini_line(make_pack) -> None:
     )
     assert problem.line == line + 1
     assert str(problem).startswith(f"{root / 'tactics_ini.txt'}:{line + 1}: error: missing")
+
+
+def test_placeholders_stand_in_for_missing_art(make_pack, art) -> None:
+    from suite.tactics.assets.placeholders import ALERT_A, skin_bitmap, tile_bitmap
+
+    root = make_pack(skip=frozenset({"skins/knight.bmp"}))
+    pack = load_pack(root)
+    assert tile_bitmap(pack, 20).indices[32, 64] == 20  # the real tile
+    stand_in = tile_bitmap(pack, 99)
+    assert stand_in.indices.shape == (128, 128) and ALERT_A in stand_in.indices
+    assert int(stand_in.indices[0, 0]) == 6 and int(stand_in.indices[127, 0]) == 6
+    skin = skin_bitmap(pack, 1)
+    assert skin.width == 5 * skin.height and ALERT_A in skin.indices
+    (root / "skins").mkdir()
+    save_bmp(root / "skins" / "knight.bmp", art.skin(frames=3), art.palette)
+    assert ALERT_A in skin_bitmap(pack, 1).indices
+    save_bmp(root / "skins" / "knight.bmp", art.skin(frames=5), art.palette)
+    assert ALERT_A not in skin_bitmap(pack, 1).indices
+
+
+def test_team_colour_setting(make_pack) -> None:
+    pack = load_pack(make_pack(GOOD_INI.replace("[Tiles]", "teamColors = 200, 215\n[Tiles]")))
+    assert pack.team_colors == (200, 215)
+    assert list(pack.team_color_indices())[:2] == [200, 201]
+    pack = load_pack(
+        make_pack(GOOD_INI.replace("[Tiles]", "teamColors = gold\n[Tiles]"), name="bad")
+    )
+    assert pack.team_colors == (232, 247)
+    assert any("teamColors 'gold' is not 'first, last'" in p.message for p in pack.warnings)
