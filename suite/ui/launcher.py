@@ -163,6 +163,7 @@ class LauncherScene(Scene):
         self.cards = [GameCard(info, *load_setup(info.key)) for info in games]
         self.focus = 0  # card selected with the keyboard
         self.keyboard = False  # show the focus ring only while the keyboard is in use
+        self._blip_wait = 0.0  # seconds until the volume slider may click again
         self._pressed: GameCard | None = None  # card under the last left-button press
         self._save_in: float | None = None
         self.name_entry: UITextEntryLine | None = None
@@ -265,6 +266,9 @@ class LauncherScene(Scene):
             self.app.settings.volume = int(event.value)
             self.app.audio.volume = int(event.value)
             self._changed()
+            if self._blip_wait <= 0:  # let the player hear the new level, not a buzz
+                self.app.audio.play("ui/click")
+                self._blip_wait = 0.15
         elif event.type == pygame.KEYDOWN:
             self._key(event)
         for hint in (self.name_hint, self.volume_hint):
@@ -336,6 +340,7 @@ class LauncherScene(Scene):
     # -- frame -----------------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
+        self._blip_wait -= dt
         if self._save_in is not None:
             self._save_in -= dt
             if self._save_in <= 0:

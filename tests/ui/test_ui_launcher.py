@@ -237,3 +237,15 @@ def test_escape_in_the_name_field_leaves_the_field_first(launcher: Harness) -> N
     assert launcher.scene is scene and not scene.name_entry.is_focused
     launcher.key(pygame.K_ESCAPE)
     assert isinstance(launcher.scene, ConfirmScene)
+
+
+def test_hover_open_and_notice_sounds(
+    staged_games: None, launcher: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played: list[str] = []
+    monkeypatch.setattr(launcher.app.audio, "play", lambda name: played.append(name) or True)
+    scene = _launcher(launcher)
+    launcher.move(scene.cards[1].rect)
+    launcher.click(scene.cards[1].rect)
+    launcher.click(scene.cards[0].rect)
+    assert played == ["ui/hover", "ui/notice", "ui/hover", "ui/open"]
