@@ -159,3 +159,8 @@ def test_team_colour_setting(make_pack) -> None:
     )
     assert pack.team_colors == (232, 247)
     assert any("teamColors 'gold' is not 'first, last'" in p.message for p in pack.warnings)
+
+
+def test_empty_bitmap_field(make_pack) -> None:
+    pack = load_pack(make_pack(GOOD_INI.replace("skins\\knight", ""), name="nobitmap"))
+    assert "no piece skin named" in errors(pack)

@@ -69,6 +69,9 @@ def load_bitmap(pack: Pack, relative: str) -> Bitmap | None:
 
 
 def _exists(pack: Pack, relative: str, line: int, what: str, report: Reporter) -> bool:
+    if not relative:
+        report.error(line, f"no {what} named")
+        return False
     if pack.path(relative).is_file():
         return True
     pack.missing_files.add(relative)

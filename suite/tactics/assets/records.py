@@ -167,9 +167,9 @@ def parse_movement(text: str) -> int | None:
 
 
 def _entry_id(key: str, prefix: str) -> int | None:
+    """N of a key `prefixN` (case-blind), or None when the key has another shape."""
     tail = key[len(prefix) :] if key.lower().startswith(prefix) else ""
-    number = parse_int(tail) if tail.isdigit() else None
-    return number
+    return int(tail) if tail.isascii() and tail.isdigit() else None
 
 
 def _convert(item: Field, raw: str, where: str, line: int, report: Reporter) -> Any:
@@ -194,8 +194,7 @@ def read_entries(ini: IniFile, spec: EntrySpec, pack: Pack, report: Reporter) ->
     records: dict[int, Any] = {}
     if section is None:
         return records
-    for key, item in section.entries.items():
-        del key
+    for item in section.entries.values():
         where = item.key
         number = _entry_id(item.key, spec.prefix)
         if number is None or number <= 0:
