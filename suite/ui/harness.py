@@ -24,6 +24,7 @@ only when frames run, by exactly `dt` seconds each, so tests are deterministic.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -59,7 +60,8 @@ class Harness:
 
     `settings` are the player's settings (defaults when None); they are saved to
     `settings_file` when the app changes them (None: kept in memory only). `root`, when
-    given, is a function building the first scene from the app (e.g. the launcher class).
+    given, builds the first scene from the app: a Scene class such as LauncherScene, or a
+    game's `open_setup`.
     """
 
     def __init__(
@@ -68,7 +70,7 @@ class Harness:
         *,
         settings: Settings | None = None,
         settings_file: Path | None = None,
-        root: type[Scene] | None = None,
+        root: Callable[[App], Scene] | None = None,
     ) -> None:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"

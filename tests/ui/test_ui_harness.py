@@ -128,3 +128,10 @@ def test_closing_the_window_stops_the_app() -> None:
         h.push(Recorder(h.app))
         h.close_window()
         assert not h.running
+
+
+def test_root_may_be_a_scene_class_or_a_factory() -> None:
+    with Harness((320, 240), root=Recorder) as h:
+        assert isinstance(h.scene, Recorder)
+    with Harness((320, 240), root=lambda app: Recorder(app)) as h:
+        assert isinstance(h.scene, Recorder) and h.frame_count == 1
