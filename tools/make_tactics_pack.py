@@ -1226,8 +1226,9 @@ def ini_text(maps: list[MapSpec]) -> str:
 
 
 # --------------------------------------------------------------------------- preview
-def render_preview(pack_dir: Path, map_id: int, out: Path) -> None:
-    """Draw one map as an iso battlefield with two armies into a PNG (visual check)."""
+def render_preview(pack_dir: Path, map_id: int, out: Path, half: float = 0.5) -> None:
+    """Draw one map as an iso battlefield with four armies into a PNG (visual check);
+    `half` is the drawing scale (0.5 = tiles 64 pixels wide)."""
     import pygame
 
     from suite.tactics.assets.pack import load_bitmap, load_pack
@@ -1247,7 +1248,6 @@ def render_preview(pack_dir: Path, map_id: int, out: Path) -> None:
             surf.set_colorkey(TRANSPARENT_INDEX)
         return surf
 
-    half = 0.5  # draw at half size
     tw, th = int(128 * half), int(64 * half)
     size = grid.size
     tiles = {i: pygame.transform.scale(surface(t.bitmap), (tw, tw)) for i, t in pack.tiles.items()}

@@ -109,3 +109,18 @@ def test_every_default_map_has_four_starts_and_sizes() -> None:
     assert any(not grid.elevation.any() for grid in pack.grids.values())
     movement = {int(bits) for grid in pack.grids.values() for bits in np.unique(grid.movement)}
     assert {0, 3, 6, 10} <= movement  # border, land, lava, water
+
+
+def test_default_sounds_are_11khz_mono_and_short() -> None:
+    import wave
+
+    from suite.tactics.assets.pack import load_pack
+
+    pack = load_pack(asset("tactics"))
+    labels = {sound.label for sound in pack.sounds.values()}
+    wanted = {"select", "go", "attack", "pain", "death", "hit", "miss", "crit", "turn", "win"}
+    assert wanted | {"lose"} <= labels
+    for sound in pack.sounds.values():
+        with wave.open(str(pack.path(sound.wav)), "rb") as wav:
+            assert (wav.getframerate(), wav.getnchannels()) == (11025, 1)
+            assert 0 < wav.getnframes() <= 11025 * 2
