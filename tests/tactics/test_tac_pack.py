@@ -106,7 +106,19 @@ def test_rle8_map_and_bad_media(make_pack, art, tmp_path: Path) -> None:
     assert 1 in pack.grids
     assert "tiles/grass.bmp: not a BMP file (no 'BM' signature)" in found
     assert any(m.startswith("skins/knight.bmp: a skin is a filmstrip of 5") for m in found)
-    assert any(m.startswith("sounds/hit.wav: not a readable WAV file") for m in found)
+    assert "sounds/hit.wav: not a WAV file (no RIFF/WAVE header)" in found
+    (root / "sounds" / "hit.wav").write_bytes(
+        b"RIFF"
+        + (36).to_bytes(4, "little")
+        + b"WAVEfmt "
+        + (16).to_bytes(4, "little")
+        + (17).to_bytes(2, "little")
+        + bytes(14)
+        + b"data"
+        + bytes(4)
+    )
+    warned = [p.message for p in load_pack(root).warnings]
+    assert any(m.startswith("sounds/hit.wav: WAV data the checker cannot decode") for m in warned)
 
 
 def test_tile_size(make_pack, art) -> None:

@@ -110,11 +110,7 @@ def _check_files(pack: Pack, report: Reporter) -> None:
             )
     for sound in pack.sounds.values():
         if _exists(pack, sound.wav, sound.line, "sound", report):
-            try:
-                with wave.open(str(pack.path(sound.wav)), "rb"):
-                    pass
-            except (wave.Error, EOFError, OSError) as exc:
-                report.error(sound.line, f"{sound.wav}: not a readable WAV file ({exc})")
+            _check_wav(pack, sound.wav, sound.line, report)
     for piece in pack.pieces.values():
         if not _exists(pack, piece.bitmap, piece.line, "piece skin", report):
             continue
@@ -128,6 +124,24 @@ def _check_files(pack: Pack, report: Reporter) -> None:
                 f"{piece.bitmap}: a skin is a filmstrip of {SKIN_FRAMES} square frames "
                 f"(width = {SKIN_FRAMES} x height); this is {image.width}x{image.height}",
             )
+
+
+def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
+    """Error when the file is no RIFF/WAVE file; only a warning when it is one that the
+    standard library cannot decode (ADPCM and other codecs that a mixer may still play)."""
+    path = pack.path(relative)
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(12)
+        if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+            report.error(line, f"{relative}: not a WAV file (no RIFF/WAVE header)")
+            return
+        with wave.open(str(path), "rb"):
+            pass
+    except (wave.Error, EOFError) as exc:
+        report.warn(line, f"{relative}: WAV data the checker cannot decode ({exc})")
+    except OSError as exc:
+        report.error(line, f"{relative}: cannot read ({exc.strerror or exc})")
 
 
 def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
