@@ -187,8 +187,13 @@ class LauncherScene(Scene):
 
     # -- layout ----------------------------------------------------------------------------
 
+    def _px(self, pixels: int) -> int:
+        """A card measure scaled up for big windows (cards grow, so their text should)."""
+        return round(pixels * self.zoom)
+
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
+        self.zoom = max(1.0, min(1.4, h / 800, w / 1280))
         self.margin = max(28, w // 28)
         self.header = pygame.Rect(self.margin, 18, w - 2 * self.margin, max(96, h // 7))
         self.footer = pygame.Rect(self.margin, h - 86, w - 2 * self.margin, 64)
@@ -413,7 +418,7 @@ class LauncherScene(Scene):
             shadow=6 + round(6 * card.lift),
             border_width=2 if hot else 1,
         )
-        art_h = max(100, min(int(rect.height * 0.6), rect.height - 200))
+        art_h = max(100, min(int(rect.height * 0.72), rect.height - round(200 * self.zoom)))
         art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
         surface.blit(card.art(art_rect.size), art_rect)
         pygame.draw.line(
@@ -428,7 +433,8 @@ class LauncherScene(Scene):
         text_colour = theme.TEXT if card.available else theme.DISABLED
         pad = 22
         y = art_rect.bottom + 14
-        title_size = max(24, min(34, rect.width // 12))
+        title_size = max(24, min(round(34 * self.zoom), rect.width // 12))
+        blurb = self._px(17)
         draw_text(
             surface,
             card.info.title,
@@ -438,22 +444,22 @@ class LauncherScene(Scene):
             colour=theme.HOVER if hot and card.available else text_colour,
         )
         y += theme.font(title_size, True).get_linesize() + 2
-        room = (rect.bottom - 60 - y) // theme.font(17).get_linesize()
-        for line in fit_lines(card.info.blurb, 17, rect.width - 2 * pad, room):
+        room = (rect.bottom - self._px(60) - y) // theme.font(blurb).get_linesize()
+        for line in fit_lines(card.info.blurb, blurb, rect.width - 2 * pad, room):
             draw_text(
                 surface,
                 line,
                 (rect.x + pad, y),
-                size=17,
+                size=blurb,
                 colour=theme.TEXT_MUTED if card.available else theme.DISABLED,
             )
-            y += theme.font(17).get_linesize()
+            y += theme.font(blurb).get_linesize()
         self._tags(surface, card, rect)
         if card.available:
             self._play_pill(surface, rect, hot)
 
     def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect, text: str) -> None:
-        image = theme.font(18, True).render(text, True, (20, 20, 24))
+        image = theme.font(self._px(18), True).render(text, True, (20, 20, 24))
         band = pygame.Rect(0, 0, image.get_width() + 36, image.get_height() + 10)
         band.center = art_rect.center
         draw_panel(
@@ -470,12 +476,12 @@ class LauncherScene(Scene):
     def _tags(self, surface: pygame.Surface, card: GameCard, rect: pygame.Rect) -> None:
         """Small chips naming the game's features, along the bottom of the card."""
         x, bottom = rect.x + 22, rect.bottom - 24
-        limit = rect.right - (150 if card.available else 22)
+        limit = rect.right - (self._px(150) if card.available else 22)
         for tag in card.info.tags:
-            image = theme.font(14, True).render(
+            image = theme.font(self._px(14), True).render(
                 tag, True, theme.TEXT_MUTED if card.available else theme.DISABLED
             )
-            chip = pygame.Rect(x, 0, image.get_width() + 20, 28)
+            chip = pygame.Rect(x, 0, image.get_width() + 20, self._px(28))
             chip.bottom = bottom
             if chip.right > limit:
                 break
@@ -483,23 +489,23 @@ class LauncherScene(Scene):
                 surface,
                 theme.PANEL_LIGHT if card.available else theme.PANEL,
                 chip,
-                border_radius=14,
+                border_radius=chip.height // 2,
             )
-            pygame.draw.rect(surface, theme.PANEL_BORDER, chip, 1, border_radius=14)
+            pygame.draw.rect(surface, theme.PANEL_BORDER, chip, 1, border_radius=chip.height // 2)
             surface.blit(image, image.get_rect(center=chip.center))
             x = chip.right + 8
 
     def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
         ink = (24, 18, 8)
-        image = theme.font(16, True).render("PLAY", True, ink)
-        pill = pygame.Rect(0, 0, image.get_width() + 52, 38)
-        pill.bottomright = (rect.right - 20, rect.bottom - 19)
+        image = theme.font(self._px(16), True).render("PLAY", True, ink)
+        pill = pygame.Rect(0, 0, image.get_width() + 52, self._px(38))
+        pill.midright = (rect.right - 20, rect.bottom - 24 - self._px(28) // 2)  # on the tag row
         draw_panel(
             surface,
             pill,
             colour=theme.HOVER if hot else theme.ACCENT,
             border=theme.ACCENT_DARK,
-            radius=19,
+            radius=pill.height // 2,
             shadow=3,
             alpha=255,
         )
