@@ -89,11 +89,18 @@ def _read(pack: Pack, relative: str, line: int, report: Reporter) -> Bitmap | No
     return None
 
 
+def _named_bitmap(
+    pack: Pack, relative: str, line: int, what: str, report: Reporter
+) -> Bitmap | None:
+    """The bitmap an ini line names, or None after reporting why it cannot be used."""
+    if not _exists(pack, relative, line, what, report):
+        return None
+    return _read(pack, relative, line, report)
+
+
 def _check_files(pack: Pack, report: Reporter) -> None:
     for tile in pack.tiles.values():
-        if not _exists(pack, tile.bitmap, tile.line, "tile bitmap", report):
-            continue
-        image = _read(pack, tile.bitmap, tile.line, report)
+        image = _named_bitmap(pack, tile.bitmap, tile.line, "tile bitmap", report)
         if image is None:
             continue
         if (image.width, image.height) != (TILE_SIZE, TILE_SIZE):
@@ -112,9 +119,7 @@ def _check_files(pack: Pack, report: Reporter) -> None:
         if _exists(pack, sound.wav, sound.line, "sound", report):
             _check_wav(pack, sound.wav, sound.line, report)
     for piece in pack.pieces.values():
-        if not _exists(pack, piece.bitmap, piece.line, "piece skin", report):
-            continue
-        image = _read(pack, piece.bitmap, piece.line, report)
+        image = _named_bitmap(pack, piece.bitmap, piece.line, "piece skin", report)
         if image is None:
             continue
         frames, rest = divmod(image.width, image.height)
@@ -146,13 +151,13 @@ def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
 
 def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
     """The grid of one map (bitmap or `.tmx`), or None when it cannot be played."""
-    if not _exists(pack, info.bitmap, info.line, "map bitmap", report):
-        return None
     if info.bitmap.lower().endswith(".tmx"):
+        if not _exists(pack, info.bitmap, info.line, "map bitmap", report):
+            return None
         from suite.tactics.assets.tmx import load_tmx_grid
 
         return load_tmx_grid(pack, info, report)
-    image = _read(pack, info.bitmap, info.line, report)
+    image = _named_bitmap(pack, info.bitmap, info.line, "map bitmap", report)
     if image is None:
         return None
     if image.width != image.height:
@@ -240,9 +245,7 @@ def tile_movement(
 
 def _elevation(pack: Pack, info: MapInfo, size: int, report: Reporter) -> npt.NDArray[np.uint8]:
     if info.elevation_bitmap:
-        if not _exists(pack, info.elevation_bitmap, info.line, "elevation bitmap", report):
-            return elevation.flat(size)
-        image = _read(pack, info.elevation_bitmap, info.line, report)
+        image = _named_bitmap(pack, info.elevation_bitmap, info.line, "elevation bitmap", report)
         if image is None:
             return elevation.flat(size)
         if (image.width, image.height) != (size, size):

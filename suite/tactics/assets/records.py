@@ -196,17 +196,10 @@ def read_entries(ini: IniFile, spec: EntrySpec, pack: Pack, report: Reporter) ->
         return records
     for item in section.entries.values():
         where = item.key
-        number = _entry_id(item.key, spec.prefix)
-        if number is None or number <= 0:
-            report.warn(
-                item.line,
-                f"[{section.name}] key {item.key!r} is not {spec.prefix}N with N >= 1; skipped",
-            )
+        entry = _entry(item, spec.prefix, section.name, pack, report)
+        if entry is None:
             continue
-        values = _fields(item, report)
-        if not values or not values[0].strip():
-            pack.placeholders.append((item.key, item.line))
-            continue
+        number, values = entry
         if len(values) < spec.required:
             names = ", ".join(f.label for f in spec.fields[: spec.required])
             report.error(
@@ -229,6 +222,24 @@ def read_entries(ini: IniFile, spec: EntrySpec, pack: Pack, report: Reporter) ->
     return records
 
 
+def _entry(
+    item: IniValue, prefix: str, section: str, pack: Pack, report: Reporter
+) -> tuple[int, list[str]] | None:
+    """(N, fields) of a `prefixN = ...` line; None (reported, or noted as a placeholder when
+    the name field is empty) when the entry is to be skipped."""
+    number = _entry_id(item.key, prefix)
+    if number is None or number <= 0:
+        report.warn(
+            item.line, f"[{section}] key {item.key!r} is not {prefix}N with N >= 1; skipped"
+        )
+        return None
+    values = _fields(item, report)
+    if not values or not values[0].strip():
+        pack.placeholders.append((item.key, item.line))
+        return None
+    return number, values
+
+
 def _fields(item: IniValue, report: Reporter) -> list[str]:
     values, notes = split_fields(item.value)
     for note in notes:
@@ -242,17 +253,10 @@ def _sound_sets(ini: IniFile, pack: Pack, report: Reporter) -> dict[int, SoundSe
     if section is None:
         return sets
     for item in section.entries.values():
-        number = _entry_id(item.key, "soundset")
-        if number is None or number <= 0:
-            report.warn(
-                item.line,
-                f"[{section.name}] key {item.key!r} is not soundSetN with N >= 1; skipped",
-            )
+        entry = _entry(item, "soundset", section.name, pack, report)
+        if entry is None:
             continue
-        values = _fields(item, report)
-        if not values or not values[0].strip():
-            pack.placeholders.append((item.key, item.line))
-            continue
+        number, values = entry
         ids: list[int] = []
         for raw in values[1:]:
             if not raw.strip():
