@@ -380,6 +380,23 @@ def _grid(size: int) -> tuple[I64, I64]:
     return xx, yy
 
 
+def _canvas(size: int, ground: str) -> tuple[I64, I64, U8]:
+    """Cell coordinates and a map filled with `ground`."""
+    xx, yy = _grid(size)
+    return xx, yy, np.full((size, size), T[ground], dtype=np.uint8)
+
+
+def _field(xx: I64, yy: I64, cell: float, seed: int) -> npt.NDArray[np.float64]:
+    """Smooth noise over map cells."""
+    return value_noise(xx * 1.0, yy * 1.0, cell, seed)
+
+
+def _finish(tiles: U8, cut: int, inset: int, ground: str = "grass") -> None:
+    """Cut the corners to border and place the starts."""
+    _cut_corners(tiles, cut)
+    _place_starts(tiles, inset, ground)
+
+
 def _cut_corners(tiles: U8, cut: int) -> None:
     size = tiles.shape[0]
     xx, yy = _grid(size)
@@ -404,37 +421,30 @@ def _place_starts(tiles: U8, inset: int, ground: str = "grass") -> None:
 def _blob(
     tiles: U8, xx: I64, yy: I64, cx: float, cy: float, r: float, index: int, seed: int
 ) -> None:
-    d = (
-        np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2)
-        + (value_noise(xx * 1.0, yy * 1.0, 3, seed) - 0.5) * r
-    )
+    d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) + (_field(xx, yy, 3, seed) - 0.5) * r
     tiles[d < r] = index
 
 
 def map_meadow() -> MapSpec:
     size = 16
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["grass"], dtype=np.uint8)
-    tiles[value_noise(xx * 1.0, yy * 1.0, 3, 5) > 0.68] = T["forest"]
+    xx, yy, tiles = _canvas(size, "grass")
+    tiles[_field(xx, yy, 3, 5) > 0.68] = T["forest"]
     tiles[(xx == 8) | (yy == 7)] = T["dirt"]
-    _cut_corners(tiles, 3)
-    _place_starts(tiles, 1)
+    _finish(tiles, 3, 1)
     return MapSpec(1, "Green Meadow", "meadow", size, tiles)
 
 
 def map_rivers() -> MapSpec:
     size = 24
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["grass"], dtype=np.uint8)
-    tiles[value_noise(xx * 1.0, yy * 1.0, 4, 21) > 0.7] = T["forest"]
+    xx, yy, tiles = _canvas(size, "grass")
+    tiles[_field(xx, yy, 4, 21) > 0.7] = T["forest"]
     river1 = np.abs(xx - (8 + 2 * np.sin(yy / 3.5))) < 1.2
     river2 = np.abs(xx - (16 + 2 * np.sin(yy / 4 + 2))) < 1.2
     tiles[river1 | river2] = T["water"]
     tiles[(yy == 5) & (river1 | river2)] = T["bridge"]
     tiles[(yy == 18) & (river1 | river2)] = T["bridge"]
     tiles[(yy == 12) & river1] = T["bridge"]
-    _cut_corners(tiles, 4)
-    _place_starts(tiles, 2)
+    _finish(tiles, 4, 2)
     # hills: smooth bumps, low in the river beds, as grey-ramp indices (red = 17 * shade)
     height = np.zeros((size, size))
     for cx, cy, h in ((3, 12, 9), (12, 3, 7), (20, 12, 9), (12, 21, 7), (12, 12, 8)):
@@ -448,30 +458,26 @@ def map_rivers() -> MapSpec:
 
 def map_lava_keep() -> MapSpec:
     size = 32
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["dirt"], dtype=np.uint8)
-    tiles[value_noise(xx * 1.0, yy * 1.0, 4, 33) > 0.76] = T["rock"]
+    xx, yy, tiles = _canvas(size, "dirt")
+    tiles[_field(xx, yy, 4, 33) > 0.76] = T["rock"]
     ring = np.maximum(np.abs(xx - 15.5), np.abs(yy - 15.5))
     tiles[(ring > 5) & (ring < 9)] = T["lava"]
     tiles[ring <= 5] = T["stone"]
     tiles[((np.abs(xx - 15.5) < 1) | (np.abs(yy - 15.5) < 1)) & (ring < 9)] = T["stone"]
     for k, (cx, cy) in enumerate(((5, 5), (26, 6), (6, 25), (25, 26))):
         _blob(tiles, xx, yy, cx, cy, 2.2, T["lava"], 40 + k)
-    _cut_corners(tiles, 5)
-    _place_starts(tiles, 2, "dirt")
+    _finish(tiles, 5, 2, "dirt")
     return MapSpec(3, "Lava Keep", "lavakeep", size, tiles, seed=7, roughness=2.5)
 
 
 def map_crags() -> MapSpec:
     size = 32
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["grass"], dtype=np.uint8)
-    n = value_noise(xx * 1.0, yy * 1.0, 6, 51)
+    xx, yy, tiles = _canvas(size, "grass")
+    n = _field(xx, yy, 6, 51)
     tiles[n > 0.55] = T["dirt"]
     tiles[n > 0.74] = T["rock"]
-    tiles[value_noise(xx * 1.0, yy * 1.0, 3, 52) > 0.8] = T["forest"]
-    _cut_corners(tiles, 6)
-    _place_starts(tiles, 2)
+    tiles[_field(xx, yy, 3, 52) > 0.8] = T["forest"]
+    _finish(tiles, 6, 2)
     return MapSpec(
         4, "The Crags", "crags", size, tiles, seed=1234, roughness=6, rle8=True, requirements="L3"
     )
@@ -479,48 +485,42 @@ def map_crags() -> MapSpec:
 
 def map_frozen() -> MapSpec:
     size = 24
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["snow"], dtype=np.uint8)
+    xx, yy, tiles = _canvas(size, "snow")
     _blob(tiles, xx, yy, 11.5, 11.5, 5.0, T["water"], 61)
-    tiles[value_noise(xx * 1.0, yy * 1.0, 3, 62) > 0.78] = T["forest"]
+    tiles[_field(xx, yy, 3, 62) > 0.78] = T["forest"]
     tiles[(np.abs(yy - 11.5) < 0.6) & (tiles == T["water"])] = T["bridge"]
-    _cut_corners(tiles, 4)
-    _place_starts(tiles, 2, "snow")
+    _finish(tiles, 4, 2, "snow")
     return MapSpec(5, "Frozen Lake", "frozen", size, tiles, seed=99, roughness=1.5)
 
 
 def map_oasis() -> MapSpec:
     size = 40
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["sand"], dtype=np.uint8)
+    xx, yy, tiles = _canvas(size, "sand")
     _blob(tiles, xx, yy, 19.5, 19.5, 5.5, T["grass"], 71)
     _blob(tiles, xx, yy, 19.5, 19.5, 3.0, T["water"], 72)
     ruins = (np.maximum(np.abs(xx - 9), np.abs(yy - 30)) == 3) | (
         np.maximum(np.abs(xx - 30), np.abs(yy - 9)) == 3
     )
     tiles[ruins & (hash01(xx, yy, 73) > 0.3)] = T["stone"]
-    tiles[value_noise(xx * 1.0, yy * 1.0, 4, 74) > 0.8] = T["rock"]
-    _cut_corners(tiles, 8)
-    _place_starts(tiles, 3, "sand")
+    tiles[_field(xx, yy, 4, 74) > 0.8] = T["rock"]
+    _finish(tiles, 8, 3, "sand")
     return MapSpec(6, "Desert Oasis", "oasis", size, tiles, seed=2024, roughness=3)
 
 
 def map_great_field() -> MapSpec:
     size = 48
-    xx, yy = _grid(size)
-    tiles = np.full((size, size), T["grass"], dtype=np.uint8)
-    tiles[value_noise(xx * 1.0, yy * 1.0, 6, 81) > 0.64] = T["forest"]
-    tiles[value_noise(xx * 1.0, yy * 1.0, 8, 82) > 0.78] = T["sand"]
+    xx, yy, tiles = _canvas(size, "grass")
+    tiles[_field(xx, yy, 6, 81) > 0.64] = T["forest"]
+    tiles[_field(xx, yy, 8, 82) > 0.78] = T["sand"]
     river = np.abs(yy - (23.5 + 4 * np.sin(xx / 6))) < 1.3
     tiles[river] = T["water"]
     tiles[river & ((xx % 12) == 5)] = T["bridge"]
     _blob(tiles, xx, yy, 38, 9, 3.5, T["lava"], 83)
     _blob(tiles, xx, yy, 9, 38, 3.0, T["rock"], 84)
     tiles[(xx == 24) & ~river] = T["dirt"]
-    _cut_corners(tiles, 9)
-    _place_starts(tiles, 3)
+    _finish(tiles, 9, 3)
     ridge = 6 * np.exp(-((xx - 12) ** 2) / 30.0) + 5 * np.exp(-((xx - 36) ** 2) / 24.0)
-    ridge = ridge * (0.6 + 0.4 * value_noise(xx * 1.0, yy * 1.0, 8, 85))
+    ridge = ridge * (0.6 + 0.4 * _field(xx, yy, 8, 85))
     ridge[river] = 0
     level = np.clip(np.round(ridge), 0, 15).astype(np.int64)
     return MapSpec(7, "Great Field", "greatfield", size, tiles, elevation=shades("grey", level))
