@@ -226,7 +226,8 @@ class Button:
             fill = theme.PANEL_LIGHT if hot else theme.PANEL
             border = theme.ACCENT if hot else theme.PANEL_BORDER
             text = theme.HOVER if hot else theme.TEXT
-        rect = self.rect.move(0, -1) if hot and self._pressed is False else self.rect
+        lifted = hot and not self._pressed  # rises under the mouse, sinks back while held
+        rect = self.rect.move(0, -1) if lifted else self.rect
         draw_panel(surface, rect, colour=fill, border=border, radius=10, alpha=255, shadow=3)
         draw_text(
             surface,

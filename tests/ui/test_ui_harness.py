@@ -135,3 +135,13 @@ def test_root_may_be_a_scene_class_or_a_factory() -> None:
         assert isinstance(h.scene, Recorder)
     with Harness((320, 240), root=lambda app: Recorder(app)) as h:
         assert isinstance(h.scene, Recorder) and h.frame_count == 1
+
+
+def test_a_disabled_button_ignores_clicks_but_keeps_its_tooltip() -> None:
+    with Harness((640, 480)) as h:
+        scene = h.push(Recorder(h.app))
+        assert isinstance(scene, Recorder)
+        scene.button.enabled = False
+        h.click(scene.button)
+        h.seconds(0.6)
+        assert scene.clicks == 0 and scene.button.hover.tooltip_due
