@@ -1,8 +1,9 @@
 """`suite tactics ...`: the WoS Tactics tools (pack check, pack fetch, and more).
 
-Each tool is a `TacticsCommand` in `COMMANDS`; a later tool adds itself with
-`tactics_command(...)` (from this module or a module imported below) and appears as
-`suite tactics NAME`.
+Each tool is a `TacticsCommand` registered with `tactics_command(...)` at the bottom of
+this module and appears as `suite tactics NAME`. To add one (say `balance`), write its
+`configure(parser)` and `run(args) -> int` here, importing the real work lazily inside
+`run` so that `suite --help` stays fast, and register it next to `check` and `fetch`.
 """
 
 from __future__ import annotations
