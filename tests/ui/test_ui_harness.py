@@ -145,3 +145,12 @@ def test_a_disabled_button_ignores_clicks_but_keeps_its_tooltip() -> None:
         h.click(scene.button)
         h.seconds(0.6)
         assert scene.clicks == 0 and scene.button.hover.tooltip_due
+
+
+def test_wheel_scrolls_at_a_position() -> None:
+    with Harness((640, 480)) as h:
+        scene = h.push(Recorder(h.app))
+        assert isinstance(scene, Recorder)
+        h.wheel((300, 200), -2)
+        (wheel,) = scene.kinds(pygame.MOUSEWHEEL)
+        assert wheel.y == -2 and pygame.mouse.get_pos() == (300, 200)
