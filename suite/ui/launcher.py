@@ -8,21 +8,19 @@ is greyed with "coming soon" and clicking it only shows a short notice.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIHorizontalSlider, UITextEntryLine
 
-from suite.ui import card_art, theme
+from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.dialogs import ConfirmScene
+from suite.ui.game_cards import GAMES, GameCard, GameInfo, load_setup
 from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
 from suite.ui.widgets import (
     Button,
@@ -32,127 +30,15 @@ from suite.ui.widgets import (
     draw_panel,
     draw_text,
     draw_tooltip,
-    fit_lines,
 )
 
 log = logging.getLogger(__name__)
 
-OpenSetup = Callable[[App], Scene]
 NO_DISPLAY = (
     "No display found: the suite needs a desktop session to open its window "
     "(set SDL_VIDEODRIVER=dummy only for headless tests)."
 )
 SAVE_DELAY = 0.8  # seconds after the last settings change before it is written
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What a card shows for one game."""
-
-    key: str  # the package name under suite/
-    title: str
-    blurb: str
-    tooltip: str
-    tags: tuple[str, ...]
-    art: Callable[[tuple[int, int]], pygame.Surface]
-
-
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo(
-        "worldwar",
-        "World War",
-        "Conquer the map with dice battles, card sets and a turn clock.",
-        "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
-        "reinforcements, and roll for every border.",
-        ("Dice battles", "Card sets", "Turn clock"),
-        card_art.worldwar_art,
-    ),
-    GameInfo(
-        "wok",
-        "WoK",
-        "The World of Kaomaris: secret orders, resolved all at once.",
-        "Everyone writes orders at the same time, then the turn runs phase by phase. "
-        "Standard, Intermediate and WoK IV rules; Skirmish, Duel and Trinity.",
-        ("Simultaneous orders", "Missiles", "Robots"),
-        card_art.wok_art,
-    ),
-    GameInfo(
-        "tactics",
-        "WoS Tactics",
-        "Squad battles on isometric hills: height, rest and critical hits.",
-        "Turn-based grid combat with elevation and agility. Pieces level up; play bots "
-        "or friends, and mod the art and units.",
-        ("Elevation", "Levels", "Moddable"),
-        card_art.tactics_art,
-    ),
-)
-
-
-def load_setup(game: str) -> tuple[OpenSetup | None, str | None]:
-    """Find `suite.<game>.screens.open_setup`.
-
-    Returns (open_setup, None) when the game can be opened, (None, None) when it has no
-    screens module yet (coming soon), and (None, problem) when the module exists but
-    cannot be used (the problem is logged and shown to the player on click).
-    """
-    name = f"suite.{game}.screens"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name in (name, f"suite.{game}"):
-            return None, None
-        log.exception("cannot import %s", name)
-        return None, f"missing module {exc.name}"
-    except Exception as exc:  # a broken game must not take the launcher down
-        log.exception("cannot import %s", name)
-        return None, f"{type(exc).__name__}: {exc}"
-    opener = getattr(module, "open_setup", None)
-    if not callable(opener):
-        return None, f"{name} has no open_setup(app)"
-    return opener, None
-
-
-@dataclass
-class GameCard:
-    """One game's card: its state, hover animation and cached artwork."""
-
-    info: GameInfo
-    open_setup: OpenSetup | None
-    problem: str | None
-    rect: pygame.Rect = field(default_factory=pygame.Rect)
-    hover: Hover = field(default_factory=Hover)
-    lift: float = 0.0  # 0..1, eases towards 1 while hovered
-    _art: pygame.Surface | None = None
-
-    @property
-    def available(self) -> bool:
-        return self.open_setup is not None
-
-    @property
-    def status(self) -> str:
-        if self.available:
-            return "Play"
-        return "Unavailable" if self.problem else "Coming soon"
-
-    def art(self, size: tuple[int, int]) -> pygame.Surface:
-        """The card's artwork at `size`, greyed when unavailable, with rounded top corners."""
-        if self._art is None or self._art.get_size() != size:
-            picture = self.info.art(size)
-            if not self.available:
-                picture = card_art.greyed(picture)
-            rounded = pygame.Surface(size, pygame.SRCALPHA)
-            rounded.blit(picture, (0, 0))
-            mask = pygame.Surface(size, pygame.SRCALPHA)
-            pygame.draw.rect(
-                mask,
-                (255, 255, 255, 255),
-                mask.get_rect(),
-                border_top_left_radius=16,
-                border_top_right_radius=16,
-            )
-            rounded.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
-            self._art = rounded
-        return self._art
 
 
 class LauncherScene(Scene):
@@ -186,10 +72,6 @@ class LauncherScene(Scene):
         self.on_resize(app.size)
 
     # -- layout ----------------------------------------------------------------------------
-
-    def _px(self, pixels: int) -> int:
-        """A card measure scaled up for big windows (cards grow, so their text should)."""
-        return round(pixels * self.zoom)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -362,7 +244,7 @@ class LauncherScene(Scene):
         surface.blit(backdrop(surface.get_size()), (0, 0))
         self._draw_header(surface)
         for index, card in enumerate(self.cards):
-            self._draw_card(surface, card, focused=self.keyboard and index == self.focus)
+            card.draw(surface, focused=self.keyboard and index == self.focus, zoom=self.zoom)
         self._draw_footer(surface)
         for card in self.cards:
             if card.hover.tooltip_due:
@@ -402,117 +284,6 @@ class LauncherScene(Scene):
             colour=theme.TEXT_MUTED,
             anchor="bottomleft",
         )
-
-    def _draw_card(self, surface: pygame.Surface, card: GameCard, *, focused: bool) -> None:
-        rect = card.rect.move(0, -round(8 * card.lift))
-        hot = card.hover.inside or focused
-        border = theme.ACCENT if hot and card.available else theme.PANEL_BORDER
-        if hot and not card.available:
-            border = theme.TEXT_MUTED
-        draw_panel(
-            surface,
-            rect,
-            colour=theme.PANEL,
-            border=border,
-            radius=16,
-            shadow=6 + round(6 * card.lift),
-            border_width=2 if hot else 1,
-        )
-        art_h = max(100, min(int(rect.height * 0.72), rect.height - round(200 * self.zoom)))
-        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
-        surface.blit(card.art(art_rect.size), art_rect)
-        pygame.draw.line(
-            surface,
-            border if hot else theme.PANEL_BORDER,
-            art_rect.bottomleft,
-            art_rect.bottomright,
-            2,
-        )
-        if not card.available:
-            self._ribbon(surface, art_rect, card.status.upper())
-        text_colour = theme.TEXT if card.available else theme.DISABLED
-        pad = 22
-        y = art_rect.bottom + 14
-        title_size = max(24, min(round(34 * self.zoom), rect.width // 12))
-        blurb = self._px(17)
-        draw_text(
-            surface,
-            card.info.title,
-            (rect.x + pad, y),
-            size=title_size,
-            bold=True,
-            colour=theme.HOVER if hot and card.available else text_colour,
-        )
-        y += theme.font(title_size, True).get_linesize() + 2
-        room = (rect.bottom - self._px(60) - y) // theme.font(blurb).get_linesize()
-        for line in fit_lines(card.info.blurb, blurb, rect.width - 2 * pad, room):
-            draw_text(
-                surface,
-                line,
-                (rect.x + pad, y),
-                size=blurb,
-                colour=theme.TEXT_MUTED if card.available else theme.DISABLED,
-            )
-            y += theme.font(blurb).get_linesize()
-        self._tags(surface, card, rect)
-        if card.available:
-            self._play_pill(surface, rect, hot)
-
-    def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect, text: str) -> None:
-        image = theme.font(self._px(18), True).render(text, True, (20, 20, 24))
-        band = pygame.Rect(0, 0, image.get_width() + 36, image.get_height() + 10)
-        band.center = art_rect.center
-        draw_panel(
-            surface,
-            band,
-            colour=(200, 200, 206),
-            border=None,
-            radius=band.height // 2,
-            shadow=4,
-            alpha=235,
-        )
-        surface.blit(image, image.get_rect(center=band.center))
-
-    def _tags(self, surface: pygame.Surface, card: GameCard, rect: pygame.Rect) -> None:
-        """Small chips naming the game's features, along the bottom of the card."""
-        x, bottom = rect.x + 22, rect.bottom - 24
-        limit = rect.right - (self._px(150) if card.available else 22)
-        for tag in card.info.tags:
-            image = theme.font(self._px(14), True).render(
-                tag, True, theme.TEXT_MUTED if card.available else theme.DISABLED
-            )
-            chip = pygame.Rect(x, 0, image.get_width() + 20, self._px(28))
-            chip.bottom = bottom
-            if chip.right > limit:
-                break
-            pygame.draw.rect(
-                surface,
-                theme.PANEL_LIGHT if card.available else theme.PANEL,
-                chip,
-                border_radius=chip.height // 2,
-            )
-            pygame.draw.rect(surface, theme.PANEL_BORDER, chip, 1, border_radius=chip.height // 2)
-            surface.blit(image, image.get_rect(center=chip.center))
-            x = chip.right + 8
-
-    def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
-        ink = (24, 18, 8)
-        image = theme.font(self._px(16), True).render("PLAY", True, ink)
-        pill = pygame.Rect(0, 0, image.get_width() + 52, self._px(38))
-        pill.midright = (rect.right - 20, rect.bottom - 24 - self._px(28) // 2)  # on the tag row
-        draw_panel(
-            surface,
-            pill,
-            colour=theme.HOVER if hot else theme.ACCENT,
-            border=theme.ACCENT_DARK,
-            radius=pill.height // 2,
-            shadow=3,
-            alpha=255,
-        )
-        text = image.get_rect(midleft=(pill.x + 18, pill.centery))
-        surface.blit(image, text)
-        x, y = text.right + 8, pill.centery
-        pygame.draw.polygon(surface, ink, [(x, y - 6), (x + 10, y), (x, y + 6)])
 
     def _draw_footer(self, surface: pygame.Surface) -> None:
         draw_panel(surface, self.footer, colour=theme.PANEL, radius=16, alpha=220)

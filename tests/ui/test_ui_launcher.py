@@ -12,8 +12,9 @@ import pytest
 
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
+from suite.ui.game_cards import load_setup
 from suite.ui.harness import Harness
-from suite.ui.launcher import NO_DISPLAY, SAVE_DELAY, LauncherScene, load_setup, run_launcher
+from suite.ui.launcher import NO_DISPLAY, SAVE_DELAY, LauncherScene, run_launcher
 from suite.ui.settings import Settings, load_settings
 
 

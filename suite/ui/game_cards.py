@@ -1,0 +1,252 @@
+"""The launcher's game cards: what each game shows, whether it can open, and the drawing.
+
+A game opens through `suite.<game>.screens.open_setup(app) -> Scene`. Until that module
+exists the card is "coming soon"; when it exists but cannot be used (import error, no
+`open_setup`) the card is "unavailable" and says why.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pygame
+
+from suite.ui import card_art, theme
+from suite.ui.app import App, Scene
+from suite.ui.widgets import Hover, draw_panel, draw_text, fit_lines
+
+log = logging.getLogger(__name__)
+
+OpenSetup = Callable[[App], Scene]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a card shows for one game."""
+
+    key: str  # the package name under suite/
+    title: str
+    blurb: str
+    tooltip: str
+    tags: tuple[str, ...]
+    art: Callable[[tuple[int, int]], pygame.Surface]
+
+
+GAMES: tuple[GameInfo, ...] = (
+    GameInfo(
+        "worldwar",
+        "World War",
+        "Conquer the map with dice battles, card sets and a turn clock.",
+        "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
+        "reinforcements, and roll for every border.",
+        ("Dice battles", "Card sets", "Turn clock"),
+        card_art.worldwar_art,
+    ),
+    GameInfo(
+        "wok",
+        "WoK",
+        "The World of Kaomaris: secret orders, resolved all at once.",
+        "Everyone writes orders at the same time, then the turn runs phase by phase. "
+        "Standard, Intermediate and WoK IV rules; Skirmish, Duel and Trinity.",
+        ("Simultaneous orders", "Missiles", "Robots"),
+        card_art.wok_art,
+    ),
+    GameInfo(
+        "tactics",
+        "WoS Tactics",
+        "Squad battles on isometric hills: height, rest and critical hits.",
+        "Turn-based grid combat with elevation and agility. Pieces level up; play bots "
+        "or friends, and mod the art and units.",
+        ("Elevation", "Levels", "Moddable"),
+        card_art.tactics_art,
+    ),
+)
+
+
+def load_setup(game: str) -> tuple[OpenSetup | None, str | None]:
+    """Find `suite.<game>.screens.open_setup`.
+
+    Returns (open_setup, None) when the game can be opened, (None, None) when it has no
+    screens module yet (coming soon), and (None, problem) when the module exists but
+    cannot be used (the problem is logged and shown to the player on click).
+    """
+    name = f"suite.{game}.screens"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name in (name, f"suite.{game}"):
+            return None, None
+        log.exception("cannot import %s", name)
+        return None, f"missing module {exc.name}"
+    except Exception as exc:  # a broken game must not take the launcher down
+        log.exception("cannot import %s", name)
+        return None, f"{type(exc).__name__}: {exc}"
+    opener = getattr(module, "open_setup", None)
+    if not callable(opener):
+        return None, f"{name} has no open_setup(app)"
+    return opener, None
+
+
+@dataclass
+class GameCard:
+    """One game's card: its state, hover animation and cached artwork."""
+
+    info: GameInfo
+    open_setup: OpenSetup | None
+    problem: str | None
+    rect: pygame.Rect = field(default_factory=pygame.Rect)
+    hover: Hover = field(default_factory=Hover)
+    lift: float = 0.0  # 0..1, eases towards 1 while hovered
+    zoom: float = 1.0  # text scale of the last draw
+    _art: pygame.Surface | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.open_setup is not None
+
+    @property
+    def status(self) -> str:
+        if self.available:
+            return "Play"
+        return "Unavailable" if self.problem else "Coming soon"
+
+    def art(self, size: tuple[int, int]) -> pygame.Surface:
+        """The card's artwork at `size`, greyed when unavailable, with rounded top corners."""
+        if self._art is None or self._art.get_size() != size:
+            picture = self.info.art(size)
+            if not self.available:
+                picture = card_art.greyed(picture)
+            rounded = pygame.Surface(size, pygame.SRCALPHA)
+            rounded.blit(picture, (0, 0))
+            mask = pygame.Surface(size, pygame.SRCALPHA)
+            pygame.draw.rect(
+                mask,
+                (255, 255, 255, 255),
+                mask.get_rect(),
+                border_top_left_radius=16,
+                border_top_right_radius=16,
+            )
+            rounded.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+            self._art = rounded
+        return self._art
+
+    def draw(self, surface: pygame.Surface, *, focused: bool = False, zoom: float = 1.0) -> None:
+        """Paint the card at its rect: lifted while hovered, outlined when hovered or
+        `focused`; `zoom` (>= 1) scales text and chips up for big windows."""
+        self.zoom = zoom
+        rect = self.rect.move(0, -round(8 * self.lift))
+        hot = self.hover.inside or focused
+        border = theme.ACCENT if hot and self.available else theme.PANEL_BORDER
+        if hot and not self.available:
+            border = theme.TEXT_MUTED
+        draw_panel(
+            surface,
+            rect,
+            colour=theme.PANEL,
+            border=border,
+            radius=16,
+            shadow=6 + round(6 * self.lift),
+            border_width=2 if hot else 1,
+        )
+        art_h = max(100, min(int(rect.height * 0.72), rect.height - round(200 * self.zoom)))
+        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
+        surface.blit(self.art(art_rect.size), art_rect)
+        pygame.draw.line(
+            surface,
+            border if hot else theme.PANEL_BORDER,
+            art_rect.bottomleft,
+            art_rect.bottomright,
+            2,
+        )
+        if not self.available:
+            self._ribbon(surface, art_rect)
+        text_colour = theme.TEXT if self.available else theme.DISABLED
+        pad = 22
+        y = art_rect.bottom + 14
+        title_size = max(24, min(round(34 * self.zoom), rect.width // 12))
+        blurb = self._px(17)
+        draw_text(
+            surface,
+            self.info.title,
+            (rect.x + pad, y),
+            size=title_size,
+            bold=True,
+            colour=theme.HOVER if hot and self.available else text_colour,
+        )
+        y += theme.font(title_size, True).get_linesize() + 2
+        room = (rect.bottom - self._px(60) - y) // theme.font(blurb).get_linesize()
+        for line in fit_lines(self.info.blurb, blurb, rect.width - 2 * pad, room):
+            draw_text(
+                surface,
+                line,
+                (rect.x + pad, y),
+                size=blurb,
+                colour=theme.TEXT_MUTED if self.available else theme.DISABLED,
+            )
+            y += theme.font(blurb).get_linesize()
+        self._tags(surface, rect)
+        if self.available:
+            self._play_pill(surface, rect, hot)
+
+    def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect) -> None:
+        text = self.status.upper()
+        image = theme.font(self._px(18), True).render(text, True, (20, 20, 24))
+        band = pygame.Rect(0, 0, image.get_width() + 36, image.get_height() + 10)
+        band.center = art_rect.center
+        draw_panel(
+            surface,
+            band,
+            colour=(200, 200, 206),
+            border=None,
+            radius=band.height // 2,
+            shadow=4,
+            alpha=235,
+        )
+        surface.blit(image, image.get_rect(center=band.center))
+
+    def _tags(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Small chips naming the game's features, along the bottom of the self."""
+        x, bottom = rect.x + 22, rect.bottom - 24
+        limit = rect.right - (self._px(150) if self.available else 22)
+        for tag in self.info.tags:
+            image = theme.font(self._px(14), True).render(
+                tag, True, theme.TEXT_MUTED if self.available else theme.DISABLED
+            )
+            chip = pygame.Rect(x, 0, image.get_width() + 20, self._px(28))
+            chip.bottom = bottom
+            if chip.right > limit:
+                break
+            pygame.draw.rect(
+                surface,
+                theme.PANEL_LIGHT if self.available else theme.PANEL,
+                chip,
+                border_radius=chip.height // 2,
+            )
+            pygame.draw.rect(surface, theme.PANEL_BORDER, chip, 1, border_radius=chip.height // 2)
+            surface.blit(image, image.get_rect(center=chip.center))
+            x = chip.right + 8
+
+    def _px(self, pixels: int) -> int:
+        return round(pixels * self.zoom)
+
+    def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
+        ink = (24, 18, 8)
+        image = theme.font(self._px(16), True).render("PLAY", True, ink)
+        pill = pygame.Rect(0, 0, image.get_width() + 52, self._px(38))
+        pill.midright = (rect.right - 20, rect.bottom - 24 - self._px(28) // 2)  # on the tag row
+        draw_panel(
+            surface,
+            pill,
+            colour=theme.HOVER if hot else theme.ACCENT,
+            border=theme.ACCENT_DARK,
+            radius=pill.height // 2,
+            shadow=3,
+            alpha=255,
+        )
+        text = image.get_rect(midleft=(pill.x + 18, pill.centery))
+        surface.blit(image, text)
+        x, y = text.right + 8, pill.centery
+        pygame.draw.polygon(surface, ink, [(x, y - 6), (x + 10, y), (x, y + 6)])
