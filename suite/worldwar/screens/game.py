@@ -1,0 +1,1094 @@
+"""The map screen: a whole World War match played with the mouse and the keyboard.
+
+Layout: a top bar (turn, player, phase, clock, controls), the map on the left, and a side
+panel with the players, the current step's controls and the log. The scene never draws
+from the engine: it turns clicks and keys into actions for `Session.apply` and animates the
+events that come back. Bots act from `update` at the chosen pace; the turn clock (R7)
+sends the engine's `TimeUp` at zero. Placements are collected locally until the last army
+of the step is placed, which is what makes "undo" possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from suite.core.match import Action, Event, IllegalAction
+from suite.core.store import SaveError
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.theme import Colour
+from suite.ui.widgets import TOOLTIP_DELAY, Button, draw_tooltip
+from suite.worldwar.rules import actions as A
+from suite.worldwar.rules.odds import battle
+from suite.worldwar.screens import sounds
+from suite.worldwar.screens.cards import CardsPanel, value_lines
+from suite.worldwar.screens.effects import BattleCard, DiceTray, Ring
+from suite.worldwar.screens.kit import Cycler, Slider, blit_panel, blit_text
+from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
+from suite.worldwar.screens.session import Session, saves_dir
+
+TOP = 58
+SPEEDS: list[tuple[float, str]] = [
+    (1.0, "slow"),
+    (0.45, "normal"),
+    (0.15, "fast"),
+    (0.0, "instant"),
+]
+INSTANT_BATCH = 400  # bot actions per frame at most in "instant" (keeps the window alive)
+OVER_DELAY = 1.5  # seconds the final map stays before the game-over screen
+DRAG = 6  # pixels before a press becomes a pan
+PHASE_TITLES = {
+    "setup": "Deploy",
+    "place": "Reinforce",
+    "cards": "Cards",
+    "attack": "Attack",
+    "defend": "Defend",
+    "occupy": "Occupy",
+    "fortify": "Free move",
+    "over": "Game over",
+}
+
+
+class GameScene(Scene):
+    """Plays `session` to its end; then replaces itself with the game-over screen."""
+
+    def __init__(self, app: App, session: Session, *, speed: int = 1) -> None:
+        super().__init__(app)
+        self.session = session
+        st = session.state
+        self.humans = [i for i, s in enumerate(session.seats) if s.human]
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.map = MapView(st.board, pygame.Rect(0, TOP, 800, 600))
+        self.hover: int | None = None
+        self.selected: int | None = None
+        self.target: int | None = None
+        self.move_to: int | None = None
+        self.dice = 3
+        self.buffer: list[tuple[int, int]] = []
+        self.slider: Slider | None = None
+        self.slider_key: tuple[Any, ...] | None = None
+        self.bot_wait = 0.4
+        self.clock_key: tuple[int, int] | None = None
+        self.clock_left = float(st.clock)
+        self.tray: DiceTray | BattleCard | None = None
+        self.rings: list[Ring] = []
+        self.over_wait = OVER_DELAY
+        self.press: tuple[int, int] | None = None
+        self.dragging = False
+        self.mouse = (0, 0)
+        self.hover_time = 0.0
+        self.passing = False
+        self.finished = False
+        self.cards = CardsPanel(self._turn_in, self._skip_cards)
+        self.speed = Cycler(
+            "Bots",
+            pygame.Rect(0, 0, 150, 38),
+            SPEEDS,
+            index=speed,
+            tooltip="How fast bots play (click: faster, right click: slower)",
+            font_size=15,
+        )
+        self.cards_button = Button(
+            "Cards (C)",
+            pygame.Rect(0, 0, 118, 38),
+            self.cards.toggle,
+            font_size=15,
+            tooltip="Show your cards, the best set and what the next set is worth",
+            enabled=st.mode != "none",
+        )
+        self.help_button = Button(
+            "Help F1",
+            pygame.Rect(0, 0, 96, 38),
+            self.show_help,
+            font_size=15,
+            tooltip="Every key and mouse shortcut",
+        )
+        self.menu_button = Button(
+            "Menu",
+            pygame.Rect(0, 0, 86, 38),
+            self.open_menu,
+            font_size=15,
+            tooltip="Pause: save, load, or leave the game (Esc)",
+        )
+        self.undo_button = Button(
+            "Undo (U)",
+            pygame.Rect(0, 0, 140, 40),
+            self.undo,
+            tooltip="Take back the last army you placed",
+        )
+        self.end_button = Button(
+            "End turn (E)",
+            pygame.Rect(0, 0, 140, 40),
+            self.end_turn,
+            tooltip="Finish attacking and end your turn",
+        )
+        self.once_button = Button(
+            "Attack once",
+            pygame.Rect(0, 0, 140, 40),
+            self.attack_once,
+            tooltip="Roll once with the chosen dice (Space)",
+        )
+        self.blitz_button = Button(
+            "To the end",
+            pygame.Rect(0, 0, 140, 40),
+            self.attack_blitz,
+            primary=True,
+            tooltip="Keep attacking until it falls or you run out (Enter)",
+        )
+        self.dice_buttons = [
+            Button(
+                str(n),
+                pygame.Rect(0, 0, 44, 40),
+                self._dice_setter(n),
+                tooltip=f"Roll {n} {'die' if n == 1 else 'dice'} (key {n})",
+            )
+            for n in (1, 2, 3)
+        ]
+        self.confirm_button = Button(
+            "Move",
+            pygame.Rect(0, 0, 140, 40),
+            self.confirm_move,
+            primary=True,
+            tooltip="Move the armies the slider shows (Enter)",
+        )
+        self.clear_button = Button(
+            "Cancel",
+            pygame.Rect(0, 0, 140, 40),
+            self.clear_selection,
+            tooltip="Drop the selection (right click)",
+        )
+        self.defend_buttons = [
+            Button(
+                f"Defend with {n}",
+                pygame.Rect(0, 0, 140, 40),
+                self._defender(n),
+                primary=n == 2,
+                tooltip=f"Roll {n} {'die' if n == 1 else 'dice'} (key {n})",
+            )
+            for n in (1, 2)
+        ]
+        self.open_cards_button = Button(
+            "Open cards",
+            pygame.Rect(0, 0, 140, 40),
+            self.cards.toggle,
+            primary=True,
+            tooltip="You must turn in a set before placing (C)",
+        )
+        session.listeners.append(self._react)
+        self.on_resize(app.size)
+
+    # -- derived state ---------------------------------------------------------------------------
+
+    @property
+    def st(self) -> Any:
+        return self.session.state
+
+    def human_turn(self) -> int | None:
+        """The human seat to act now, once it may see the screen (else None)."""
+        seat = self.session.actor
+        if seat is None or not self.session.seats[seat].human or seat != self.viewer:
+            return None
+        return seat
+
+    def colour(self, seat: int) -> Colour:
+        return theme.player_colour(self.session.seats[seat].colour).rgb
+
+    def buffered(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for t, n in self.buffer:
+            out[t] = out.get(t, 0) + n
+        return out
+
+    def to_place(self) -> int:
+        st = self.st
+        if st.phase == "setup":
+            return int(st.step_left)
+        if st.phase == "place":
+            return int(st.pool)
+        return 0
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.side = max(300, min(360, w // 4))
+        self.map.set_rect(pygame.Rect(0, TOP, w - self.side, h - TOP))
+        x = w - 10
+        for button in (self.menu_button, self.help_button, self.speed, self.cards_button):
+            button.rect.topright = (x, 10)
+            x = button.rect.left - 8
+        self.panel = pygame.Rect(w - self.side + 8, TOP + 8, self.side - 16, h - TOP - 16)
+        rows = len(self.session.seats)
+        self.players_rect = pygame.Rect(
+            self.panel.x, self.panel.y, self.panel.width, 38 + 30 * rows
+        )
+        self.action_rect = pygame.Rect(
+            self.panel.x, self.players_rect.bottom + 10, self.panel.width, 292
+        )
+        self.log_rect = pygame.Rect(
+            self.panel.x,
+            self.action_rect.bottom + 10,
+            self.panel.width,
+            max(60, self.panel.bottom - self.action_rect.bottom - 10),
+        )
+        self.cards.layout(self.map.rect)
+        self._place_action_buttons()
+
+    def _place_action_buttons(self) -> None:
+        r = self.action_rect
+        left, right = r.x + 14, r.right - 14
+        half = (r.width - 40) // 2
+        bottom = r.bottom - 54
+        for button in (
+            self.undo_button,
+            self.once_button,
+            self.confirm_button,
+            self.defend_buttons[0],
+            self.open_cards_button,
+            self.clear_button,
+        ):
+            button.rect.size = (half, 40)
+            button.rect.topleft = (left, bottom)
+        for button in (self.end_button, self.blitz_button, self.defend_buttons[1]):
+            button.rect.size = (half, 40)
+            button.rect.topright = (right, bottom)
+        self.clear_button.rect.topleft = (left, bottom - 48)
+        for i, button in enumerate(self.dice_buttons):
+            button.rect.topleft = (left + 60 + i * 52, r.y + 58)
+
+    # -- controls on show ------------------------------------------------------------------------
+
+    def controls(self) -> list[Button]:
+        """The buttons that work right now (only these get events and are drawn)."""
+        shown: list[Button] = [self.menu_button, self.help_button, self.speed, self.cards_button]
+        seat = self.human_turn()
+        if seat is None or self.finished:
+            return shown
+        st = self.st
+        phase = st.phase
+        if phase in ("setup", "place"):
+            if phase == "place" and not st.mid_turn and st._forced(seat):
+                shown.append(self.open_cards_button)
+            else:
+                self.undo_button.enabled = bool(self.buffer)
+                shown.append(self.undo_button)
+        elif phase == "cards":
+            shown.append(self.open_cards_button)
+        elif phase == "defend":
+            most = min(2, st.armies[st.pending["target"]])
+            for n, button in enumerate(self.defend_buttons, start=1):
+                button.enabled = n <= most
+            shown.extend(self.defend_buttons)
+        elif phase == "occupy":
+            shown.append(self.confirm_button)
+        elif phase in ("attack", "fortify"):
+            if self.move_to is not None:
+                shown.extend([self.confirm_button, self.clear_button, self.end_button])
+            elif self.target is not None:
+                most = self._max_dice()
+                for n, button in enumerate(self.dice_buttons, start=1):
+                    button.enabled = n <= most
+                    button.primary = n == self.dice
+                shown.extend(
+                    [*self.dice_buttons, self.once_button, self.blitz_button, self.clear_button]
+                )
+            else:
+                shown.append(self.end_button)
+        return shown
+
+    def _max_dice(self) -> int:
+        if self.selected is None:
+            return 0
+        return int(min(3, self.st.armies[self.selected] - 1))
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def act(self, action: Action, seat: int | None = None) -> list[Event] | None:
+        """Apply `action` for the acting human (or `seat`); a refusal becomes a notice."""
+        who = self.human_turn() if seat is None else seat
+        if who is None:
+            return None
+        try:
+            return self.session.apply(who, action)
+        except IllegalAction as exc:
+            self.app.notify(str(exc).capitalize(), 3.0)
+            return None
+
+    def place(self, t: int, n: int) -> None:
+        seat = self.human_turn()
+        st = self.st
+        if seat is None:
+            return
+        if st.owner[t] != seat:
+            self.app.notify(f"{st.topo.names[t]} is not yours: place on your own territories")
+            return
+        if st.phase == "place" and not st.mid_turn and st._forced(seat):
+            self.cards.open = True
+            self.app.notify("You hold 5 cards: turn in a set first")
+            return
+        left = self.to_place() - sum(k for _, k in self.buffer)
+        n = min(n, left)
+        if n <= 0:
+            return
+        self.buffer.append((t, n))
+        if left - n == 0:
+            self.commit_placements()
+
+    def commit_placements(self) -> None:
+        """Send the collected placements (one Place per territory) to the engine."""
+        pending, self.buffer = self.buffered(), []
+        for t, n in pending.items():
+            if self.act(A.Place(self.st.topo.ids[t], n)) is None:
+                break
+
+    def undo(self) -> None:
+        if self.buffer:
+            self.buffer.pop()
+
+    def take_back(self, t: int) -> None:
+        for i in range(len(self.buffer) - 1, -1, -1):
+            tt, n = self.buffer[i]
+            if tt == t:
+                if n > 1:
+                    self.buffer[i] = (tt, n - 1)
+                else:
+                    del self.buffer[i]
+                return
+
+    def _dice_setter(self, n: int) -> Callable[[], None]:
+        def choose() -> None:
+            if 1 <= n <= self._max_dice():
+                self.dice = n
+
+        return choose
+
+    def _defender(self, n: int) -> Callable[[], None]:
+        return lambda: self._defend(n)
+
+    def _defend(self, n: int) -> None:
+        self.act(A.Defend(n))
+
+    def attack_once(self) -> None:
+        if self.selected is None or self.target is None:
+            return
+        ids = self.st.topo.ids
+        self.act(A.Attack(ids[self.selected], ids[self.target], min(self.dice, self._max_dice())))
+        self._after_attack()
+
+    def attack_blitz(self) -> None:
+        if self.selected is None or self.target is None:
+            return
+        ids = self.st.topo.ids
+        self.act(A.Blitz(ids[self.selected], ids[self.target], False))
+        self._after_attack()
+
+    def _after_attack(self) -> None:
+        st = self.st
+        if self.selected is None:
+            return
+        if self.target is not None and st.owner[self.target] == st.owner[self.selected]:
+            self.target = None
+        if st.armies[self.selected] < 2:
+            self.selected = self.target = None
+        else:
+            self.dice = min(3, max(1, self._max_dice()))
+
+    def confirm_move(self) -> None:
+        st = self.st
+        if self.slider is None:
+            return
+        if st.phase == "occupy":
+            self.act(A.Occupy(self.slider.value))
+            self.slider = None
+            return
+        if self.selected is not None and self.move_to is not None:
+            ids = st.topo.ids
+            self.act(A.Fortify(ids[self.selected], ids[self.move_to], self.slider.value))
+            self.clear_selection()
+
+    def end_turn(self) -> None:
+        if self.human_turn() is None or self.st.phase not in ("attack", "fortify"):
+            return
+        self.clear_selection()
+        self.act(A.EndTurn())
+
+    def clear_selection(self) -> None:
+        self.selected = self.target = self.move_to = None
+        if self.st.phase != "occupy":
+            self.slider = None
+
+    def _turn_in(self, cards: tuple[int, ...]) -> None:
+        if self.act(A.TurnIn(cards)) is not None:
+            sounds.play(self.app.audio, "card")
+
+    def _skip_cards(self) -> None:
+        if self.act(A.SkipTurnIn()) is not None:
+            self.cards.open = False
+
+    def show_help(self) -> None:
+        self.app.push(HelpScene(self.app))
+
+    def open_menu(self) -> None:
+        self.app.push(
+            MenuScene(
+                self.app,
+                [
+                    ("Resume", "Back to the map (Esc)", lambda: None),
+                    ("Save game", "Save this game to resume it later", self.save_game),
+                    ("Help", "Every key and mouse shortcut (F1)", self.show_help),
+                    ("Leave game", "Back to the set-up screen (the autosave stays)", self.leave),
+                ],
+            )
+        )
+
+    def save_game(self) -> Path | None:
+        path = saves_dir() / f"turn-{self.st.turn:03d}-{len(self.session.replay.actions)}.json"
+        try:
+            self.session.save(path)
+        except SaveError as exc:
+            self.app.notify(f"Could not save: {exc.problem}", 5.0)
+            return None
+        self.app.notify(f"Saved as {path.name}")
+        return path
+
+    def leave(self) -> None:
+        def go() -> None:
+            if self in self.app.stack:
+                while self.app.stack and self.app.scene is not self:
+                    self.app.pop()
+                self.app.pop()
+
+        self.app.push(
+            ConfirmScene(
+                self.app,
+                "Leave this game?",
+                "It is autosaved every turn; you can resume it from the set-up screen.",
+                "Leave",
+                go,
+            )
+        )
+
+    # -- reacting to events ----------------------------------------------------------------------
+
+    def _react(self, events: list[Event]) -> None:
+        st = self.st
+        for e in events:
+            if isinstance(e, A.DiceRolled):
+                self.tray = DiceTray(
+                    e.attacker_dice,
+                    e.defender_dice,
+                    self.colour(e.seat),
+                    self.colour(e.defender),
+                    f"{self.session.territory_name(e.source)} attacks "
+                    f"{self.session.territory_name(e.target)}",
+                    e.attacker_loss,
+                    e.defender_loss,
+                )
+                sounds.play(self.app.audio, "dice")
+            elif isinstance(e, A.BattleFought):
+                self.tray = BattleCard(
+                    f"{self.session.territory_name(e.source)} to the end against "
+                    f"{self.session.territory_name(e.target)}",
+                    e.attacker_loss,
+                    e.defender_loss,
+                    st.owner[st.topo.index[e.target]] == e.seat,
+                )
+                sounds.play(self.app.audio, "dice")
+            elif isinstance(e, A.Conquered):
+                self.rings.append(Ring(st.topo.index[e.target], self.colour(e.seat)))
+                sounds.play(self.app.audio, "conquest")
+            elif isinstance(e, A.CardDrawn) and e.seat == self.viewer:
+                sounds.play(self.app.audio, "card")
+                self.app.toasts.add("You drew a card", 2.0)
+            elif isinstance(e, A.TurnBegan):
+                self.clear_selection()
+                self.buffer = []
+                if self.session.seats[e.seat].human:
+                    sounds.play(self.app.audio, "turn")
+            elif isinstance(e, A.Eliminated):
+                self.app.toasts.add(f"{self.session.name(e.seat)} is out!", 3.0)
+            elif isinstance(e, A.TimeRanOut):
+                self.app.toasts.add(f"Time is up for {self.session.name(e.seat)}", 2.5)
+
+    # -- input -----------------------------------------------------------------------------------
+
+    def back(self) -> bool:
+        if self.cards.open:
+            self.cards.open = False
+        elif self.selected is not None and self.st.phase != "occupy":
+            self.clear_selection()
+        else:
+            self.open_menu()
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        for button in self.controls():
+            if button.handle_event(event):
+                return
+        if self.slider is not None and self.slider.handle_event(event):
+            return
+        if self.cards.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.map.rect.collidepoint(self.mouse):
+                self.map.zoom_at(self.mouse, 1 if event.y > 0 else -1)
+        elif event.type == pygame.MOUSEBUTTONDOWN and self.map.rect.collidepoint(event.pos):
+            self.press = event.pos
+            self.dragging = False
+        elif event.type == pygame.MOUSEMOTION:
+            hover = self.map.territory_at(event.pos)
+            if hover != self.hover:
+                self.hover, self.hover_time = hover, 0.0
+            if self.press is not None and any(event.buttons):
+                dx, dy = event.pos[0] - self.press[0], event.pos[1] - self.press[1]
+                if self.dragging or abs(dx) + abs(dy) > DRAG:
+                    self.dragging = True
+                    self.map.pan_by(dx, dy)
+                    self.press = event.pos
+        elif event.type == pygame.MOUSEBUTTONUP and self.press is not None:
+            was_drag, self.press, self.dragging = self.dragging, None, False
+            if not was_drag:
+                t = self.map.territory_at(event.pos)
+                shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+                if event.button == 1 and t is not None:
+                    self.click_territory(t, shift)
+                elif event.button == 3:
+                    if t is not None and self.buffer:
+                        self.take_back(t)
+                    elif self.st.phase != "occupy":
+                        self.clear_selection()
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key = event.key
+        phase = self.st.phase
+        if key == pygame.K_F1:
+            self.show_help()
+        elif key == pygame.K_c and self.cards_button.enabled:
+            self.cards.toggle()
+        elif key == pygame.K_t and self.cards.open:
+            self.cards.turn_in()
+        elif key == pygame.K_b and self.cards.open:
+            self.cards.pick_best()
+        elif key in (pygame.K_u, pygame.K_BACKSPACE):
+            self.undo()
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.map.zoom_at(self.map.rect.center, 1)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.map.zoom_at(self.map.rect.center, -1)
+        elif key == pygame.K_0:
+            self.map.reset_view()
+        elif key in (pygame.K_1, pygame.K_2, pygame.K_3):
+            n = key - pygame.K_0
+            if phase == "defend":
+                self._defend(n)
+            else:
+                self._dice_setter(n)()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.slider is not None:
+                self.confirm_move()
+            elif self.target is not None:
+                self.attack_blitz()
+        elif key == pygame.K_SPACE and self.target is not None:
+            self.attack_once()
+        elif key == pygame.K_e:
+            self.end_turn()
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT) and self.slider is not None:
+            self.slider.nudge(1 if key == pygame.K_RIGHT else -1)
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            step = 60
+            dx = {pygame.K_LEFT: step, pygame.K_RIGHT: -step}.get(key, 0)
+            dy = {pygame.K_UP: step, pygame.K_DOWN: -step}.get(key, 0)
+            self.map.pan_by(dx, dy)
+
+    def click_territory(self, t: int, shift: bool) -> None:
+        seat = self.human_turn()
+        if seat is None:
+            return
+        st = self.st
+        phase = st.phase
+        names = st.topo.names
+        if phase in ("setup", "place"):
+            self.place(t, 5 if shift else 1)
+            return
+        if phase not in ("attack", "fortify"):
+            return
+        mine = st.owner[t] == seat
+        near = self.selected is not None and t in st.topo.adj[self.selected]
+        if mine and near and t != self.selected and self.selected is not None:
+            if st.armies[self.selected] < 2:
+                self.app.notify(f"{names[self.selected]} has no army to spare")
+                return
+            self.move_to, self.target = t, None
+            most = st.armies[self.selected] - 1
+            self.slider = Slider(
+                pygame.Rect(0, 0, 10, 10), 1, most, most, "Armies to move (Left/Right keys, wheel)"
+            )
+            return
+        if mine:
+            if t == self.selected:
+                self.clear_selection()
+            elif st.armies[t] < 2:
+                self.app.notify(f"{names[t]} needs 2 armies to attack or move from")
+            else:
+                self.selected, self.target, self.move_to, self.slider = t, None, None, None
+                self.dice = self._max_dice()
+            return
+        if phase == "fortify":
+            self.app.notify("Attacks are over: move between your own territories or end the turn")
+        elif near:
+            self.target, self.move_to, self.slider = t, None, None
+            self.dice = self._max_dice()
+        else:
+            self.app.notify(f"Pick one of your territories next to {names[t]} first")
+
+    # -- time ------------------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        self.hover_time += dt
+        for button in self.controls():
+            button.update(dt)
+        self.cards.update(dt)
+        if self.slider is not None:
+            self.slider.update(dt)
+        if self.tray is not None:
+            self.tray.update(dt)
+            if self.tray.done:
+                self.tray = None
+        for ring in self.rings:
+            ring.update(dt)
+        self.rings = [r for r in self.rings if not r.done]
+        if self.session.over:
+            self.over_wait -= dt
+            if self.over_wait <= 0 and not self.finished:
+                self.finish()
+            return
+        self._sync_slider()
+        if self._needs_pass():
+            return
+        self._tick_clock(dt)
+        self._step_bots(dt)
+        self._sync_cards()
+
+    def _needs_pass(self) -> bool:
+        seat = self.session.actor
+        if seat is None or not self.session.seats[seat].human or seat == self.viewer:
+            return False
+        if len(self.humans) == 1:
+            self.viewer = seat
+            return False
+        self.cards.open = False
+        self.clear_selection()
+
+        def ready() -> None:
+            self.viewer = seat
+
+        self.app.push(PassScene(self.app, self.session.name(seat), self.colour(seat), ready))
+        return True
+
+    def _tick_clock(self, dt: float) -> None:
+        st = self.st
+        if not st.clock:
+            return
+        key = (st.turn, st.current)
+        if key != self.clock_key:
+            self.clock_key = key
+            self.clock_left = float(st.clock)
+        if self.human_turn() is None:
+            return
+        self.clock_left -= dt
+        if self.clock_left <= 0:
+            if self.buffer:
+                self.commit_placements()
+            seat = self.session.actor
+            if seat is not None and self.session.seats[seat].human and not self.session.over:
+                self.session.apply(seat, A.TimeUp())
+            self.clear_selection()
+            self.slider = None
+            self.cards.open = False
+
+    def _step_bots(self, dt: float) -> None:
+        delay = self.speed.value
+        if delay <= 0:
+            for _ in range(INSTANT_BATCH):
+                if not self._bot_move():
+                    break
+            return
+        seat = self.session.actor
+        if seat is None or seat not in self.session.bots:
+            return
+        self.bot_wait -= dt
+        if self.bot_wait <= 0:
+            moved = self._bot_move()
+            self.bot_wait = delay if moved else 0.2
+
+    def _bot_move(self) -> bool:
+        choice = self.session.bot_action()
+        if choice is None:
+            return False
+        seat, action = choice
+        self.session.apply(seat, action)
+        return True
+
+    def _sync_slider(self) -> None:
+        st = self.st
+        if st.phase == "occupy" and self.human_turn() is not None:
+            p = st.pending
+            key = ("occupy", st.turn, p["source"], p["target"])
+            if self.slider_key != key:
+                hi = st.armies[p["source"]] - 1
+                self.slider = Slider(
+                    pygame.Rect(0, 0, 10, 10),
+                    p["min"],
+                    hi,
+                    hi,
+                    f"Armies to move in (at least {p['min']})",
+                )
+                self.slider_key = key
+                self.selected, self.target = p["source"], p["target"]
+        elif st.phase == "occupy":
+            self.slider = None
+        if self.slider is not None:
+            r = self.action_rect
+            self.slider.rect = pygame.Rect(r.x + 14, r.y + 130, r.width - 28, 30)
+
+    def _sync_cards(self) -> None:
+        if self.viewer is None or self.st.mode == "none":
+            return
+        st = self.st
+        view = st.view(self.viewer)
+        acting = self.human_turn() == self.viewer
+        may = acting and st.phase in ("place", "cards") and (st.phase == "cards" or not st.mid_turn)
+        lines = value_lines(view, st.deck_rules.rules.values)
+        if view["must_turn_in"]:
+            lines = [f"You hold {len(view['hand'])} cards: you must turn in a set", *lines]
+        if (st.phase == "cards" or view["must_turn_in"]) and acting and not self.cards.open:
+            self.cards.open = True
+        seat = self.viewer
+
+        def check(cards: tuple[int, ...]) -> str | None:
+            return st.check(seat, A.TurnIn(cards))
+
+        self.cards.sync(view, lines, check, may)
+
+    def finish(self) -> None:
+        """Show the game-over screen (the replay is saved for watching)."""
+        from suite.worldwar.screens.gameover import GameOverScene
+
+        self.finished = True
+        replay = self.session.save_replay()
+        self.app.replace(GameOverScene(self.app, self.session, replay))
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        st = self.st
+        surface.fill(theme.BACKGROUND_BOTTOM)
+        self.map.set_colours([self.colour(o) for o in st.owner])
+        targets: list[int] = []
+        if self.selected is not None and st.phase in ("attack", "fortify"):
+            seat = st.owner[self.selected]
+            want_enemy = st.phase == "attack" and self.move_to is None
+            targets = [n for n in st.topo.adj[self.selected] if (st.owner[n] != seat) == want_enemy]
+            if self.target is not None:
+                targets = [self.target]
+            if self.move_to is not None:
+                targets = [self.move_to]
+        if st.phase == "occupy" and st.pending is not None:
+            targets = [st.pending["target"]]
+        hidden = self.viewer is None and len(self.humans) > 1
+        self.map.draw(
+            surface,
+            st.armies,
+            st.owner,
+            hover=None if hidden else self.hover,
+            selected=self.selected,
+            targets=targets,
+            extra=self.buffered(),
+        )
+        for ring in self.rings:
+            ring.draw_at(surface, self.map.label_screen(ring.territory))
+        if self.tray is not None:
+            self.tray.draw(surface, self.map.rect)
+        self._draw_top(surface)
+        self._draw_players(surface)
+        self._draw_action(surface)
+        self._draw_log(surface)
+        self.cards.draw(surface)
+        for button in self.controls():
+            button.draw(surface)
+        if self.slider is not None and self.human_turn() is not None:
+            self.slider.draw(surface)
+        self._draw_tooltips(surface)
+
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        st = self.st
+        w = surface.get_width()
+        bar = pygame.Rect(0, 0, w, TOP)
+        surface.fill(theme.PANEL, bar)
+        pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
+        seat = st.actor()
+        x = 18
+        x = (
+            blit_text(
+                surface,
+                f"Turn {max(1, st.turn)}" if st.turn else "Deployment",
+                (x, TOP // 2),
+                size=20,
+                bold=True,
+                anchor="midleft",
+            ).right
+            + 18
+        )
+        if seat is not None:
+            pygame.draw.circle(surface, self.colour(seat), (x + 10, TOP // 2), 10)
+            pygame.draw.circle(surface, theme.SHADOW, (x + 10, TOP // 2), 10, 2)
+            x = (
+                blit_text(
+                    surface,
+                    self.session.name(seat),
+                    (x + 28, TOP // 2),
+                    size=20,
+                    bold=True,
+                    anchor="midleft",
+                ).right
+                + 14
+            )
+            blit_text(
+                surface,
+                PHASE_TITLES.get(st.phase, st.phase),
+                (x, TOP // 2),
+                size=18,
+                colour=theme.ACCENT,
+                anchor="midleft",
+            )
+        if st.clock and not self.session.over:
+            self._draw_clock(surface, pygame.Rect(0, 8, 150, TOP - 16))
+
+    def _draw_clock(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        rect.centerx = self.map.rect.centerx + 110
+        left = max(0.0, self.clock_left)
+        urgent = left < 10 and self.human_turn() is not None
+        colour = theme.DANGER if urgent else theme.TEXT
+        blit_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=10, alpha=255)
+        frac = left / max(1, self.st.clock)
+        bar = pygame.Rect(rect.x + 10, rect.bottom - 9, round((rect.width - 20) * frac), 4)
+        pygame.draw.rect(surface, colour, bar, border_radius=2)
+        running = self.human_turn() is not None
+        text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
+        blit_text(
+            surface,
+            text,
+            (rect.centerx, rect.centery - 3),
+            size=22,
+            bold=True,
+            colour=colour,
+            anchor="center",
+        )
+
+    def _draw_players(self, surface: pygame.Surface) -> None:
+        st = self.st
+        r = self.players_rect
+        blit_panel(surface, r)
+        blit_text(
+            surface, "Players", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED
+        )
+        blit_text(
+            surface,
+            "land  armies  cards",
+            (r.right - 14, r.y + 9),
+            size=13,
+            colour=theme.TEXT_MUTED,
+            anchor="topright",
+        )
+        armies = [0] * st.players
+        for t, o in enumerate(st.owner):
+            armies[o] += st.armies[t]
+        for i, seat in enumerate(self.session.seats):
+            y = r.y + 36 + 30 * i
+            row = pygame.Rect(r.x + 6, y - 3, r.width - 12, 28)
+            if i == st.actor():
+                pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=8)
+                pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
+            alive = st.alive[i]
+            pygame.draw.circle(surface, self.colour(i), (r.x + 22, y + 11), 8)
+            name = seat.name + ("" if seat.human else f" ({seat.kind} bot)")
+            blit_text(
+                surface,
+                name,
+                (r.x + 38, y + 11),
+                size=15,
+                anchor="midleft",
+                colour=theme.TEXT if alive else theme.DISABLED,
+                bold=i == st.actor(),
+            )
+            stats = (
+                f"{st.counts[i]:>3}   {armies[i]:>4}   {len(st.hands[i]):>2}" if alive else "out"
+            )
+            blit_text(
+                surface,
+                stats,
+                (r.right - 16, y + 11),
+                size=14,
+                anchor="midright",
+                colour=theme.TEXT_MUTED,
+            )
+
+    def _draw_action(self, surface: pygame.Surface) -> None:
+        r = self.action_rect
+        blit_panel(surface, r)
+        title, lines = self._instructions()
+        blit_text(surface, title, (r.x + 14, r.y + 12), size=19, bold=True)
+        y = r.y + 44
+        for line, colour in lines:
+            blit_text(surface, line, (r.x + 14, y), size=15, colour=colour)
+            y += 22
+
+    def _instructions(self) -> tuple[str, list[tuple[str, Colour]]]:
+        st = self.st
+        muted, text, accent = theme.TEXT_MUTED, theme.TEXT, theme.ACCENT
+        seat = self.human_turn()
+        actor = st.actor()
+        if self.session.over:
+            return "Game over", [("The last army has fallen.", muted)]
+        if seat is None:
+            who = self.session.name(actor) if actor is not None else ""
+            return f"{who} is playing", [
+                ("Watch the map and the log.", muted),
+                ("Set the bots' pace at the top.", muted),
+            ]
+        names = st.topo.names
+        phase = st.phase
+        if phase in ("setup", "place"):
+            left = self.to_place() - sum(n for _, n in self.buffer)
+            if phase == "place" and not st.mid_turn and st._forced(seat):
+                return "Turn in cards", [
+                    ("You hold 5 cards: turn in a set", accent),
+                    ("before you place your armies.", muted),
+                ]
+            head = "Deploy armies" if phase == "setup" else "Reinforce"
+            lines = [
+                (f"{left} {'army' if left == 1 else 'armies'} left to place", accent),
+                ("Click: +1   Shift+click: +5", text),
+                ("Right click or U takes one back", muted),
+            ]
+            if phase == "setup":
+                lines.append((f"{st.setup_left[seat]} to deploy in all", muted))
+            return head, lines
+        if phase == "cards":
+            return "Turn in cards", [
+                ("You took a player's cards.", text),
+                ("Turn in a set (or keep them).", muted),
+            ]
+        if phase == "defend":
+            p = st.pending
+            return "Defend!", [
+                (f"{self.session.name(st.current)} attacks {names[p['target']]}", text),
+                (f"from {names[p['source']]} with {p['dice']} dice.", text),
+                ("Choose your dice (1 or 2).", muted),
+            ]
+        if phase == "occupy":
+            p = st.pending
+            value = self.slider.value if self.slider else p["min"]
+            return "Move in", [
+                (f"{names[p['target']]} is yours!", theme.SUCCESS),
+                (f"Move {value} from {names[p['source']]} (min {p['min']}).", text),
+            ]
+        if self.move_to is not None and self.selected is not None:
+            value = self.slider.value if self.slider else 1
+            return "Free move", [
+                (f"{names[self.selected]} > {names[self.move_to]}", text),
+                (f"Move {value} armies; this ends your turn.", muted),
+            ]
+        if self.target is not None and self.selected is not None:
+            return self._odds_lines()
+        if self.selected is not None:
+            return "Attack", [
+                (f"From {names[self.selected]} ({st.armies[self.selected]})", text),
+                ("Click an enemy neighbour to attack,", muted),
+                ("or your own to make the free move.", muted),
+            ]
+        if phase == "fortify":
+            return "Free move", [
+                ("Pick two neighbouring territories", muted),
+                ("of yours, or end the turn.", muted),
+            ]
+        return "Attack", [
+            ("Click one of your territories with", muted),
+            ("2+ armies, then an enemy neighbour.", muted),
+            ("Or end your turn (E).", muted),
+        ]
+
+    def _odds_lines(self) -> tuple[str, list[tuple[str, Colour]]]:
+        st = self.st
+        assert self.selected is not None and self.target is not None
+        names = st.topo.names
+        a, d = st.armies[self.selected], st.armies[self.target]
+        odds = battle(a, d)
+        chance = odds.win * 100
+        colour = theme.SUCCESS if chance >= 60 else theme.ACCENT if chance >= 35 else theme.DANGER
+        return (
+            f"{names[self.selected]} > {names[self.target]}",
+            [
+                (f"{a} armies against {d}", theme.TEXT),
+                ("Dice:", theme.TEXT_MUTED),
+                ("", theme.TEXT),
+                (f"To the end: {chance:.1f}% to conquer", colour),
+                (
+                    f"Expected losses: you {odds.expected_attacker_loss:.1f}, "
+                    f"them {odds.expected_defender_loss:.1f}",
+                    theme.TEXT_MUTED,
+                ),
+            ],
+        )
+
+    def _draw_log(self, surface: pygame.Surface) -> None:
+        r = self.log_rect
+        blit_panel(surface, r)
+        blit_text(surface, "Log", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED)
+        rows = max(0, (r.height - 40) // 20)
+        lines = self.session.log[-rows:] if rows else []
+        y = r.y + 34
+        for line in lines:
+            if line.seat is not None:
+                pygame.draw.circle(surface, self.colour(line.seat), (r.x + 18, y + 9), 4)
+            text = line.text
+            image_width = theme.font(13).size(text)[0]
+            limit = r.width - 40
+            if image_width > limit:
+                while text and theme.font(13).size(text + "...")[0] > limit:
+                    text = text[:-1]
+                text += "..."
+            blit_text(surface, text, (r.x + 28, y), size=13, colour=theme.TEXT)
+            y += 20
+
+    def _draw_tooltips(self, surface: pygame.Surface) -> None:
+        for button in self.controls():
+            button.draw_tooltip(surface)
+        self.cards.draw_tooltips(surface)
+        if self.slider is not None:
+            self.slider.draw_tooltip(surface)
+        t = self.hover
+        if (
+            t is not None
+            and self.hover_time >= TOOLTIP_DELAY
+            and not self.cards.open
+            and self.map.rect.collidepoint(self.mouse)
+        ):
+            st = self.st
+            cont = st.topo.continent_of[t]
+            owner = self.session.name(st.owner[t])
+            text = (
+                f"{st.topo.names[t]} ({st.topo.continent_names[cont]}, +{st.topo.bonus[cont]}):"
+                f" {owner}, {st.armies[t]} armies"
+            )
+            draw_tooltip(surface, text, self.mouse)

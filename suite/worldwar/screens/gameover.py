@@ -1,0 +1,326 @@
+"""The end of a match: the winner, charts of territories and armies over the turns, dice
+luck (armies lost against the average the dice would give) and the saved replay, which
+`ReplayScene` plays back on the map."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+import pygame
+
+from suite.core.match import Replay
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
+from suite.ui.theme import Colour
+from suite.ui.widgets import Button
+from suite.worldwar.rules import actions as A
+from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text
+from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.session import SeatInfo, Session
+
+
+def line_chart(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    series: Sequence[Sequence[float]],
+    colours: Sequence[Colour],
+) -> None:
+    """One line per series over the same x steps, on a panel with a light grid."""
+    blit_panel(surface, rect)
+    blit_text(surface, title, (rect.x + 16, rect.y + 10), size=16, bold=True)
+    plot = pygame.Rect(rect.x + 46, rect.y + 40, rect.width - 62, rect.height - 70)
+    top = max((max(s) for s in series if s), default=1.0) or 1.0
+    steps = max((len(s) for s in series), default=1)
+    for k in range(5):
+        y = plot.bottom - plot.height * k / 4
+        pygame.draw.line(surface, theme.PANEL_BORDER, (plot.x, y), (plot.right, y))
+        blit_text(
+            surface,
+            f"{top * k / 4:.0f}",
+            (plot.x - 8, round(y)),
+            size=12,
+            colour=theme.TEXT_MUTED,
+            anchor="midright",
+        )
+    blit_text(
+        surface,
+        "turns",
+        (plot.right, plot.bottom + 6),
+        size=12,
+        colour=theme.TEXT_MUTED,
+        anchor="topright",
+    )
+    for values, colour in zip(series, colours, strict=False):
+        if not values:
+            continue
+        pts = [
+            (plot.x + plot.width * i / max(1, steps - 1), plot.bottom - plot.height * v / top)
+            for i, v in enumerate(values)
+        ]
+        if len(pts) == 1:
+            pts.append((plot.right, pts[0][1]))
+        pygame.draw.lines(surface, colour, False, pts, 3)
+        pygame.draw.aalines(surface, colour, False, pts)
+
+
+class GameOverScene(Scene):
+    """Winner, charts and luck; buttons to watch the replay or go back to the set-up."""
+
+    def __init__(self, app: App, session: Session, replay_path: Path | None) -> None:
+        super().__init__(app)
+        self.session = session
+        self.replay_path = replay_path
+        self.replay_button = Button(
+            "Watch replay",
+            pygame.Rect(0, 0, 200, 48),
+            self.watch,
+            tooltip="Play the whole game back on the map",
+        )
+        self.done_button = Button(
+            "New game",
+            pygame.Rect(0, 0, 200, 48),
+            self.done,
+            primary=True,
+            tooltip="Back to the set-up screen",
+        )
+        self.on_resize(app.size)
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [self.replay_button, self.done_button]
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.done_button.rect.bottomright = (w // 2 + 210, h - 24)
+        self.replay_button.rect.bottomright = (self.done_button.rect.left - 16, h - 24)
+
+    def colour(self, seat: int) -> Colour:
+        return theme.player_colour(self.session.seats[seat].colour).rgb
+
+    def watch(self) -> None:
+        self.app.push(ReplayScene(self.app, self.session.replay, self.session.seats))
+
+    def done(self) -> None:
+        self.app.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.done()
+            return
+        for button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(backdrop(surface.get_size()), (0, 0))
+        w, h = surface.get_size()
+        s = self.session
+        outcome = s.state.outcome()
+        winners = outcome.winners if outcome is not None else ()
+        title = " and ".join(s.name(x) for x in winners) + " wins!" if winners else "Game over"
+        if winners:
+            pygame.draw.circle(surface, self.colour(winners[0]), (w // 2, 44), 16)
+        blit_text(surface, title, (w // 2, 68), size=38, bold=True, anchor="midtop")
+        reason = outcome.reason if outcome is not None else ""
+        blit_text(
+            surface,
+            f"{reason} on turn {s.state.turn}",
+            (w // 2, 118),
+            size=17,
+            colour=theme.TEXT_MUTED,
+            anchor="midtop",
+        )
+        colours = [self.colour(i) for i in range(len(s.seats))]
+        chart_w = (w - 90) // 2
+        chart_h = max(180, h - 150 - 250)
+        land = [[t.territories[i] for t in s.history] for i in range(len(s.seats))]
+        armies = [[t.armies[i] for t in s.history] for i in range(len(s.seats))]
+        line_chart(surface, pygame.Rect(30, 150, chart_w, chart_h), "Territories", land, colours)
+        line_chart(
+            surface, pygame.Rect(60 + chart_w, 150, chart_w, chart_h), "Armies", armies, colours
+        )
+        self._draw_luck(surface, pygame.Rect(30, 166 + chart_h, w - 60, 34 + 28 * len(s.seats)))
+        if self.replay_path is not None:
+            blit_text(
+                surface,
+                f"Replay saved: {self.replay_path.name}",
+                (30, h - 48),
+                size=14,
+                colour=theme.TEXT_MUTED,
+                anchor="midleft",
+            )
+        for button in self.buttons:
+            button.draw(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)
+
+    def _draw_luck(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        blit_panel(surface, rect)
+        luck = self.session.luck
+        blit_text(surface, "Dice luck", (rect.x + 16, rect.y + 8), size=16, bold=True)
+        blit_text(
+            surface,
+            "armies lost in battle  /  expected from the dice  /  luck",
+            (rect.right - 16, rect.y + 10),
+            size=13,
+            colour=theme.TEXT_MUTED,
+            anchor="topright",
+        )
+        for i, seat in enumerate(self.session.seats):
+            y = rect.y + 38 + 28 * i
+            pygame.draw.circle(surface, self.colour(i), (rect.x + 24, y + 9), 7)
+            blit_text(surface, seat.name, (rect.x + 40, y), size=15)
+            actual, expected = luck.actual[i], luck.expected[i]
+            diff = expected - actual
+            word = "lucky" if diff > 0.5 else "unlucky" if diff < -0.5 else "even"
+            colour = theme.SUCCESS if diff > 0.5 else theme.DANGER if diff < -0.5 else theme.TEXT
+            blit_text(
+                surface,
+                f"{actual:.0f}  /  {expected:.1f}  /  {diff:+.1f} ({word})",
+                (rect.right - 16, y),
+                size=15,
+                colour=colour,
+                anchor="topright",
+            )
+
+
+class ReplayScene(Scene):
+    """Plays a saved match back on the map: Space pauses, Right steps, the speed button
+    (or Up/Down) changes the pace, Esc leaves."""
+
+    SPEEDS = [(0.5, "slow"), (0.15, "normal"), (0.03, "fast"), (0.0, "turbo")]
+
+    def __init__(self, app: App, replay: Replay, seats: Sequence[SeatInfo]) -> None:
+        super().__init__(app)
+        self.replay = replay
+        self.seats = list(seats)
+        self.session = Session(replay.config, replay.seed, self.seats)
+        self.step = 0
+        self.wait = 0.0
+        self.playing = True
+        self.map = MapView(self.session.state.board, pygame.Rect(0, 60, 800, 600))
+        self.speed = Cycler(
+            "Speed",
+            pygame.Rect(0, 0, 170, 38),
+            self.SPEEDS,
+            index=1,
+            tooltip="Replay pace (click: faster, right click: slower)",
+            font_size=15,
+        )
+        self.pause_button = Button(
+            "Pause",
+            pygame.Rect(0, 0, 110, 38),
+            self.toggle,
+            tooltip="Pause or play (Space)",
+            font_size=15,
+        )
+        self.step_button = Button(
+            "Step",
+            pygame.Rect(0, 0, 100, 38),
+            self.advance,
+            tooltip="One action forward (Right)",
+            font_size=15,
+        )
+        self.close_button = Button(
+            "Close",
+            pygame.Rect(0, 0, 100, 38),
+            self.app.pop,
+            tooltip="Back to the results (Esc)",
+            font_size=15,
+        )
+        self.on_resize(app.size)
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [self.pause_button, self.step_button, self.speed, self.close_button]
+
+    @classmethod
+    def from_file(cls, app: App, path: Path, seats: Sequence[SeatInfo]) -> ReplayScene:
+        return cls(app, Replay.load(path), seats)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.map.set_rect(pygame.Rect(0, 60, w, h - 60))
+        x = w - 12
+        for button in reversed(self.buttons):
+            button.rect.topright = (x, 11)
+            x = button.rect.left - 8
+
+    def toggle(self) -> None:
+        self.playing = not self.playing
+        self.pause_button.label = "Pause" if self.playing else "Play"
+
+    def advance(self) -> bool:
+        if self.step >= len(self.replay.actions):
+            return False
+        item = self.replay.actions[self.step]
+        action = msgspec.convert(item.action, type=A.WorldWarAction)
+        self.session.apply(item.seat, action)
+        self.step += 1
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_SPACE:
+                self.toggle()
+            elif event.key == pygame.K_RIGHT:
+                self.advance()
+            elif event.key == pygame.K_UP:
+                self.speed.step(1)
+            elif event.key == pygame.K_DOWN:
+                self.speed.step(-1)
+            return
+        for button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons:
+            button.update(dt)
+        if not self.playing:
+            return
+        delay = self.speed.value
+        if delay <= 0:
+            for _ in range(40):
+                if not self.advance():
+                    break
+            return
+        self.wait -= dt
+        while self.wait <= 0:
+            if not self.advance():
+                break
+            self.wait += delay
+
+    def draw(self, surface: pygame.Surface) -> None:
+        st = self.session.state
+        surface.fill(theme.PANEL, pygame.Rect(0, 0, surface.get_width(), 60))
+        colours = [theme.player_colour(self.seats[o].colour).rgb for o in st.owner]
+        self.map.set_colours(colours)
+        self.map.draw(surface, st.armies, st.owner)
+        total = len(self.replay.actions)
+        blit_text(
+            surface,
+            f"Replay  -  turn {st.turn}  -  action {self.step} of {total}",
+            (18, 30),
+            size=19,
+            bold=True,
+            anchor="midleft",
+        )
+        if self.session.log:
+            line = self.session.log[-1].text
+            rect = pygame.Rect(0, 0, min(900, surface.get_width() - 40), 40)
+            rect.midbottom = (self.map.rect.centerx, surface.get_height() - 14)
+            blit_panel(surface, rect, colour=(14, 19, 30), alpha=230)
+            blit_text(surface, line, rect.center, size=15, anchor="center")
+        for button in self.buttons:
+            button.draw(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)

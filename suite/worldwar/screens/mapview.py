@@ -1,0 +1,380 @@
+"""The map: territories in their owners' colours, continents, sea lanes, army counts.
+
+The static picture (sea, fills, antialiased borders, continent outlines and dashed sea
+lanes) is rendered once per zoom level into one surface; a change of owner only
+recolours it through a territory-id raster with numpy. A frame then costs one blit plus
+the army badges and the hover outlines. The same id raster answers "which territory is
+under the mouse" by a single array lookup.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pygame
+
+from suite.core.board import Board
+from suite.ui import theme
+from suite.ui.theme import Colour
+from suite.worldwar.rules.topology import topology
+
+SEA: Colour = (18, 38, 62)
+SEA_GRID: Colour = (26, 50, 78)
+EDGE: Colour = (16, 20, 28)
+LANE: Colour = (170, 196, 222)
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 1.0, 3.0, 1.25
+MARGIN = 14  # pixels of sea around the map at every zoom
+
+IntArray = npt.NDArray[np.int32]
+
+
+def hex_colour(text: str) -> Colour:
+    """'#rrggbb' as a colour (grey when it cannot be read)."""
+    try:
+        value = int(text.lstrip("#"), 16)
+    except ValueError:
+        return (128, 128, 128)
+    return ((value >> 16) & 255, (value >> 8) & 255, value & 255)
+
+
+class MapView:
+    """Draws `board` into `rect` of the window and maps the mouse to territories.
+
+    `owner_colours[t]` is each territory's fill (set with `set_colours`); `zoom` runs from
+    1 (whole map fits) to ZOOM_MAX; `pan` is the layer pixel shown at the rect's corner.
+    """
+
+    def __init__(self, board: Board, rect: pygame.Rect) -> None:
+        self.board = board
+        self.topo = topology(board)
+        topo = self.topo
+        self.polygons = [board[t].polygon for t in topo.ids]
+        labels = []
+        for t in topo.ids:
+            node = board[t]
+            labels.append(node.label if node.label is not None else _centre(node.polygon))
+        self.labels: list[tuple[float, float]] = labels
+        xs = [p[0] for poly in self.polygons for p in poly] or [0.0, 1.0]
+        ys = [p[1] for poly in self.polygons for p in poly] or [0.0, 1.0]
+        self.world = (min(xs), min(ys), max(xs), max(ys))
+        self.lanes = sorted(
+            {
+                tuple(sorted((topo.index[t], topo.index[o])))
+                for t in topo.ids
+                for o in board[t].sea_lanes
+            }
+        )
+        self.continent_colours = [hex_colour(board.regions[c].colour) for c in topo.continents]
+        self.rect = pygame.Rect(rect)
+        self.zoom = 1.0
+        self.pan = [0.0, 0.0]
+        self.colours: list[Colour] = [theme.DISABLED] * len(topo.ids)
+        self._layer: pygame.Surface | None = None
+        self._ids: IntArray | None = None
+        self._base_rgb: npt.NDArray[np.uint8] | None = None
+        self._layer_scale = 0.0
+        self._badges: dict[tuple[Colour, int, int], pygame.Surface] = {}
+        self.dirty_fills = True
+        self.set_rect(rect)
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    @property
+    def base_scale(self) -> float:
+        x0, y0, x1, y1 = self.world
+        w = max(1.0, x1 - x0)
+        h = max(1.0, y1 - y0)
+        return min((self.rect.width - 2 * MARGIN) / w, (self.rect.height - 2 * MARGIN) / h)
+
+    @property
+    def scale(self) -> float:
+        return self.base_scale * self.zoom
+
+    def layer_size(self) -> tuple[int, int]:
+        x0, y0, x1, y1 = self.world
+        s = self.scale
+        return (round((x1 - x0) * s) + 2 * MARGIN, round((y1 - y0) * s) + 2 * MARGIN)
+
+    def to_layer(self, p: tuple[float, float]) -> tuple[float, float]:
+        s = self.scale
+        return ((p[0] - self.world[0]) * s + MARGIN, (p[1] - self.world[1]) * s + MARGIN)
+
+    def to_screen(self, p: tuple[float, float]) -> tuple[int, int]:
+        lx, ly = self.to_layer(p)
+        return (round(self.rect.x + lx - self.pan[0]), round(self.rect.y + ly - self.pan[1]))
+
+    def set_rect(self, rect: pygame.Rect) -> None:
+        """Lay the map out in `rect` (the window was resized): the zoom and its centre stay."""
+        self.rect = pygame.Rect(rect)
+        self._layer = None
+        self._clamp_pan()
+
+    def _clamp_pan(self) -> None:
+        w, h = self.layer_size()
+        for axis, (size, view) in enumerate(((w, self.rect.width), (h, self.rect.height))):
+            if size <= view:
+                self.pan[axis] = -(view - size) / 2
+            else:
+                self.pan[axis] = max(0.0, min(float(size - view), self.pan[axis]))
+
+    def zoom_at(self, pos: tuple[int, int], steps: float) -> None:
+        """Zoom by ZOOM_STEP ** steps keeping the map point under `pos` in place."""
+        new = max(ZOOM_MIN, min(ZOOM_MAX, self.zoom * ZOOM_STEP**steps))
+        if abs(new - self.zoom) < 1e-9:
+            return
+        lx = pos[0] - self.rect.x + self.pan[0]
+        ly = pos[1] - self.rect.y + self.pan[1]
+        ratio = new / self.zoom
+        self.zoom = new
+        self.pan = [
+            (lx - MARGIN) * ratio + MARGIN - (pos[0] - self.rect.x),
+            (ly - MARGIN) * ratio + MARGIN - (pos[1] - self.rect.y),
+        ]
+        self._layer = None
+        self._clamp_pan()
+
+    def pan_by(self, dx: float, dy: float) -> None:
+        self.pan[0] -= dx
+        self.pan[1] -= dy
+        self._clamp_pan()
+
+    def reset_view(self) -> None:
+        self.zoom = 1.0
+        self._layer = None
+        self._clamp_pan()
+
+    def territory_at(self, pos: tuple[int, int]) -> int | None:
+        """The territory index under the screen point `pos`, or None (sea, off the map)."""
+        if not self.rect.collidepoint(pos):
+            return None
+        self._ensure_layer()
+        assert self._ids is not None
+        x = int(pos[0] - self.rect.x + self.pan[0])
+        y = int(pos[1] - self.rect.y + self.pan[1])
+        w, h = self._ids.shape
+        if not (0 <= x < w and 0 <= y < h):
+            return None
+        t = int(self._ids[x, y]) - 1
+        return t if t >= 0 else None
+
+    def label_screen(self, t: int) -> tuple[int, int]:
+        return self.to_screen(self.labels[t])
+
+    # -- colours -----------------------------------------------------------------------------
+
+    def set_colours(self, colours: Sequence[Colour]) -> None:
+        """Territory fills (by index); the static layer is recoloured on the next draw."""
+        if list(colours) != self.colours:
+            self.colours = list(colours)
+            self.dirty_fills = True
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def _ensure_layer(self) -> None:
+        if self._layer is None or abs(self._layer_scale - self.scale) > 1e-9:
+            self._build_geography()
+            self.dirty_fills = True
+        if self.dirty_fills:
+            self._paint_fills()
+            self.dirty_fills = False
+
+    def _build_geography(self) -> None:
+        """Per zoom: the id raster and the sea with the continents' coloured coasts."""
+        size = self.layer_size()
+        self._layer_scale = self.scale
+        raster = pygame.Surface(size)
+        raster.fill((0, 0, 0))
+        screen_polys = [[self.to_layer(p) for p in poly] for poly in self.polygons]
+        for i, pts in enumerate(screen_polys):
+            if len(pts) >= 3:
+                code = i + 1
+                pygame.draw.polygon(raster, (0, code >> 8, code & 255), pts)
+        rgb = pygame.surfarray.pixels3d(raster)
+        ids = (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
+        del rgb
+        self._ids = ids
+        sea = pygame.Surface(size)
+        sea.fill(SEA)
+        step = max(40, round(90 * self.scale))
+        for x in range(0, size[0], step):
+            pygame.draw.line(sea, SEA_GRID, (x, 0), (x, size[1]))
+        for y in range(0, size[1], step):
+            pygame.draw.line(sea, SEA_GRID, (0, y), (size[0], y))
+        self._draw_lanes(sea)  # on the sea only: the land fills cover them
+        base = pygame.surfarray.array3d(sea)
+        cont_of = np.array([-1, *self.topo.continent_of], dtype=np.int8)
+        cont = cont_of[ids]
+        halo = cont.copy()
+        for _ in range(max(2, round(3 * self.scale))):
+            _grow(halo)
+        coast = (halo >= 0) & (cont < 0)
+        palette = np.array(self.continent_colours or [(128, 128, 128)], dtype=np.uint16)
+        glow = palette[halo[coast]]
+        base[coast] = ((glow * 3 + base[coast] * 2) // 5).astype(np.uint8)
+        # Inland borders between continents: a light seam on both sides of the border.
+        seam = np.zeros(cont.shape, dtype=bool)
+        land = cont >= 0
+        d0 = (cont[1:, :] != cont[:-1, :]) & land[1:, :] & land[:-1, :]
+        seam[1:, :] |= d0
+        seam[:-1, :] |= d0
+        d1 = (cont[:, 1:] != cont[:, :-1]) & land[:, 1:] & land[:, :-1]
+        seam[:, 1:] |= d1
+        seam[:, :-1] |= d1
+        base[seam] = 235
+        self._land = np.nonzero(ids.ravel() * ~seam.ravel())[0]
+        self._land_ids = ids.ravel()[self._land]
+        self._base_rgb = base
+        self._screen_polys = screen_polys
+        self._layer = pygame.Surface(size)
+        self._badges.clear()
+
+    def _paint_fills(self) -> None:
+        assert self._ids is not None and self._base_rgb is not None and self._layer is not None
+        shade = np.array(
+            [1.0] + [0.93 + 0.07 * ((i * 37) % 5) / 4 for i in range(len(self.colours))]
+        )
+        palette = np.array([(0, 0, 0), *self.colours], dtype=np.float64)
+        fills = (palette * shade[:, None] * 0.86).astype(np.uint8)
+        rgb = self._base_rgb.copy()
+        flat = rgb.reshape(-1, 3)
+        flat[self._land] = fills[self._land_ids]
+        pygame.surfarray.blit_array(self._layer, rgb)
+        for pts in self._screen_polys:
+            if len(pts) >= 3:
+                pygame.draw.aalines(self._layer, EDGE, True, pts)
+
+    def _draw_lanes(self, layer: pygame.Surface) -> None:
+        w = layer.get_width()
+        for a, b in self.lanes:
+            pa, pb = self.to_layer(self.labels[a]), self.to_layer(self.labels[b])
+            if abs(pa[0] - pb[0]) > w / 2:
+                # The lane wraps around the world: run each end off its nearer edge.
+                left, right = (pa, pb) if pa[0] < pb[0] else (pb, pa)
+                mid_y = (left[1] + right[1]) / 2
+                _dashed(layer, left, (0, mid_y), self.scale)
+                _dashed(layer, right, (w, mid_y), self.scale)
+            else:
+                _dashed(layer, pa, pb, self.scale)
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        armies: Sequence[int],
+        owners: Sequence[int],
+        *,
+        hover: int | None = None,
+        selected: int | None = None,
+        targets: Sequence[int] = (),
+        extra: dict[int, int] | None = None,
+        badges: bool = True,
+    ) -> None:
+        """Paint the map: the static layer, then outlines for the hovered territory (and its
+        neighbours), the selection and its targets, then the army badges. `extra` adds
+        armies not yet committed (shown as "+n")."""
+        self._ensure_layer()
+        assert self._layer is not None
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
+        surface.fill(SEA, self.rect)
+        surface.blit(
+            self._layer, (self.rect.x - round(self.pan[0]), self.rect.y - round(self.pan[1]))
+        )
+        if hover is not None:
+            for n in self.topo.adj[hover]:
+                self._outline(surface, n, theme.TEXT_MUTED, 2)
+        for t in targets:
+            self._outline(surface, t, theme.DANGER, 3)
+        if hover is not None:
+            self._outline(surface, hover, theme.TEXT, 3)
+        if selected is not None:
+            self._outline(surface, selected, theme.ACCENT, 4)
+        for t in range(len(armies) if badges else 0):
+            self._badge(surface, t, armies[t], owners[t], (extra or {}).get(t, 0))
+        surface.set_clip(clip)
+
+    def _outline(self, surface: pygame.Surface, t: int, colour: Colour, width: int) -> None:
+        ox, oy = self.rect.x - self.pan[0], self.rect.y - self.pan[1]
+        pts = [(x + ox, y + oy) for x, y in self._screen_polys[t]]
+        if len(pts) >= 3:
+            pygame.draw.lines(surface, colour, True, pts, width)
+            pygame.draw.aalines(surface, colour, True, pts)
+
+    def badge_radius(self) -> int:
+        return max(9, min(18, round(11 * math.sqrt(self.scale / 0.6))))
+
+    def _badge(self, surface: pygame.Surface, t: int, armies: int, owner: int, extra: int) -> None:
+        colour = self.colours[t]
+        radius = self.badge_radius()
+        key = (colour, armies, radius)
+        image = self._badges.get(key)
+        if image is None:
+            image = _badge_image(colour, armies, radius)
+            self._badges[key] = image
+        centre = self.label_screen(t)
+        surface.blit(image, image.get_rect(center=centre))
+        if extra:
+            font = theme.font(max(12, radius), True)
+            text = font.render(f"+{extra}", True, theme.HOVER)
+            back = text.get_rect(midleft=(centre[0] + radius + 2, centre[1])).inflate(8, 2)
+            pygame.draw.rect(surface, (12, 16, 25), back, border_radius=6)
+            surface.blit(text, text.get_rect(center=back.center))
+
+
+def _badge_image(colour: Colour, armies: int, radius: int) -> pygame.Surface:
+    text = str(armies)
+    font = theme.font(max(11, round(radius * 1.15)), True)
+    label = font.render(text, True, _ink(colour))
+    w = max(2 * radius, label.get_width() + 10)
+    size = (w + 4, 2 * radius + 4)
+    image = pygame.Surface(size, pygame.SRCALPHA)
+    body = pygame.Rect(2, 2, w, 2 * radius)
+    pygame.draw.rect(image, (*theme.SHADOW, 150), body.move(0, 2), border_radius=radius)
+    pygame.draw.rect(image, theme.lighten(colour, 0.18), body, border_radius=radius)
+    pygame.draw.rect(image, EDGE, body, 2, border_radius=radius)
+    image.blit(label, label.get_rect(center=body.center))
+    return image
+
+
+def _grow(halo: npt.NDArray[np.int8]) -> None:
+    """Spread continent ids one pixel into the sea (in place)."""
+    for dst, src in (
+        (halo[1:, :], halo[:-1, :]),
+        (halo[:-1, :], halo[1:, :]),
+        (halo[:, 1:], halo[:, :-1]),
+        (halo[:, :-1], halo[:, 1:]),
+    ):
+        take = (dst < 0) & (src >= 0)
+        dst[take] = src[take]
+
+
+def _ink(colour: Colour) -> Colour:
+    """Dark text on light fills, light text on dark ones."""
+    r, g, b = colour
+    return (16, 18, 24) if 0.299 * r + 0.587 * g + 0.114 * b > 120 else theme.TEXT
+
+
+def _dashed(
+    surface: pygame.Surface, a: tuple[float, float], b: tuple[float, float], scale: float
+) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    dash = max(5.0, 9 * scale)
+    ux, uy = dx / length, dy / length
+    pos = 0.0
+    while pos < length:
+        end = min(length, pos + dash)
+        pygame.draw.aaline(
+            surface, LANE, (a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)
+        )
+        pos += 2 * dash
+
+
+def _centre(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    if not poly:
+        return (0.0, 0.0)
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))

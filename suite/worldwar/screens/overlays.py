@@ -1,0 +1,197 @@
+"""Scenes pushed over the map: the hot-seat privacy screen, the F1 help and the Esc menu."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
+from suite.ui.widgets import Button
+from suite.worldwar.screens.kit import blit_panel, blit_text
+
+SHORTCUTS = (
+    ("Click", "place 1 army / pick a territory"),
+    ("Shift+click", "place 5 armies"),
+    ("Right click", "take back an army / clear the selection"),
+    ("U or Backspace", "undo the last placement"),
+    ("1, 2, 3", "attack with that many dice (or defend with 1, 2)"),
+    ("Space", "attack once"),
+    ("Enter", "attack to the end / confirm a move"),
+    ("Left, Right", "change the armies to move"),
+    ("E", "end the turn"),
+    ("C", "show or hide your cards;  T turn in,  B best set"),
+    ("Wheel, +, -", "zoom;  drag or arrow keys to pan;  0 to fit"),
+    ("F1", "this help"),
+    ("Esc", "menu: save, load, quit"),
+)
+
+
+def _veil(surface: pygame.Surface, alpha: int = 170) -> None:
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((4, 6, 12, alpha))
+    surface.blit(veil, (0, 0))
+
+
+class PassScene(Scene):
+    """Hot-seat privacy: an opaque screen asking to pass the machine to `name`; the map
+    and the previous player's hand stay hidden until that player confirms."""
+
+    def __init__(
+        self, app: App, name: str, colour: tuple[int, int, int], on_ready: Callable[[], None]
+    ) -> None:
+        super().__init__(app)
+        self.name = name
+        self.colour = colour
+        self.on_ready = on_ready
+        self.button = Button(
+            f"I am {name}",
+            pygame.Rect(0, 0, 260, 54),
+            self.ready,
+            primary=True,
+            tooltip=f"Only {name} should look at the screen now (Enter)",
+        )
+        self.on_resize(app.size)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.button.rect.center = (size[0] // 2, size[1] // 2 + 70)
+
+    def ready(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+        self.on_ready()
+
+    def back(self) -> bool:
+        return True  # Esc must not reveal the map
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (
+            pygame.K_RETURN,
+            pygame.K_KP_ENTER,
+            pygame.K_SPACE,
+        ):
+            self.ready()
+            return
+        self.button.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(backdrop(surface.get_size()), (0, 0))
+        w, h = surface.get_size()
+        rect = pygame.Rect(0, 0, 520, 280)
+        rect.center = (w // 2, h // 2)
+        blit_panel(surface, rect, border=theme.ACCENT)
+        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + 52), 22)
+        pygame.draw.circle(surface, theme.SHADOW, (rect.centerx, rect.y + 52), 22, 3)
+        blit_text(
+            surface,
+            f"Pass to {self.name}",
+            (rect.centerx, rect.y + 88),
+            size=30,
+            bold=True,
+            anchor="midtop",
+        )
+        blit_text(
+            surface,
+            "The other players should look away now.",
+            (rect.centerx, rect.y + 134),
+            size=16,
+            colour=theme.TEXT_MUTED,
+            anchor="midtop",
+        )
+        self.button.draw(surface)
+        self.button.draw_tooltip(surface)
+
+
+class HelpScene(Scene):
+    """The F1 overlay listing every shortcut; any key or click closes it."""
+
+    transparent = True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        _veil(surface)
+        w, h = surface.get_size()
+        rect = pygame.Rect(0, 0, 640, 90 + 30 * len(SHORTCUTS))
+        rect.center = (w // 2, h // 2)
+        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        blit_text(
+            surface,
+            "Keys and mouse",
+            (rect.centerx, rect.y + 18),
+            size=24,
+            bold=True,
+            anchor="midtop",
+        )
+        y = rect.y + 66
+        for keys, what in SHORTCUTS:
+            blit_text(
+                surface,
+                keys,
+                (rect.x + 190, y),
+                size=16,
+                bold=True,
+                colour=theme.ACCENT,
+                anchor="topright",
+            )
+            blit_text(surface, what, (rect.x + 210, y), size=16)
+            y += 30
+
+
+class MenuScene(Scene):
+    """The Esc menu: resume, save, help, or leave the game (after a confirmation)."""
+
+    transparent = True
+
+    def __init__(self, app: App, actions: list[tuple[str, str, Callable[[], None]]]) -> None:
+        super().__init__(app)
+        self.buttons: list[Button] = []
+        for label, tip, run in actions:
+            self.buttons.append(
+                Button(label, pygame.Rect(0, 0, 280, 48), self._closing(run), tooltip=tip)
+            )
+        self.buttons[0].primary = True
+        self.on_resize(app.size)
+
+    def _closing(self, run: Callable[[], None]) -> Callable[[], None]:
+        def go() -> None:
+            if self.app.stack and self.app.scene is self:
+                self.app.pop()
+            run()
+
+        return go
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        top = size[1] // 2 - (len(self.buttons) * 60) // 2 + 20
+        for i, button in enumerate(self.buttons):
+            button.rect.midtop = (size[0] // 2, top + 60 * i)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        _veil(surface)
+        first = self.buttons[0].rect
+        rect = pygame.Rect(0, 0, 360, 60 * len(self.buttons) + 90)
+        rect.midtop = (first.centerx, first.y - 70)
+        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        blit_text(
+            surface, "Paused", (rect.centerx, rect.y + 18), size=26, bold=True, anchor="midtop"
+        )
+        for button in self.buttons:
+            button.draw(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)

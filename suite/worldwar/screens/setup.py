@@ -1,0 +1,524 @@
+"""The set-up screen: who plays (2-6 seats, human or bot, name and colour), on which map,
+with which cards, turn clock and defence; an optional seed; start, or resume a save."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UITextEntryLine
+
+from suite.core.board import BoardError
+from suite.core.store import SaveError
+from suite.paths import user_data_dir
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
+from suite.ui.widgets import Button, TooltipArea
+from suite.worldwar.rules.data import default_rules
+from suite.worldwar.rules.engine import ConfigError
+from suite.worldwar.rules.game import board_for
+from suite.worldwar.rules.maps import list_maps
+from suite.worldwar.screens.game import SPEEDS, GameScene
+from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text
+from suite.worldwar.screens.mapview import MapView, hex_colour
+from suite.worldwar.screens.session import (
+    SeatInfo,
+    Session,
+    autosave_path,
+    list_saves,
+)
+
+MAX_SEATS = 6
+MIN_SEATS = 2
+KIND_LABELS = [
+    ("human", "Human"),
+    ("random", "Random bot"),
+    ("easy", "Easy bot"),
+    ("hard", "Hard bot"),
+]
+CARD_LABELS = [
+    ("increasing", "Increasing"),
+    ("royalty", "Royalty"),
+    ("poker", "Poker"),
+    ("none", "No cards"),
+]
+DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
+BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
+SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
+
+
+def user_maps_dir() -> Path:
+    """Where players drop Domination .map files (and .tmx/.json boards)."""
+    return user_data_dir() / "maps"
+
+
+class SeatRow:
+    """One seat of the set-up table: colour swatch, name field, kind, remove."""
+
+    def __init__(self, scene: SetupScene, index: int, name: str, colour: int, kind: str) -> None:
+        self.scene = scene
+        self.name = name
+        self.colour = colour
+        self.kind = Cycler(
+            "",
+            pygame.Rect(0, 0, 150, 40),
+            KIND_LABELS,
+            tooltip="Human, or a bot: random, easy or hard (right click: back)",
+            font_size=15,
+        )
+        self.kind.select(kind)
+        self.colour_button = Button(
+            "",
+            pygame.Rect(0, 0, 40, 40),
+            self.next_colour,
+            tooltip="Change colour (colour-blind-safe palette)",
+        )
+        self.remove_button = Button(
+            "x",
+            pygame.Rect(0, 0, 40, 40),
+            lambda: scene.remove_seat(self),
+            tooltip="Remove this seat (at least 2 players)",
+        )
+        self.entry: UITextEntryLine | None = None
+        self.name_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "The player's name (click to edit)")
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [self.colour_button, self.kind, self.remove_button]
+
+    def next_colour(self) -> None:
+        used = {row.colour for row in self.scene.rows if row is not self}
+        n = len(theme.PLAYER_COLOURS)
+        for k in range(1, n + 1):
+            candidate = (self.colour + k) % n
+            if candidate not in used:
+                self.colour = candidate
+                return
+
+    def seat(self) -> SeatInfo:
+        text = self.entry.get_text() if self.entry is not None else self.name
+        name = " ".join(text.split())[:20] or self.name
+        return SeatInfo(name, self.colour, self.kind.value)
+
+
+class SetupScene(Scene):
+    """Configure and start a match, or resume a saved one."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.make_ui()
+        self.rows: list[SeatRow] = []
+        self.add_seat("human")
+        self.add_seat("easy")
+        self.maps = [(m.spec, m.title) for m in list_maps(user_maps_dir())]
+        self.maps.insert(len(self.maps), SMALL_RANDOM)
+        self.map_choice = Cycler(
+            "Map",
+            pygame.Rect(0, 0, 380, 40),
+            self.maps,
+            tooltip="Classic, your Domination .map files (in the maps "
+            f"folder: {user_maps_dir()}) or a random map from the seed",
+            on_change=lambda _: self._preview_later(),
+            font_size=15,
+        )
+        self.cards = Cycler(
+            "Cards",
+            pygame.Rect(0, 0, 380, 40),
+            CARD_LABELS,
+            tooltip="Increasing: sets worth 3, 6, 9... Royalty: 10-A in pairs, "
+            "straights, flushes. Poker: real poker hands.",
+            font_size=15,
+        )
+        clocks = [(c, "off" if c == 0 else f"{c} s") for c in default_rules().clock_choices]
+        self.clock = Cycler(
+            "Turn clock",
+            pygame.Rect(0, 0, 380, 40),
+            clocks,
+            tooltip="Seconds per turn; at zero unplaced armies go to the "
+            "borders and the turn passes",
+            font_size=15,
+        )
+        self.defence = Cycler(
+            "Defender dice",
+            pygame.Rect(0, 0, 380, 40),
+            DEFENCE_LABELS,
+            tooltip="Automatic: defenders always roll the most dice. Ask: "
+            "human defenders choose 1 or 2.",
+            font_size=15,
+        )
+        self.speed = Cycler(
+            "Bot speed",
+            pygame.Rect(0, 0, 380, 40),
+            SPEEDS,
+            index=1,
+            tooltip="How fast bots play (you can change it during the game)",
+            font_size=15,
+        )
+        self.add_button = Button(
+            "+ Add player",
+            pygame.Rect(0, 0, 180, 40),
+            self.add_seat_click,
+            tooltip="Up to 6 players",
+        )
+        self.start_button = Button(
+            "Start game",
+            pygame.Rect(0, 0, 220, 52),
+            self.start,
+            primary=True,
+            tooltip="Deal the territories and play (Enter)",
+        )
+        self.resume_button = Button(
+            "Resume a game",
+            pygame.Rect(0, 0, 220, 52),
+            self.resume,
+            tooltip="Continue a saved game or the autosave",
+        )
+        self.back_button = Button(
+            "Back", pygame.Rect(0, 0, 140, 52), self.app.pop, tooltip="Back to the launcher (Esc)"
+        )
+        self.seed_entry: UITextEntryLine | None = None
+        self.seed_hint = TooltipArea(
+            pygame.Rect(0, 0, 0, 0), "Same seed, same deal and dice: leave empty for a random one"
+        )
+        self.preview: MapView | None = None
+        self.preview_error = ""
+        self.preview_due = True
+        self.on_resize(app.size)
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def add_seat(self, kind: str) -> None:
+        if len(self.rows) >= MAX_SEATS:
+            return
+        used = {row.colour for row in self.rows}
+        colour = next(c for c in range(len(theme.PLAYER_COLOURS)) if c not in used)
+        humans = sum(1 for r in self.rows if r.kind.value == "human")
+        if kind == "human":
+            name = self.app.settings.name if humans == 0 else f"Player {len(self.rows) + 1}"
+        else:
+            name = BOT_NAMES[len(self.rows) % len(BOT_NAMES)]
+        self.rows.append(SeatRow(self, len(self.rows), name, colour, kind))
+        if hasattr(self, "start_button"):
+            self.on_resize(self.app.size)
+
+    def add_seat_click(self) -> None:
+        self.add_seat("easy")
+
+    def remove_seat(self, row: SeatRow) -> None:
+        if len(self.rows) <= MIN_SEATS:
+            self.app.notify("A game needs at least 2 players")
+            return
+        self._keep_names()
+        self.rows.remove(row)
+        self.on_resize(self.app.size)
+
+    def _keep_names(self) -> None:
+        for row in self.rows:
+            if row.entry is not None:
+                row.name = row.seat().name
+
+    @property
+    def all_buttons(self) -> list[Button]:
+        out: list[Button] = []
+        for row in self.rows:
+            out.extend(row.buttons)
+        out.extend(
+            [
+                self.map_choice,
+                self.cards,
+                self.clock,
+                self.defence,
+                self.speed,
+                self.add_button,
+                self.start_button,
+                self.resume_button,
+                self.back_button,
+            ]
+        )
+        return out
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self._keep_names()
+        w, h = size
+        assert self.ui is not None
+        self.ui.clear_and_reset()
+        margin = max(24, w // 40)
+        col = (w - 3 * margin) // 2
+        self.left = pygame.Rect(margin, 100, col, h - 100 - 100)
+        self.right = pygame.Rect(2 * margin + col, 100, col, h - 100 - 100)
+        y = self.left.y + 56
+        for row in self.rows:
+            row.colour_button.rect.topleft = (self.left.x + 16, y)
+            entry_rect = pygame.Rect(self.left.x + 66, y, col - 66 - 16 - 150 - 8 - 40 - 8, 40)
+            row.entry = UITextEntryLine(entry_rect, self.ui, initial_text=row.name)
+            row.entry.set_text_length_limit(20)
+            row.name_hint.rect = entry_rect
+            row.kind.rect.topleft = (entry_rect.right + 8, y)
+            row.remove_button.rect.topleft = (row.kind.rect.right + 8, y)
+            y += 52
+        self.add_button.rect.topleft = (self.left.x + 16, y + 4)
+        x = self.right.x + 16
+        y = self.right.y + 56
+        for cycler in (self.map_choice, self.cards, self.clock, self.defence, self.speed):
+            cycler.rect = pygame.Rect(x, y, col - 32, 40)
+            y += 50
+        seed_rect = pygame.Rect(x + 70, y, 200, 40)
+        self.seed_label_pos = (x, y + 20)
+        text = self.seed_entry.get_text() if self.seed_entry is not None else ""
+        self.seed_entry = UITextEntryLine(
+            seed_rect, self.ui, initial_text=text, placeholder_text="random"
+        )
+        self.seed_entry.set_allowed_characters("numbers")
+        self.seed_entry.set_text_length_limit(9)
+        self.seed_hint.rect = seed_rect
+        self.preview_rect = pygame.Rect(x, y + 56, col - 32, max(80, self.right.bottom - y - 72))
+        self.start_button.rect.bottomright = (w - margin, h - 26)
+        self.resume_button.rect.bottomright = (self.start_button.rect.left - 16, h - 26)
+        self.back_button.rect.bottomleft = (margin, h - 26)
+        self.preview_due = True
+
+    def _preview_later(self) -> None:
+        self.preview_due = True
+
+    def _build_preview(self) -> None:
+        self.preview_due = False
+        self.preview = None
+        self.preview_error = ""
+        try:
+            board = board_for({"map": self.map_choice.value}, self._seed() or 0)
+        except (BoardError, ConfigError, OSError) as exc:
+            self.preview_error = str(exc)
+            return
+        view = MapView(board, self.preview_rect.inflate(-16, -40).move(0, 12))
+        colours = [hex_colour(board.regions[board[t].region].colour) for t in view.topo.ids]
+        view.set_colours(colours)
+        self.preview = view
+
+    # -- starting ---------------------------------------------------------------------------
+
+    def _seed(self) -> int | None:
+        text = self.seed_entry.get_text().strip() if self.seed_entry is not None else ""
+        return int(text) if text.isdigit() else None
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "players": len(self.rows),
+            "map": self.map_choice.value,
+            "cards": self.cards.value,
+            "clock": self.clock.value,
+            "defender": self.defence.value,
+        }
+
+    def start(self) -> GameScene | None:
+        """Build the match and open the map (a bad map or config becomes a notice)."""
+        seed = self._seed()
+        if seed is None:
+            seed = secrets.randbelow(10**9)
+        seats = [row.seat() for row in self.rows]
+        try:
+            session = Session(self.config(), seed, seats, autosave=autosave_path())
+        except (BoardError, ConfigError, OSError) as exc:
+            self.app.notify(f"Cannot start: {exc}", 6.0)
+            return None
+        session.save_autosave()
+        return self._open(session)
+
+    def _open(self, session: Session) -> GameScene:
+        scene = GameScene(self.app, session, speed=self.speed.index)
+        self.app.push(scene)
+        return scene
+
+    def resume(self) -> None:
+        saves = list_saves()
+        if not saves:
+            self.app.notify("No saved games yet (games are autosaved every turn)")
+            return
+        self.app.push(LoadScene(self.app, saves, self.load))
+
+    def load(self, path: Path) -> GameScene | None:
+        try:
+            session = Session.load(path, autosave=autosave_path())
+        except (SaveError, BoardError, ConfigError, OSError) as exc:
+            self.app.notify(f"Cannot resume: {exc}", 6.0)
+            return None
+        if session.over:
+            self.app.notify("That game is already over")
+            return None
+        return self._open(session)
+
+    # -- input and drawing -------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        typing = any(r.entry is not None and r.entry.is_focused for r in self.rows)
+        if (
+            event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+            and not typing
+        ):
+            self.start()
+            return
+        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.seed_entry:
+            self.preview_due = True
+        for row in self.rows:
+            row.name_hint.handle_event(event)
+        self.seed_hint.handle_event(event)
+        for button in self.all_buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.all_buttons:
+            button.update(dt)
+        for row in self.rows:
+            row.name_hint.update(dt)
+            row.remove_button.enabled = len(self.rows) > MIN_SEATS
+        self.add_button.enabled = len(self.rows) < MAX_SEATS
+        self.seed_hint.update(dt)
+        if self.preview_due:
+            self._build_preview()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(backdrop(surface.get_size()), (0, 0))
+        w = surface.get_width()
+        blit_text(surface, "World War", (w // 2, 22), size=36, bold=True, anchor="midtop")
+        blit_text(
+            surface,
+            "Set up a new game",
+            (w // 2, 68),
+            size=16,
+            colour=theme.TEXT_MUTED,
+            anchor="midtop",
+        )
+        blit_panel(surface, self.left)
+        blit_panel(surface, self.right)
+        blit_text(
+            surface,
+            f"Players ({len(self.rows)})",
+            (self.left.x + 16, self.left.y + 16),
+            size=20,
+            bold=True,
+        )
+        blit_text(surface, "Rules", (self.right.x + 16, self.right.y + 16), size=20, bold=True)
+        for row in self.rows:
+            rgb = theme.PLAYER_COLOURS[row.colour].rgb
+            r = row.colour_button.rect
+            hot = row.colour_button.hover.inside
+            pygame.draw.rect(
+                surface,
+                theme.HOVER if hot else theme.PANEL_BORDER,
+                r.inflate(4, 4),
+                2,
+                border_radius=10,
+            )
+            pygame.draw.rect(surface, rgb, r, border_radius=8)
+        swatches = {id(row.colour_button) for row in self.rows}
+        for button in self.all_buttons:
+            if id(button) not in swatches:
+                button.draw(surface)
+        blit_text(surface, "Seed", self.seed_label_pos, size=16, anchor="midleft")
+        blit_panel(surface, self.preview_rect, colour=(14, 19, 30))
+        if self.preview is not None:
+            blit_text(
+                surface,
+                f"{len(self.preview.topo.ids)} territories, "
+                f"{len(self.preview.topo.continents)} continents",
+                (self.preview_rect.x + 12, self.preview_rect.y + 8),
+                size=13,
+                colour=theme.TEXT_MUTED,
+            )
+            self.preview.draw(surface, [], [], badges=False)
+        elif self.preview_error:
+            blit_text(
+                surface,
+                self.preview_error[:80],
+                self.preview_rect.center,
+                size=13,
+                colour=theme.DANGER,
+                anchor="center",
+            )
+        self.draw_tooltips(surface)
+
+    def draw_tooltips(self, surface: pygame.Surface) -> None:
+        for button in self.all_buttons:
+            button.draw_tooltip(surface)
+        for row in self.rows:
+            row.name_hint.draw_tooltip(surface)
+        self.seed_hint.draw_tooltip(surface)
+
+
+class LoadScene(Scene):
+    """Pick a saved game (newest first) to resume."""
+
+    transparent = True
+
+    def __init__(self, app: App, saves: list[Path], on_pick: Callable[[Path], object]) -> None:
+        super().__init__(app)
+        self.saves = saves[:8]
+        self.on_pick = on_pick
+        self.buttons: list[Button] = []
+        for path in self.saves:
+            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+            label = f"{path.stem.replace('-', ' ')}   ({when})"
+            self.buttons.append(
+                Button(
+                    label,
+                    pygame.Rect(0, 0, 440, 44),
+                    self._pick(path),
+                    tooltip=str(path),
+                    font_size=15,
+                )
+            )
+        self.cancel = Button(
+            "Cancel", pygame.Rect(0, 0, 200, 44), self.app.pop, tooltip="Back to the set-up (Esc)"
+        )
+        self.on_resize(app.size)
+
+    def _pick(self, path: Path) -> Callable[[], None]:
+        def pick() -> None:
+            self.app.pop()
+            self.on_pick(path)
+
+        return pick
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        top = size[1] // 2 - (len(self.buttons) + 1) * 26
+        for i, button in enumerate([*self.buttons, self.cancel]):
+            button.rect.midtop = (size[0] // 2, top + 52 * i)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in [*self.buttons, self.cancel]:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in [*self.buttons, self.cancel]:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((4, 6, 12, 170))
+        surface.blit(veil, (0, 0))
+        first = self.buttons[0].rect if self.buttons else self.cancel.rect
+        rect = pygame.Rect(0, 0, 500, 52 * (len(self.buttons) + 1) + 80)
+        rect.midtop = (first.centerx, first.y - 64)
+        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        blit_text(
+            surface,
+            "Resume a game",
+            (rect.centerx, rect.y + 16),
+            size=22,
+            bold=True,
+            anchor="midtop",
+        )
+        for button in [*self.buttons, self.cancel]:
+            button.draw(surface)
+        for button in [*self.buttons, self.cancel]:
+            button.draw_tooltip(surface)
