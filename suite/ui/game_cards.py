@@ -16,7 +16,7 @@ import pygame
 
 from suite.ui import card_art, theme
 from suite.ui.app import App, Scene
-from suite.ui.widgets import Hover, draw_panel, draw_text, fit_lines
+from suite.ui.widgets import Hover, draw_panel, draw_text, fit_lines, text_image
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ class GameCard:
 
     def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect) -> None:
         text = self.status.upper()
-        image = theme.font(self._px(18), True).render(text, True, (20, 20, 24))
+        image = text_image(text, self._px(18), (20, 20, 24), True)
         band = pygame.Rect(0, 0, image.get_width() + 36, image.get_height() + 10)
         band.center = art_rect.center
         draw_panel(
@@ -212,9 +212,8 @@ class GameCard:
         x, bottom = rect.x + 22, rect.bottom - 24
         limit = rect.right - (self._px(150) if self.available else 22)
         for tag in self.info.tags:
-            image = theme.font(self._px(14), True).render(
-                tag, True, theme.TEXT_MUTED if self.available else theme.DISABLED
-            )
+            ink = theme.TEXT_MUTED if self.available else theme.DISABLED
+            image = text_image(tag, self._px(14), ink, True)
             chip = pygame.Rect(x, 0, image.get_width() + 20, self._px(28))
             chip.bottom = bottom
             if chip.right > limit:
@@ -234,7 +233,7 @@ class GameCard:
 
     def _play_pill(self, surface: pygame.Surface, rect: pygame.Rect, hot: bool) -> None:
         ink = (24, 18, 8)
-        image = theme.font(self._px(16), True).render("PLAY", True, ink)
+        image = text_image("PLAY", self._px(16), ink, True)
         pill = pygame.Rect(0, 0, image.get_width() + 52, self._px(38))
         pill.midright = (rect.right - 20, rect.bottom - 24 - self._px(28) // 2)  # on the tag row
         draw_panel(

@@ -8,6 +8,7 @@ events through `handle_event(event) -> bool` (True when they used it), advance t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -40,21 +41,42 @@ def draw_panel(
     border_width: int = 1,
 ) -> None:
     """A rounded, slightly translucent panel with a soft drop shadow and an optional border."""
-    if shadow:
-        pad = 2 * shadow
-        layer = pygame.Surface((rect.width + 2 * pad, rect.height + 2 * pad), pygame.SRCALPHA)
-        for step in range(shadow, 0, -1):
-            grown = pygame.Rect(pad, pad, rect.width, rect.height).inflate(2 * step, 2 * step)
-            colour_a = (*theme.SHADOW, 110 // shadow)
-            pygame.draw.rect(
-                layer, colour_a, grown.move(0, shadow // 2), border_radius=radius + step
-            )
-        surface.blit(layer, (rect.x - pad, rect.y - pad))
-    body = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pad = 2 * shadow
+    image = _panel_image(rect.size, colour, border, radius, alpha, shadow, border_width)
+    surface.blit(image, (rect.x - pad, rect.y - pad))
+
+
+@functools.lru_cache(maxsize=512)
+def _panel_image(
+    size: tuple[int, int],
+    colour: Colour,
+    border: Colour | None,
+    radius: int,
+    alpha: int,
+    shadow: int,
+    border_width: int,
+) -> pygame.Surface:
+    """The panel with its shadow, padded by 2 * shadow on every side (cached per look)."""
+    width, height = size
+    pad = 2 * shadow
+    image = pygame.Surface((width + 2 * pad, height + 2 * pad), pygame.SRCALPHA)
+    body_rect = pygame.Rect(pad, pad, width, height)
+    for step in range(shadow, 0, -1):
+        grown = body_rect.inflate(2 * step, 2 * step).move(0, shadow // 2)
+        pygame.draw.rect(image, (*theme.SHADOW, 110 // shadow), grown, border_radius=radius + step)
+    body = pygame.Surface(size, pygame.SRCALPHA)
     pygame.draw.rect(body, (*colour, alpha), body.get_rect(), border_radius=radius)
     if border is not None and border_width:
         pygame.draw.rect(body, border, body.get_rect(), border_width, border_radius=radius)
-    surface.blit(body, rect.topleft)
+    image.blit(body, body_rect)
+    return image
+
+
+@functools.lru_cache(maxsize=4096)
+def text_image(text: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
+    """`text` rendered in the suite's font, cached (screens redraw the same labels every
+    frame). The surface is shared: blit it, never draw on it."""
+    return theme.font(size, bold).render(text, True, colour)
 
 
 def draw_text(
@@ -69,11 +91,10 @@ def draw_text(
     shadow: bool = False,
 ) -> pygame.Rect:
     """Draw one line of text with its `anchor` (a pygame.Rect attribute) at `pos`."""
-    font = theme.font(size, bold)
-    image = font.render(text, True, colour)
+    image = text_image(text, size, colour, bold)
     rect = image.get_rect(**{anchor: pos})
     if shadow:
-        surface.blit(font.render(text, True, theme.SHADOW), rect.move(1, 2))
+        surface.blit(text_image(text, size, theme.SHADOW, bold), rect.move(1, 2))
     surface.blit(image, rect)
     return rect
 
@@ -277,7 +298,7 @@ class Toasts:
     def draw(self, surface: pygame.Surface) -> None:
         bottom = surface.get_height() - max(28, surface.get_height() // 7)
         for toast in reversed(self.items):
-            image = theme.font(18, True).render(toast.text, True, theme.TEXT)
+            image = text_image(toast.text, 18, theme.TEXT, True)
             rect = image.get_rect().inflate(40, 22)
             rect.midbottom = (surface.get_width() // 2, bottom)
             layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
