@@ -187,7 +187,10 @@ class CardsPanel:
 
     @property
     def buttons(self) -> list[Button]:
-        return [self.turn_in_button, self.best_button, self.skip_button, self.close_button]
+        shown = [self.turn_in_button, self.best_button, self.close_button]
+        if self.can_skip:
+            shown.insert(2, self.skip_button)
+        return shown
 
     def toggle(self) -> None:
         self.open = not self.open
@@ -198,7 +201,7 @@ class CardsPanel:
         self.rect.midbottom = (area.centerx, area.bottom - 16)
         y = self.rect.bottom - 54
         x = self.rect.x + 20
-        for button in self.buttons:
+        for button in (self.turn_in_button, self.best_button, self.skip_button):
             button.rect.topleft = (x, y)
             x = button.rect.right + 12
         self.close_button.rect.topright = (self.rect.right - 20, y)
@@ -271,7 +274,7 @@ class CardsPanel:
     def draw(self, surface: pygame.Surface) -> None:
         if not self.open:
             return
-        blit_panel(surface, self.rect, colour=(16, 21, 32), border=theme.ACCENT, alpha=245)
+        blit_panel(surface, self.rect, colour=(16, 21, 32), border=theme.ACCENT, alpha=255)
         blit_text(surface, "Your cards", (self.rect.x + 20, self.rect.y + 14), size=20, bold=True)
         for i, line in enumerate(self.lines[:2]):
             blit_text(

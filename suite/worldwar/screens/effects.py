@@ -69,11 +69,11 @@ class DiceTray:
         die = 46
         width = max(420, 2 * (3 * (die + 10)) + 120)
         rect = pygame.Rect(0, 0, width, 124)
-        rect.midbottom = (area.centerx, area.bottom - 18)
+        rect.midtop = (area.centerx, area.top + 12)
         fade = min(1.0, (SHOW - self.age) / 0.3)
         if fade <= 0:
             return
-        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=240)
+        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255)
         blit_text(
             surface, self.title, (rect.centerx, rect.y + 10), size=16, bold=True, anchor="midtop"
         )
@@ -134,8 +134,8 @@ class BattleCard:
 
     def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         rect = pygame.Rect(0, 0, 440, 96)
-        rect.midbottom = (area.centerx, area.bottom - 18)
-        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=240)
+        rect.midtop = (area.centerx, area.top + 12)
+        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255)
         blit_text(
             surface, self.title, (rect.centerx, rect.y + 12), size=16, bold=True, anchor="midtop"
         )

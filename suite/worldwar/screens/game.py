@@ -28,7 +28,7 @@ from suite.worldwar.rules.odds import battle
 from suite.worldwar.screens import sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
 from suite.worldwar.screens.effects import BattleCard, DiceTray, Ring
-from suite.worldwar.screens.kit import Cycler, Slider, blit_panel, blit_text
+from suite.worldwar.screens.kit import Cycler, Slider, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.worldwar.screens.session import Session, saves_dir
@@ -122,6 +122,12 @@ class GameScene(Scene):
             self.undo,
             tooltip="Take back the last army you placed",
         )
+        self.fortify_button = Button(
+            "Free move (F)",
+            pygame.Rect(0, 0, 140, 40),
+            self.start_free_move,
+            tooltip="Stop attacking and move armies between two of your territories",
+        )
         self.end_button = Button(
             "End turn (E)",
             pygame.Rect(0, 0, 140, 40),
@@ -165,7 +171,7 @@ class GameScene(Scene):
         )
         self.defend_buttons = [
             Button(
-                f"Defend with {n}",
+                f"{n} {'die' if n == 1 else 'dice'} ({n})",
                 pygame.Rect(0, 0, 140, 40),
                 self._defender(n),
                 primary=n == 2,
@@ -252,6 +258,7 @@ class GameScene(Scene):
             self.defend_buttons[0],
             self.open_cards_button,
             self.clear_button,
+            self.fortify_button,
         ):
             button.rect.size = (half, 40)
             button.rect.topleft = (left, bottom)
@@ -260,7 +267,7 @@ class GameScene(Scene):
             button.rect.topright = (right, bottom)
         self.clear_button.rect.topleft = (left, bottom - 48)
         for i, button in enumerate(self.dice_buttons):
-            button.rect.topleft = (left + 60 + i * 52, r.y + 58)
+            button.rect.topleft = (left + 60 + i * 52, r.y + 78)
 
     # -- controls on show ------------------------------------------------------------------------
 
@@ -298,6 +305,8 @@ class GameScene(Scene):
                 shown.extend(
                     [*self.dice_buttons, self.once_button, self.blitz_button, self.clear_button]
                 )
+            elif phase == "attack":
+                shown.extend([self.fortify_button, self.end_button])
             else:
                 shown.append(self.end_button)
         return shown
@@ -411,6 +420,11 @@ class GameScene(Scene):
             ids = st.topo.ids
             self.act(A.Fortify(ids[self.selected], ids[self.move_to], self.slider.value))
             self.clear_selection()
+
+    def start_free_move(self) -> None:
+        if self.human_turn() is not None and self.st.phase == "attack":
+            self.clear_selection()
+            self.act(A.EndAttack())
 
     def end_turn(self) -> None:
         if self.human_turn() is None or self.st.phase not in ("attack", "fortify"):
@@ -541,7 +555,7 @@ class GameScene(Scene):
             self._key(event)
         elif event.type == pygame.MOUSEWHEEL:
             if self.map.rect.collidepoint(self.mouse):
-                self.map.zoom_at(self.mouse, 1 if event.y > 0 else -1)
+                self.map.zoom_at(self.mouse, max(-3, min(3, event.y)))
         elif event.type == pygame.MOUSEBUTTONDOWN and self.map.rect.collidepoint(event.pos):
             self.press = event.pos
             self.dragging = False
@@ -549,7 +563,7 @@ class GameScene(Scene):
             hover = self.map.territory_at(event.pos)
             if hover != self.hover:
                 self.hover, self.hover_time = hover, 0.0
-            if self.press is not None and any(event.buttons):
+            if self.press is not None:
                 dx, dy = event.pos[0] - self.press[0], event.pos[1] - self.press[1]
                 if self.dragging or abs(dx) + abs(dy) > DRAG:
                     self.dragging = True
@@ -602,6 +616,8 @@ class GameScene(Scene):
             self.attack_once()
         elif key == pygame.K_e:
             self.end_turn()
+        elif key == pygame.K_f:
+            self.start_free_move()
         elif key in (pygame.K_LEFT, pygame.K_RIGHT) and self.slider is not None:
             self.slider.nudge(1 if key == pygame.K_RIGHT else -1)
         elif key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
@@ -624,10 +640,7 @@ class GameScene(Scene):
             return
         mine = st.owner[t] == seat
         near = self.selected is not None and t in st.topo.adj[self.selected]
-        if mine and near and t != self.selected and self.selected is not None:
-            if st.armies[self.selected] < 2:
-                self.app.notify(f"{names[self.selected]} has no army to spare")
-                return
+        if phase == "fortify" and mine and near and self.selected is not None:
             self.move_to, self.target = t, None
             most = st.armies[self.selected] - 1
             self.slider = Slider(
@@ -765,8 +778,10 @@ class GameScene(Scene):
         if self.viewer is None or self.st.mode == "none":
             return
         st = self.st
-        view = st.view(self.viewer)
         acting = self.human_turn() == self.viewer
+        if not self.cards.open and not (acting and st.phase in ("place", "cards")):
+            return  # nothing to show or open: skip building the view this frame
+        view = st.view(self.viewer)
         may = acting and st.phase in ("place", "cards") and (st.phase == "cards" or not st.mid_turn)
         lines = value_lines(view, st.deck_rules.rules.values)
         if view["must_turn_in"]:
@@ -793,7 +808,8 @@ class GameScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         st = self.st
         surface.fill(theme.BACKGROUND_BOTTOM)
-        self.map.set_colours([self.colour(o) for o in st.owner])
+        palette = [self.colour(i) for i in range(len(self.session.seats))]
+        self.map.set_colours([palette[o] for o in st.owner])
         targets: list[int] = []
         if self.selected is not None and st.phase in ("attack", "fortify"):
             seat = st.owner[self.selected]
@@ -803,15 +819,17 @@ class GameScene(Scene):
                 targets = [self.target]
             if self.move_to is not None:
                 targets = [self.move_to]
-        if st.phase == "occupy" and st.pending is not None:
+        selected = self.selected
+        if st.phase in ("occupy", "defend") and st.pending is not None:
             targets = [st.pending["target"]]
+            selected = st.pending["source"]
         hidden = self.viewer is None and len(self.humans) > 1
         self.map.draw(
             surface,
             st.armies,
             st.owner,
             hover=None if hidden else self.hover,
-            selected=self.selected,
+            selected=selected,
             targets=targets,
             extra=self.buffered(),
         )
@@ -1014,8 +1032,8 @@ class GameScene(Scene):
         if self.selected is not None:
             return "Attack", [
                 (f"From {names[self.selected]} ({st.armies[self.selected]})", text),
-                ("Click an enemy neighbour to attack,", muted),
-                ("or your own to make the free move.", muted),
+                ("Click an enemy neighbour to attack.", muted),
+                ("Free move (F) ends the attacks.", muted),
             ]
         if phase == "fortify":
             return "Free move", [
@@ -1025,7 +1043,7 @@ class GameScene(Scene):
         return "Attack", [
             ("Click one of your territories with", muted),
             ("2+ armies, then an enemy neighbour.", muted),
-            ("Or end your turn (E).", muted),
+            ("Then: free move (F) or end turn (E).", muted),
         ]
 
     def _odds_lines(self) -> tuple[str, list[tuple[str, Colour]]]:
@@ -1040,6 +1058,7 @@ class GameScene(Scene):
             f"{names[self.selected]} > {names[self.target]}",
             [
                 (f"{a} armies against {d}", theme.TEXT),
+                ("", theme.TEXT),
                 ("Dice:", theme.TEXT_MUTED),
                 ("", theme.TEXT),
                 (f"To the end: {chance:.1f}% to conquer", colour),
@@ -1061,13 +1080,7 @@ class GameScene(Scene):
         for line in lines:
             if line.seat is not None:
                 pygame.draw.circle(surface, self.colour(line.seat), (r.x + 18, y + 9), 4)
-            text = line.text
-            image_width = theme.font(13).size(text)[0]
-            limit = r.width - 40
-            if image_width > limit:
-                while text and theme.font(13).size(text + "...")[0] > limit:
-                    text = text[:-1]
-                text += "..."
+            text = fit_text(line.text, 13, r.width - 40)
             blit_text(surface, text, (r.x + 28, y), size=13, colour=theme.TEXT)
             y += 20
 

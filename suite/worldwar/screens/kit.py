@@ -22,6 +22,17 @@ def text_image(text: str, size: int, colour: Colour, bold: bool = False) -> pyga
     return theme.font(size, bold).render(text, True, colour)
 
 
+@functools.lru_cache(maxsize=1024)
+def fit_text(text: str, size: int, width: int, bold: bool = False) -> str:
+    """`text` cut with "..." to fit `width` pixels (cached)."""
+    font = theme.font(size, bold)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text + "..."
+
+
 def blit_text(
     surface: pygame.Surface,
     text: str,

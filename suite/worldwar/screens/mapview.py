@@ -284,30 +284,33 @@ class MapView:
         )
         if hover is not None:
             for n in self.topo.adj[hover]:
-                self._outline(surface, n, theme.TEXT_MUTED, 2)
+                self._outline(surface, n, theme.TEXT_MUTED, 2, smooth=False)
         for t in targets:
             self._outline(surface, t, theme.DANGER, 3)
         if hover is not None:
             self._outline(surface, hover, theme.TEXT, 3)
         if selected is not None:
             self._outline(surface, selected, theme.ACCENT, 4)
+        radius = self.badge_radius()
         for t in range(len(armies) if badges else 0):
-            self._badge(surface, t, armies[t], owners[t], (extra or {}).get(t, 0))
+            self._badge(surface, t, armies[t], radius, (extra or {}).get(t, 0))
         surface.set_clip(clip)
 
-    def _outline(self, surface: pygame.Surface, t: int, colour: Colour, width: int) -> None:
+    def _outline(
+        self, surface: pygame.Surface, t: int, colour: Colour, width: int, smooth: bool = True
+    ) -> None:
         ox, oy = self.rect.x - self.pan[0], self.rect.y - self.pan[1]
         pts = [(x + ox, y + oy) for x, y in self._screen_polys[t]]
         if len(pts) >= 3:
             pygame.draw.lines(surface, colour, True, pts, width)
-            pygame.draw.aalines(surface, colour, True, pts)
+            if smooth:
+                pygame.draw.aalines(surface, colour, True, pts)
 
     def badge_radius(self) -> int:
         return max(9, min(18, round(11 * math.sqrt(self.scale / 0.6))))
 
-    def _badge(self, surface: pygame.Surface, t: int, armies: int, owner: int, extra: int) -> None:
+    def _badge(self, surface: pygame.Surface, t: int, armies: int, radius: int, extra: int) -> None:
         colour = self.colours[t]
-        radius = self.badge_radius()
         key = (colour, armies, radius)
         image = self._badges.get(key)
         if image is None:

@@ -112,6 +112,7 @@ class Session:
         self.luck = Luck([0.0] * n, [0.0] * n)
         self.log: list[LogLine] = []
         self.listeners: list[Callable[[list[Event]], None]] = []
+        self._phase_before = self.state.phase
         self._note(self.state.start_events)
         self._snapshot()
 
@@ -139,6 +140,7 @@ class Session:
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Apply `action` for `seat` (IllegalAction leaves everything unchanged)."""
         before = list(self.state.armies)
+        self._phase_before = self.state.phase
         events = self.state.apply(seat, action)
         self.replay.record(seat, action)
         self._account(action, events, before)
@@ -206,7 +208,7 @@ class Session:
         if isinstance(e, A.TurnBegan):
             bonus = f" (continents: {len(e.continents)})" if e.continents else ""
             return LogLine(f"Turn {e.turn}: {n(e.seat)} gets {e.reinforcements}{bonus}.", e.seat)
-        if isinstance(e, A.Placed) and self.state.phase != "setup":
+        if isinstance(e, A.Placed) and self._phase_before != "setup":
             return LogLine(f"{n(e.seat)} placed {e.armies} on {t(e.territory)}.", e.seat)
         if isinstance(e, A.CardsTurnedIn):
             kind = e.set_kind.replace("_", " ")

@@ -1,0 +1,200 @@
+"""World War screens: hot-seat privacy, the turn clock, save and resume, the defender's
+choice, help, zoom and pan, all driven by posted events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.harness import Harness
+from suite.worldwar.screens import open_setup
+from suite.worldwar.screens.game import GameScene
+from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
+from suite.worldwar.screens.session import SeatInfo, Session, list_saves
+from suite.worldwar.screens.setup import LoadScene, SetupScene
+
+
+def start(h: Harness, *, second: str = "easy", clock: int = 0, defence: str = "auto") -> GameScene:
+    setup = h.push(open_setup(h.app))
+    assert isinstance(setup, SetupScene)
+    while setup.rows[1].kind.value != second:
+        h.click(setup.rows[1].kind)
+    while setup.clock.value != clock:
+        h.click(setup.clock)
+    while setup.defence.value != defence:
+        h.click(setup.defence)
+    assert setup.seed_entry is not None
+    h.click(setup.seed_entry)
+    h.type_text("11")
+    h.click(setup.start_button)
+    h.frames(2)
+    scene = h.app.stack[-1]
+    if isinstance(scene, PassScene):
+        scene = h.app.stack[-2]
+    assert isinstance(scene, GameScene)
+    return scene
+
+
+def own_point(g: GameScene, seat: int) -> tuple[int, int]:
+    st = g.session.state
+    for t in range(len(st.owner)):
+        pos = g.map.label_screen(t)
+        if st.owner[t] == seat and g.map.territory_at(pos) == t:
+            return pos
+    raise AssertionError("no clickable territory")
+
+
+def test_hot_seat_hides_the_map_between_humans(artifacts: Path) -> None:
+    with Harness() as h:
+        g = start(h, second="human")
+        assert isinstance(h.scene, PassScene)
+        first = g.session.actor
+        assert first is not None and g.viewer is None
+        h.screenshot(artifacts / "ww_pass.png")
+        h.key(pygame.K_ESCAPE)  # Esc must not reveal the map
+        assert isinstance(h.scene, PassScene)
+        h.key(pygame.K_RETURN)
+        assert h.scene is g and g.viewer == first
+        for _ in range(3):  # one deployment step of 3 armies
+            h.click(own_point(g, first))
+        assert g.session.actor != first
+        assert isinstance(h.scene, PassScene)
+        assert h.scene.name == g.session.name(g.session.actor or 0)
+        h.click(h.scene.button)
+        assert g.viewer == g.session.actor
+
+
+def test_turn_clock_runs_out_by_r7(artifacts: Path) -> None:
+    with Harness() as h:
+        g = start(h, clock=60)
+        while g.human_turn() is None:
+            h.frames(1)
+        seat = g.human_turn()
+        assert seat is not None
+        h.click(own_point(g, seat))  # one army placed, the other two left to the clock
+        h.frames(30)
+        assert 0 < g.clock_left < 60
+        h.screenshot(artifacts / "ww_clock_running.png")
+        left = g.session.state.setup_left[seat]
+        g.clock_left = 0.01
+        h.frames(2)
+        assert any("ran out of time" in line.text for line in g.session.log)
+        assert g.session.state.setup_left[seat] == left - 3  # the click and R7's two
+        assert g.buffer == []
+
+
+def test_save_from_the_menu_and_resume_from_setup() -> None:
+    with Harness() as h:
+        g = start(h)
+        while g.human_turn() is None:
+            h.frames(1)
+        seat = g.human_turn() or 0
+        h.click(own_point(g, seat))
+        h.click(own_point(g, seat))
+        h.key(pygame.K_ESCAPE)
+        menu = h.scene
+        assert isinstance(menu, MenuScene)
+        h.click(menu.buttons[1])  # Save game
+        assert h.scene is g
+        saves = [p for p in list_saves() if p.name != "autosave.json"]
+        assert len(saves) == 1
+        snapshot = g.session.state.to_dict()
+        h.key(pygame.K_ESCAPE)
+        h.click(h.scene.buttons[3])  # Leave game
+        assert isinstance(h.scene, ConfirmScene)
+        h.key(pygame.K_RETURN)
+        setup = h.scene
+        assert isinstance(setup, SetupScene)
+        h.click(setup.resume_button)
+        load = h.scene
+        assert isinstance(load, LoadScene)
+        index = load.saves.index(saves[0])
+        h.click(load.buttons[index])
+        resumed = h.scene
+        assert isinstance(resumed, GameScene) and resumed is not g
+        assert resumed.session.state.to_dict() == snapshot
+        assert resumed.session.seats == g.session.seats
+
+
+def test_broken_save_is_a_notice_not_a_crash(tmp_path: Path) -> None:
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        bad = tmp_path / "bad.json"
+        bad.write_text("{not json", encoding="utf-8")
+        assert setup.load(bad) is None
+        assert any("Cannot resume" in n for n in h.notices)
+        assert h.scene is setup
+
+
+def test_autosave_every_turn_and_resume_equals() -> None:
+    seats = [SeatInfo("A", 0, "easy"), SeatInfo("B", 1, "easy")]
+    from suite.worldwar.screens.session import autosave_path
+
+    session = Session(
+        {"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave_path()
+    )
+    for _ in range(400):
+        choice = session.bot_action()
+        if choice is None:
+            break
+        session.apply(*choice)
+        if session.state.turn >= 4:
+            break
+    assert autosave_path().is_file()
+    resumed = Session.load(autosave_path())
+    assert resumed.state.turn == session.state.turn
+    assert len(resumed.replay.actions) <= len(session.replay.actions)
+
+
+def test_human_defender_chooses_dice(artifacts: Path) -> None:
+    with Harness() as h:
+        g = start(h, second="hard", defence="ask")
+        while g.speed.value != 0.0:
+            h.click(g.speed)
+        seen = False
+        for _ in range(600):
+            seat = g.human_turn()
+            st = g.session.state
+            if g.session.over:
+                break
+            if seat is None:
+                h.frames(1)
+                continue
+            if st.phase == "defend":
+                seen = True
+                h.frames(2)
+                h.screenshot(artifacts / "ww_defend.png")
+                assert g.defend_buttons[0] in g.controls()
+                before = len(g.session.replay.actions)
+                h.key(pygame.K_1)
+                assert g.session.replay.actions[before].action == {"kind": "defend", "dice": 1}
+                break
+            if st.phase in ("setup", "place"):
+                h.click(own_point(g, seat))
+            else:
+                h.key(pygame.K_e)
+        assert seen
+
+
+def test_help_zoom_pan_and_resize() -> None:
+    with Harness() as h:
+        g = start(h)
+        h.key(pygame.K_F1)
+        assert isinstance(h.scene, HelpScene)
+        h.key(pygame.K_a)
+        assert h.scene is g
+        centre = g.map.rect.center
+        h.wheel(centre, 2)
+        assert g.map.zoom > 1.4
+        pan = list(g.map.pan)
+        h.press(centre)
+        h.move((centre[0] + 80, centre[1] + 40))
+        h.release((centre[0] + 80, centre[1] + 40))
+        assert g.map.pan != pan
+        h.key(pygame.K_0)
+        assert g.map.zoom == 1.0
+        h.resize((1000, 700))
+        assert g.map.rect.right <= 1000 - 280 and g.map.rect.bottom == 700
