@@ -1,0 +1,295 @@
+"""Tactics bots: random, normal (Wesnoth-style candidate actions) and hard (expectimax).
+
+All bots see only their seat's view (everything but the random source) and rebuild a
+state from it. Their choices are deterministic for a given view and rng.
+
+normal: for every commandable piece, every cell it may stand on (its own included) and
+every target from there, a candidate is scored by the value of the expected damage dealt,
+the chance to kill, weapon dominance (through the damage), minus the damage the enemy can
+deal to that cell next turn, weighted by (1 - aggression); candidates without a target
+score their progress towards the nearest enemy. The best piece is selected, moved and
+fired; when nothing scores above standing still the turn ends.
+
+hard: takes the normal bot's best few candidates and looks through the chance outcomes
+of each (miss, hit, crit with their probabilities), scoring each resulting position with
+a static evaluation (material weighted by piece value, minus the threat to its pieces);
+the candidate with the best expected evaluation is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from suite.core.bots import NoLegalAction, RandomBot
+from suite.core.match import Action, ActionSpace, Legal, Seat
+from suite.core.rng import Rng
+from suite.tactics.rules import actions as A
+from suite.tactics.rules import combat
+from suite.tactics.rules.forecast import Forecast
+from suite.tactics.rules.state import ATTACK, MOVE, SELECT, TacticsState, Unit
+
+PROGRESS_WEIGHT = 1.0
+MOVE_REST_PENALTY = 0.05
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A scored command: move `unit` to `cell` (its own cell = stay) and hit `target`."""
+
+    score: float
+    unit: int
+    cell: int
+    target: int  # -1: no attack
+    forecast: Forecast | None
+
+
+def piece_value(state: TacticsState, unit: Unit) -> float:
+    """A piece's worth: the sum of its runtime stats plus mobility and range."""
+    piece = state.pieces[unit.kind]
+    stats = combat.runtime(piece, unit.level, state.rules)
+    return float(
+        stats.max_hp + stats.strength + stats.defense + stats.agility + piece.mobility + piece.range
+    )
+
+
+class Analysis:
+    """What a bot works out once per decision: threats and march distances."""
+
+    def __init__(
+        self, state: TacticsState, seat: Seat, aggression: float, aware: bool = False
+    ) -> None:
+        self.aware = aware
+        self.state = state
+        self.seat = seat
+        self.aggression = aggression
+        self.enemies = [u for u in state.units if u.hp > 0 and u.seat != seat]
+        # aware: only enemies rested enough to act on their next turn threaten (T1)
+        self.threats = [u for u in self.enemies if not aware or self.ready_next(u)]
+        self._zones: list[tuple[Unit, frozenset[int]]] | None = None
+        self._fields: dict[int, list[int]] = {}
+        self._values: dict[int, float] = {}
+
+    def ready_next(self, unit: Unit) -> bool:
+        """True when `unit` will be rested enough to act at the start of its next turn."""
+        state = self.state
+        if state.pieces_per_turn:
+            return True
+        rules = state.rules
+        return min(rules.rest_full, unit.rest + rules.rest_gain) >= rules.act_threshold
+
+    def value(self, unit: Unit) -> float:
+        got = self._values.get(unit.uid)
+        if got is None:
+            got = self._values[unit.uid] = piece_value(self.state, unit)
+        return got
+
+    def zones(self) -> list[tuple[Unit, frozenset[int]]]:
+        """For each enemy, the cells it could strike next turn (its moves, then shots)."""
+        if self._zones is not None:
+            return self._zones
+        state = self.state
+        found = []
+        for enemy in self.threats:
+            piece = state.pieces[enemy.kind]
+            weapon = state.weapon_of(enemy)
+            cells: set[int] = set()
+            spots = [enemy.cell, *state.reachable(enemy)]
+            for spot in spots:
+                cells.update(
+                    state.terrain.shot_cells(spot, weapon.movement, piece.min_range, piece.range)
+                )
+            found.append((enemy, frozenset(cells)))
+        self._zones = found
+        return found
+
+    def threat(self, mover: Unit, cell: int, hp: int | None = None) -> float:
+        """Value `mover` may lose standing on `cell` next turn (expected, capped at its HP)."""
+        state = self.state
+        total = 0.0
+        for enemy, cells in self.zones():
+            if cell in cells and enemy.hp > 0:
+                total += state.forecast(enemy, mover).expected_damage
+        left = float(mover.hp if hp is None else hp)
+        return min(total, left) / self.max_hp(mover) * self.value(mover)
+
+    def max_hp(self, unit: Unit) -> int:
+        piece = self.state.pieces[unit.kind]
+        return combat.runtime(piece, unit.level, self.state.rules).max_hp
+
+    def field(self, unit: Unit) -> list[int]:
+        bits = self.state.pieces[unit.kind].movement
+        got = self._fields.get(bits)
+        if got is None:
+            got = self.state.terrain.distances([e.cell for e in self.enemies], bits)
+            self._fields[bits] = got
+        return got
+
+    def gain(self, target: Unit, numbers: Forecast) -> float:
+        """Value of an attack: expected damage (capped at the target's HP) as a share of
+        the target's worth, plus the chance of removing it outright."""
+        worth = self.value(target)
+        dealt = min(numbers.expected_damage, float(target.hp))
+        return dealt / self.max_hp(target) * worth + numbers.kill_chance / 100.0 * worth
+
+    def candidates(self, unit: Unit, moved: bool) -> list[Candidate]:
+        """Every (cell, target) for `unit`; `moved` means it may only attack from here."""
+        state = self.state
+        cells = [unit.cell] if moved else [unit.cell, *state.reachable(unit)]
+        field = self.field(unit)
+        here = field[unit.cell]
+        caution = 1.0 - self.aggression
+        rested_mode = state.pieces_per_turn == 0
+        out: list[Candidate] = []
+        for cell in cells:
+            risk = caution * self.threat(unit, cell)
+            move_cost = 0.0
+            if cell != unit.cell and rested_mode:
+                move_cost = MOVE_REST_PENALTY * self.value(unit)
+            progress = PROGRESS_WEIGHT * (here - field[cell]) if field[cell] <= len(field) else 0
+            base = progress - move_cost
+            # the normal bot marches like Wesnoth's move-to-targets: risk only weighs
+            # attacks; the aware (hard) bot also keeps out of reach while marching
+            march = base - risk if self.aware else base
+            out.append(Candidate(march, unit.uid, cell, -1, None))
+            for target in state.targets(unit, cell):
+                numbers = state.forecast(unit, target, cell)
+                score = base - risk + self.gain(target, numbers)
+                out.append(Candidate(score, unit.uid, cell, target.uid, numbers))
+        out.sort(key=lambda c: (-c.score, c.cell, c.target))
+        return out
+
+
+def _rebuild(view: Mapping[str, Any]) -> TacticsState:
+    return TacticsState.from_dict(view)
+
+
+def _as_action(state: TacticsState, best: Candidate) -> Action:
+    """The action that carries out `best` in the state's current phase."""
+    unit = state.units[best.unit]
+    if state.phase == SELECT:
+        return A.Select(best.unit)
+    if state.phase == MOVE:
+        if best.cell == unit.cell:
+            return A.SkipMove()
+        x, y = state.terrain.cell(best.cell)
+        return A.Move(x, y)
+    return A.Attack(best.target) if best.target >= 0 else A.SkipAttack()
+
+
+class NormalBot:
+    """Wesnoth-style candidate-action bot (see the module docstring)."""
+
+    name = "normal"
+    aware = False
+
+    def __init__(self, aggression: float = 0.5) -> None:
+        self.aggression = aggression
+
+    def choose(self, view: Mapping[str, Any], legal: Legal, rng: Rng) -> Action:
+        if isinstance(legal, ActionSpace) or not legal:
+            raise NoLegalAction("no legal action to choose from")
+        state = _rebuild(view)
+        best = self.best(state)
+        if best is None:
+            return A.EndTurn()
+        action = _as_action(state, best)
+        return action if action in legal else legal[-1]
+
+    def ranked(self, state: TacticsState, limit: int = 0) -> list[Candidate]:
+        """Candidates for the current phase, best first (`limit` > 0 keeps that many)."""
+        analysis = Analysis(state, state.current, self.aggression, self.aware)
+        if state.phase == SELECT:
+            pool: list[Candidate] = []
+            for unit in state.commandable():
+                pool.extend(analysis.candidates(unit, moved=False)[: max(limit, 1)])
+        else:
+            unit = state.units[state.active]
+            pool = analysis.candidates(unit, moved=state.phase == ATTACK)
+        pool.sort(key=lambda c: (-c.score, c.unit, c.cell, c.target))
+        return pool[:limit] if limit else pool
+
+    def best(self, state: TacticsState) -> Candidate | None:
+        pool = self.ranked(state, 1)
+        if not pool:
+            return None
+        best = pool[0]
+        if state.phase == SELECT and best.target < 0 and best.score <= 0:
+            return None  # standing still beats every command: end the turn
+        return best
+
+
+def evaluate(state: TacticsState, seat: Seat, aggression: float) -> float:
+    """Static value of a position for `seat`: own material minus the enemies', each
+    piece's worth scaled by its HP share, minus the threat to its pieces from enemies
+    rested enough to act next turn."""
+    analysis = Analysis(state, seat, aggression, aware=True)
+    total = 0.0
+    for unit in state.units:
+        if unit.hp <= 0:
+            continue
+        worth = analysis.value(unit) * (0.5 + 0.5 * unit.hp / analysis.max_hp(unit))
+        total += worth if unit.seat == seat else -worth
+    caution = 1.0 - aggression
+    for unit in state.units:
+        if unit.hp > 0 and unit.seat == seat:
+            total -= caution * analysis.threat(unit, unit.cell)
+    return total
+
+
+class HardBot(NormalBot):
+    """Expectimax over the chance outcomes of the normal bot's best candidates."""
+
+    name = "hard"
+    aware = True
+
+    def __init__(self, aggression: float = 0.5, width: int = 6) -> None:
+        super().__init__(aggression)
+        self.width = width
+
+    def best(self, state: TacticsState) -> Candidate | None:
+        pool = self.ranked(state, self.width)
+        if not pool:
+            return None
+        seat = state.current
+        scored: list[tuple[float, int, Candidate]] = []
+        for order, cand in enumerate(pool):
+            scored.append((self.expect(state, seat, cand), order, cand))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        best = scored[0][2]
+        if state.phase == SELECT and best.target < 0 and best.score <= 0:
+            return None
+        return best
+
+    def expect(self, state: TacticsState, seat: Seat, cand: Candidate) -> float:
+        """Expected evaluation after carrying out `cand` over its chance outcomes."""
+        after = state.clone()
+        unit = after.units[cand.unit]
+        if cand.cell != unit.cell:
+            after.occupied[unit.cell] = 0
+            unit.cell = cand.cell
+            after.occupied[cand.cell] = unit.uid + 1
+            unit.rest = max(0, unit.rest - after.rules.move_cost)
+        if cand.target < 0 or cand.forecast is None:
+            return evaluate(after, seat, self.aggression)
+        numbers = cand.forecast
+        total = 0.0
+        for result, chance in (
+            ("miss", numbers.miss / 100.0),
+            ("crit", numbers.crit_total / 100.0),
+            ("hit", numbers.hit_chance / 100.0),
+        ):
+            if chance <= 0:
+                continue
+            branch = after.clone()
+            branch.resolve(branch.units[cand.unit], branch.units[cand.target], result, numbers, [])
+            total += chance * evaluate(branch, seat, self.aggression)
+        return total
+
+
+class TacticsRandomBot(RandomBot):
+    """The core random bot (uniform over the legal actions)."""
+
+
+BOTS = {"random": TacticsRandomBot, "normal": NormalBot, "hard": HardBot}
