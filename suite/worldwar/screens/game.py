@@ -24,6 +24,7 @@ from suite.ui.dialogs import ConfirmScene
 from suite.ui.theme import Colour
 from suite.ui.widgets import TOOLTIP_DELAY, Button, draw_tooltip
 from suite.worldwar.rules import actions as A
+from suite.worldwar.rules.engine import WorldWar
 from suite.worldwar.rules.odds import battle
 from suite.worldwar.screens import sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
@@ -192,7 +193,7 @@ class GameScene(Scene):
     # -- derived state ---------------------------------------------------------------------------
 
     @property
-    def st(self) -> Any:
+    def st(self) -> WorldWar:
         return self.session.state
 
     def human_turn(self) -> int | None:
@@ -201,6 +202,13 @@ class GameScene(Scene):
         if seat is None or not self.session.seats[seat].human or seat != self.viewer:
             return None
         return seat
+
+    def pending(self) -> dict[str, Any]:
+        """The attack waiting for a defence or the conquest waiting for occupation."""
+        p = self.st.pending
+        if p is None:
+            raise RuntimeError(f"no pending battle in phase {self.st.phase}")
+        return p
 
     def colour(self, seat: int) -> Colour:
         return theme.player_colour(self.session.seats[seat].colour).rgb
@@ -288,7 +296,7 @@ class GameScene(Scene):
         elif phase == "cards":
             shown.append(self.open_cards_button)
         elif phase == "defend":
-            most = min(2, st.armies[st.pending["target"]])
+            most = min(2, st.armies[self.pending()["target"]])
             for n, button in enumerate(self.defend_buttons, start=1):
                 button.enabled = n <= most
             shown.extend(self.defend_buttons)
@@ -454,12 +462,15 @@ class GameScene(Scene):
                 self.app,
                 [
                     ("Resume", "Back to the map (Esc)", lambda: None),
-                    ("Save game", "Save this game to resume it later", self.save_game),
+                    ("Save game", "Save this game to resume it later", self.save_clicked),
                     ("Help", "Every key and mouse shortcut (F1)", self.show_help),
                     ("Leave game", "Back to the set-up screen (the autosave stays)", self.leave),
                 ],
             )
         )
+
+    def save_clicked(self) -> None:
+        self.save_game()
 
     def save_game(self) -> Path | None:
         path = saves_dir() / f"turn-{self.st.turn:03d}-{len(self.session.replay.actions)}.json"
@@ -755,7 +766,7 @@ class GameScene(Scene):
     def _sync_slider(self) -> None:
         st = self.st
         if st.phase == "occupy" and self.human_turn() is not None:
-            p = st.pending
+            p = self.pending()
             key = ("occupy", st.turn, p["source"], p["target"])
             if self.slider_key != key:
                 hi = st.armies[p["source"]] - 1
@@ -783,7 +794,8 @@ class GameScene(Scene):
             return  # nothing to show or open: skip building the view this frame
         view = st.view(self.viewer)
         may = acting and st.phase in ("place", "cards") and (st.phase == "cards" or not st.mid_turn)
-        lines = value_lines(view, st.deck_rules.rules.values)
+        values = st.deck_rules.rules.values if st.deck_rules is not None else {}
+        lines = value_lines(view, values)
         if view["must_turn_in"]:
             lines = [f"You hold {len(view['hand'])} cards: you must turn in a set", *lines]
         if (st.phase == "cards" or view["must_turn_in"]) and acting and not self.cards.open:
@@ -1008,14 +1020,14 @@ class GameScene(Scene):
                 ("Turn in a set (or keep them).", muted),
             ]
         if phase == "defend":
-            p = st.pending
+            p = self.pending()
             return "Defend!", [
                 (f"{self.session.name(st.current)} attacks {names[p['target']]}", text),
                 (f"from {names[p['source']]} with {p['dice']} dice.", text),
                 ("Choose your dice (1 or 2).", muted),
             ]
         if phase == "occupy":
-            p = st.pending
+            p = self.pending()
             value = self.slider.value if self.slider else p["min"]
             return "Move in", [
                 (f"{names[p['target']]} is yours!", theme.SUCCESS),

@@ -225,14 +225,14 @@ class ReplayScene(Scene):
         self.step_button = Button(
             "Step",
             pygame.Rect(0, 0, 100, 38),
-            self.advance,
+            self.step_once,
             tooltip="One action forward (Right)",
             font_size=15,
         )
         self.close_button = Button(
             "Close",
             pygame.Rect(0, 0, 100, 38),
-            self.app.pop,
+            self.close,
             tooltip="Back to the results (Esc)",
             font_size=15,
         )
@@ -257,6 +257,12 @@ class ReplayScene(Scene):
     def toggle(self) -> None:
         self.playing = not self.playing
         self.pause_button.label = "Pause" if self.playing else "Play"
+
+    def step_once(self) -> None:
+        self.advance()
+
+    def close(self) -> None:
+        self.app.pop()
 
     def advance(self) -> bool:
         if self.step >= len(self.replay.actions):

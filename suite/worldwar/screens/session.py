@@ -9,14 +9,13 @@ replays the recorded actions, so a resumed game is exactly the saved one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
-from suite.core.bots import Bot
 from suite.core.match import Action, Event, Replay, Seat
 from suite.core.rng import Rng
 from suite.core.store import SaveError, load_document, save_document
@@ -28,7 +27,19 @@ from suite.worldwar.rules.odds import battle, roll_probabilities
 
 GAME = "worldwar"
 SAVE_KIND = "worldwar-save"
-BOT_KINDS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "easy": EasyBot, "hard": HardBot}
+
+
+class WorldWarBot(Protocol):
+    """What the screens need of a World War bot (`suite.worldwar.rules.bots`)."""
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: Rng) -> Action: ...
+
+
+BOT_KINDS: dict[str, Callable[[], WorldWarBot]] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "hard": HardBot,
+}
 SEAT_KINDS = ("human", *BOT_KINDS)
 LOG_KEEP = 400
 
@@ -103,7 +114,7 @@ class Session:
         assert isinstance(state, WorldWar)
         self.state: WorldWar = state
         self.autosave = autosave
-        self.bots: dict[int, Bot] = {
+        self.bots: dict[int, WorldWarBot] = {
             i: BOT_KINDS[s.kind]() for i, s in enumerate(self.seats) if not s.human
         }
         self.bot_rng = Rng(seed).spawn()

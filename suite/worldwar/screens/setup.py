@@ -169,7 +169,7 @@ class SetupScene(Scene):
         self.start_button = Button(
             "Start game",
             pygame.Rect(0, 0, 220, 52),
-            self.start,
+            self.start_clicked,
             primary=True,
             tooltip="Deal the territories and play (Enter)",
         )
@@ -180,7 +180,7 @@ class SetupScene(Scene):
             tooltip="Continue a saved game or the autosave",
         )
         self.back_button = Button(
-            "Back", pygame.Rect(0, 0, 140, 52), self.app.pop, tooltip="Back to the launcher (Esc)"
+            "Back", pygame.Rect(0, 0, 140, 52), self.leave, tooltip="Back to the launcher (Esc)"
         )
         self.seed_entry: UITextEntryLine | None = None
         self.seed_hint = TooltipArea(
@@ -249,7 +249,7 @@ class SetupScene(Scene):
         self._keep_names()
         w, h = size
         assert self.ui is not None
-        self.ui.clear_and_reset()
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         margin = max(24, w // 40)
         col = (w - 3 * margin) // 2
         self.left = pygame.Rect(margin, 100, col, h - 100 - 100)
@@ -316,6 +316,12 @@ class SetupScene(Scene):
             "clock": self.clock.value,
             "defender": self.defence.value,
         }
+
+    def leave(self) -> None:
+        self.app.pop()
+
+    def start_clicked(self) -> None:
+        self.start()
 
     def start(self) -> GameScene | None:
         """Build the match and open the map (a bad map or config becomes a notice)."""
@@ -477,9 +483,12 @@ class LoadScene(Scene):
                 )
             )
         self.cancel = Button(
-            "Cancel", pygame.Rect(0, 0, 200, 44), self.app.pop, tooltip="Back to the set-up (Esc)"
+            "Cancel", pygame.Rect(0, 0, 200, 44), self.close, tooltip="Back to the set-up (Esc)"
         )
         self.on_resize(app.size)
+
+    def close(self) -> None:
+        self.app.pop()
 
     def _pick(self, path: Path) -> Callable[[], None]:
         def pick() -> None:
