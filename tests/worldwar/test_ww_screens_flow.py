@@ -198,3 +198,79 @@ def test_help_zoom_pan_and_resize() -> None:
         assert g.map.zoom == 1.0
         h.resize((1000, 700))
         assert g.map.rect.right <= 1000 - 280 and g.map.rect.bottom == 700
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_domination_maps_from_the_user_folder_and_broken_ones() -> None:
+    import shutil
+
+    from suite.worldwar.screens.setup import user_maps_dir
+
+    folder = user_maps_dir()
+    folder.mkdir(parents=True)
+    shutil.copy(DATA / "archipelago.map", folder / "archipelago.map")
+    shutil.copy(DATA / "broken" / "one_way.map", folder / "one_way.map")
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        titles = [title for _, title in setup.maps]
+        assert "Archipelago Test Map" in titles
+        while not setup.map_choice.value.endswith("one_way.map"):
+            h.click(setup.map_choice)
+        h.frames(2)
+        assert setup.preview is None and "one_way.map" in setup.preview_error
+        h.click(setup.start_button)
+        assert h.scene is setup and any("Cannot start" in n for n in h.notices)
+        while not setup.map_choice.value.endswith("archipelago.map"):
+            h.click(setup.map_choice)
+        h.frames(2)
+        assert setup.preview is not None and len(setup.preview.topo.ids) == 14
+        h.click(setup.start_button)
+        game = h.scene
+        assert isinstance(game, GameScene)
+        assert len(game.session.state.topo.ids) == 14
+
+
+def test_launcher_opens_world_war() -> None:
+    from suite.ui.launcher import LauncherScene
+
+    with Harness(root=LauncherScene) as h:
+        launcher = h.scene
+        assert isinstance(launcher, LauncherScene)
+        card = next(c for c in launcher.cards if c.info.key == "worldwar")
+        assert card.available
+        launcher.open_card(card)
+        h.frames(2)
+        assert isinstance(h.scene, SetupScene)
+        h.click(h.scene.back_button)
+        assert h.scene is launcher
+
+
+def test_setup_seats_colours_and_names() -> None:
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        for _ in range(6):
+            h.click(setup.add_button)
+        assert len(setup.rows) == 6 and not setup.add_button.enabled
+        colours = [row.colour for row in setup.rows]
+        assert len(set(colours)) == 6
+        h.click(setup.rows[0].colour_button)
+        assert setup.rows[0].colour not in colours[1:]
+        entry = setup.rows[0].entry
+        assert entry is not None
+        h.click(entry)
+        for _ in range(12):
+            h.key(pygame.K_BACKSPACE)
+        h.type_text("Zoe")
+        h.key(pygame.K_RETURN)
+        for row in setup.rows[4:]:
+            h.click(row.remove_button)
+        assert len(setup.rows) == 4
+        h.click(setup.start_button)
+        game = h.scene
+        assert isinstance(game, GameScene)
+        assert game.session.seats[0].name == "Zoe"
+        assert len(game.session.seats) == 4

@@ -15,7 +15,7 @@ import pygame
 from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button
-from suite.worldwar.screens.kit import blit_panel, blit_text
+from suite.worldwar.screens.kit import blit_panel, blit_text, draw_star
 
 PAPER: Colour = (244, 236, 214)
 PAPER_EDGE: Colour = (150, 128, 92)
@@ -57,17 +57,6 @@ def _suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size: int
         )
 
 
-def _star(surface: pygame.Surface, centre: tuple[float, float], r: float, colour: Colour) -> None:
-    import math
-
-    pts = []
-    for k in range(10):
-        rad = r if k % 2 == 0 else r * 0.45
-        angle = -math.pi / 2 + k * math.pi / 5
-        pts.append((centre[0] + rad * math.cos(angle), centre[1] + rad * math.sin(angle)))
-    pygame.draw.polygon(surface, colour, pts)
-
-
 def _crown(surface: pygame.Surface, centre: tuple[int, int], w: int, colour: Colour) -> None:
     x, y = centre
     h = w * 0.6
@@ -103,7 +92,7 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
         star = w * 0.16
         for k in range(value):
             cy = h / 2 + (k - (value - 1) / 2) * star * 2.3
-            _star(image, (w / 2, cy), star, theme.ACCENT_DARK)
+            draw_star(image, (w / 2, cy), star, theme.ACCENT_DARK)
         return image
     colour = RED if suit in SUIT_RED else INK
     blit_text(image, rank, (8, 4), size=small, colour=colour, bold=True)
@@ -115,16 +104,6 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
     blit_text(
         image, rank, (w - 8, h - 4), size=small, colour=colour, bold=True, anchor="bottomright"
     )
-    return image
-
-
-def card_back(size: tuple[int, int]) -> pygame.Surface:
-    """The back of a card (for hands that are not yours)."""
-    image = pygame.Surface(size, pygame.SRCALPHA)
-    rect = image.get_rect()
-    pygame.draw.rect(image, theme.PANEL_LIGHT, rect, border_radius=6)
-    pygame.draw.rect(image, theme.ACCENT_DARK, rect, 2, border_radius=6)
-    pygame.draw.rect(image, theme.ACCENT_DARK, rect.inflate(-10, -10), 1, border_radius=4)
     return image
 
 

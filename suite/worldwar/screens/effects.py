@@ -14,7 +14,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.worldwar.screens.kit import blit_panel, blit_text
+from suite.worldwar.screens.kit import blit_panel, blit_text, draw_star
 
 SHUFFLE = 0.35  # seconds of tumbling faces before the rolled ones show
 SHOW = 2.2  # seconds the tray stays up
@@ -175,3 +175,39 @@ class Ring:
         alpha = round(255 * (1 - k))
         pygame.draw.circle(layer, (*self.colour, alpha), (radius + 4, radius + 4), radius, 4)
         surface.blit(layer, layer.get_rect(center=centre))
+
+
+@dataclass
+class CardFlight:
+    """A drawn card flying from the map to the Cards button."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    age: float = 0.0
+    DURATION = 0.7
+
+    @property
+    def done(self) -> bool:
+        return self.age >= self.DURATION
+
+    def update(self, dt: float) -> None:
+        self.age += dt
+
+    def draw(self, surface: pygame.Surface) -> None:
+        k = min(1.0, self.age / self.DURATION)
+        ease = 1 - (1 - k) ** 3
+        x = self.start[0] + (self.end[0] - self.start[0]) * ease
+        y = self.start[1] + (self.end[1] - self.start[1]) * ease - 80 * math.sin(math.pi * k)
+        scale = 1.0 - 0.5 * ease
+        image = _card_back((round(60 * scale), round(86 * scale)))
+        surface.blit(image, image.get_rect(center=(round(x), round(y))))
+
+
+def _card_back(size: tuple[int, int]) -> pygame.Surface:
+    image = pygame.Surface(size, pygame.SRCALPHA)
+    rect = image.get_rect()
+    pygame.draw.rect(image, theme.PANEL_LIGHT, rect, border_radius=6)
+    pygame.draw.rect(image, theme.ACCENT, rect, 2, border_radius=6)
+    pygame.draw.rect(image, theme.ACCENT_DARK, rect.inflate(-10, -10), 1, border_radius=4)
+    draw_star(image, rect.center, min(size) / 4, theme.ACCENT)
+    return image

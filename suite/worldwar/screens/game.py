@@ -28,7 +28,7 @@ from suite.worldwar.rules.engine import WorldWar
 from suite.worldwar.rules.odds import battle
 from suite.worldwar.screens import sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
-from suite.worldwar.screens.effects import BattleCard, DiceTray, Ring
+from suite.worldwar.screens.effects import BattleCard, CardFlight, DiceTray, Ring
 from suite.worldwar.screens.kit import Cycler, Slider, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
@@ -79,6 +79,7 @@ class GameScene(Scene):
         self.clock_left = float(st.clock)
         self.tray: DiceTray | BattleCard | None = None
         self.rings: list[Ring] = []
+        self.flights: list[CardFlight] = []
         self.over_wait = OVER_DELAY
         self.press: tuple[int, int] | None = None
         self.dragging = False
@@ -530,7 +531,7 @@ class GameScene(Scene):
                 sounds.play(self.app.audio, "conquest")
             elif isinstance(e, A.CardDrawn) and e.seat == self.viewer:
                 sounds.play(self.app.audio, "card")
-                self.app.toasts.add("You drew a card", 2.0)
+                self.flights.append(CardFlight(self.map.rect.center, self.cards_button.rect.center))
             elif isinstance(e, A.TurnBegan):
                 self.clear_selection()
                 self.buffer = []
@@ -691,6 +692,9 @@ class GameScene(Scene):
         for ring in self.rings:
             ring.update(dt)
         self.rings = [r for r in self.rings if not r.done]
+        for flight in self.flights:
+            flight.update(dt)
+        self.flights = [f for f in self.flights if not f.done]
         if self.session.over:
             self.over_wait -= dt
             if self.over_wait <= 0 and not self.finished:
@@ -856,6 +860,8 @@ class GameScene(Scene):
         self.cards.draw(surface)
         for button in self.controls():
             button.draw(surface)
+        for flight in self.flights:
+            flight.draw(surface)
         if self.slider is not None and self.human_turn() is not None:
             self.slider.draw(surface)
         self._draw_tooltips(surface)

@@ -4,6 +4,7 @@ cheap), an option cycler button and a themed slider. All draw with `suite.ui.the
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -81,6 +82,19 @@ def blit_panel(
     alpha: int = 235,
 ) -> None:
     surface.blit(panel_image(rect.size, colour, border, radius, alpha), (rect.x - 12, rect.y - 12))
+
+
+def draw_star(
+    surface: pygame.Surface, centre: tuple[float, float], r: float, colour: Colour
+) -> None:
+    """A five-pointed star of outer radius `r`."""
+    pts = []
+    for k in range(10):
+        rad = r if k % 2 == 0 else r * 0.45
+        angle = -math.pi / 2 + k * math.pi / 5
+        pts.append((centre[0] + rad * math.cos(angle), centre[1] + rad * math.sin(angle)))
+    if r >= 1:
+        pygame.draw.polygon(surface, colour, pts)
 
 
 class Cycler(Button, Generic[T]):
