@@ -449,6 +449,7 @@ class GameScene(Scene):
     def _turn_in(self, cards: tuple[int, ...]) -> None:
         if self.act(A.TurnIn(cards)) is not None:
             sounds.play(self.app.audio, "card")
+            self.cards.open = False  # back to the map; reopened while another set is due
 
     def _skip_cards(self) -> None:
         if self.act(A.SkipTurnIn()) is not None:
@@ -839,6 +840,8 @@ class GameScene(Scene):
         if st.phase in ("occupy", "defend") and st.pending is not None:
             targets = [st.pending["target"]]
             selected = st.pending["source"]
+        continent = self.legend_hover()
+        group = list(st.topo.members[continent]) if continent is not None else []
         hidden = self.viewer is None and len(self.humans) > 1
         self.map.draw(
             surface,
@@ -847,10 +850,12 @@ class GameScene(Scene):
             hover=None if hidden else self.hover,
             selected=selected,
             targets=targets,
+            group=group,
             extra=self.buffered(),
         )
         for ring in self.rings:
             ring.draw_at(surface, self.map.label_screen(ring.territory))
+        self._draw_legend(surface)
         if self.tray is not None:
             self.tray.draw(surface, self.map.rect)
         self._draw_top(surface)
@@ -865,6 +870,78 @@ class GameScene(Scene):
         if self.slider is not None and self.human_turn() is not None:
             self.slider.draw(surface)
         self._draw_tooltips(surface)
+
+    def legend_rows(self) -> list[tuple[int, pygame.Rect]]:
+        """(continent, row rect) of the bonus legend, in the map corner with the least land
+        under it (clicks go through it to the map)."""
+        n = len(self.st.topo.continents)
+        box = self.map.quiet_corner((210, 22 * n + 38))
+        return [(c, pygame.Rect(box.x, box.y + 30 + 22 * c, box.width, 22)) for c in range(n)]
+
+    def _draw_legend(self, surface: pygame.Surface) -> None:
+        st = self.st
+        topo = st.topo
+        rows = self.legend_rows()
+        if not rows:
+            return
+        box = rows[0][1].unionall([r for _, r in rows]).inflate(0, 0)
+        box.y -= 30
+        box.height += 38
+        blit_panel(surface, box, colour=(12, 16, 25), alpha=200)
+        blit_text(
+            surface,
+            "Continents",
+            (box.x + 12, box.y + 8),
+            size=14,
+            bold=True,
+            colour=theme.TEXT_MUTED,
+        )
+        blit_text(
+            surface,
+            "bonus",
+            (box.right - 12, box.y + 9),
+            size=12,
+            colour=theme.TEXT_MUTED,
+            anchor="topright",
+        )
+        for c, rect in rows:
+            hot = rect.collidepoint(self.mouse)
+            if hot:
+                pygame.draw.rect(surface, theme.PANEL_LIGHT, rect.inflate(-4, 0), border_radius=6)
+            pygame.draw.rect(
+                surface,
+                self.map.continent_colours[c],
+                pygame.Rect(rect.x + 12, rect.y + 6, 12, 12),
+                border_radius=3,
+            )
+            name = fit_text(topo.continent_names[c], 14, 130)
+            blit_text(
+                surface,
+                name,
+                (rect.x + 32, rect.centery),
+                size=14,
+                anchor="midleft",
+                colour=theme.HOVER if hot else theme.TEXT,
+            )
+            blit_text(
+                surface,
+                f"+{topo.bonus[c]}",
+                (rect.right - 12, rect.centery),
+                size=14,
+                bold=True,
+                colour=theme.ACCENT,
+                anchor="midright",
+            )
+            owners = {st.owner[t] for t in topo.members[c]}
+            if len(owners) == 1:
+                holder = owners.pop()
+                pygame.draw.circle(surface, self.colour(holder), (rect.right - 44, rect.centery), 5)
+
+    def legend_hover(self) -> int | None:
+        for c, rect in self.legend_rows():
+            if rect.collidepoint(self.mouse):
+                return c
+        return None
 
     def _draw_top(self, surface: pygame.Surface) -> None:
         st = self.st

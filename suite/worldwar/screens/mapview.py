@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -78,6 +79,8 @@ class MapView:
         self._layer_scale = 0.0
         self._badges: dict[tuple[Colour, int, int], pygame.Surface] = {}
         self.dirty_fills = True
+        self._corner_key: tuple[Any, ...] | None = None
+        self._corner = pygame.Rect(0, 0, 0, 0)
         self.set_rect(rect)
 
     # -- geometry ----------------------------------------------------------------------------
@@ -159,6 +162,29 @@ class MapView:
             return None
         t = int(self._ids[x, y]) - 1
         return t if t >= 0 else None
+
+    def quiet_corner(self, size: tuple[int, int]) -> pygame.Rect:
+        """The corner of the view (12 px in) where a box of `size` covers the least land."""
+        self._ensure_layer()
+        assert self._ids is not None
+        key = (size, round(self.pan[0]), round(self.pan[1]), self.zoom, tuple(self.rect))
+        if self._corner_key == key:
+            return pygame.Rect(self._corner)
+        best: tuple[int, pygame.Rect] | None = None
+        r = self.rect.inflate(-24, -24)
+        for anchor in ("bottomleft", "topleft", "bottomright", "topright"):
+            box = pygame.Rect((0, 0), size)
+            setattr(box, anchor, getattr(r, anchor))
+            x0 = max(0, int(box.x - self.rect.x + self.pan[0]))
+            y0 = max(0, int(box.y - self.rect.y + self.pan[1]))
+            x1 = max(x0, int(box.right - self.rect.x + self.pan[0]))
+            y1 = max(y0, int(box.bottom - self.rect.y + self.pan[1]))
+            land = int(np.count_nonzero(self._ids[x0:x1, y0:y1]))
+            if best is None or land < best[0]:
+                best = (land, box)
+        assert best is not None
+        self._corner_key, self._corner = key, best[1]
+        return pygame.Rect(best[1])
 
     def label_screen(self, t: int) -> tuple[int, int]:
         return self.to_screen(self.labels[t])
@@ -270,10 +296,11 @@ class MapView:
         targets: Sequence[int] = (),
         extra: dict[int, int] | None = None,
         badges: bool = True,
+        group: Sequence[int] = (),
     ) -> None:
         """Paint the map: the static layer, then outlines for the hovered territory (and its
-        neighbours), the selection and its targets, then the army badges. `extra` adds
-        armies not yet committed (shown as "+n")."""
+        neighbours), a `group` (a continent), the selection and its targets, then the army
+        badges. `extra` adds armies not yet committed (shown as "+n")."""
         self._ensure_layer()
         assert self._layer is not None
         clip = surface.get_clip()
@@ -285,6 +312,8 @@ class MapView:
         if hover is not None:
             for n in self.topo.adj[hover]:
                 self._outline(surface, n, theme.TEXT_MUTED, 2, smooth=False)
+        for t in group:
+            self._outline(surface, t, theme.HOVER, 3)
         for t in targets:
             self._outline(surface, t, theme.DANGER, 3)
         if hover is not None:
