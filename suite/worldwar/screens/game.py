@@ -1197,6 +1197,6 @@ class GameScene(Scene):
             owner = self.session.name(st.owner[t])
             text = (
                 f"{st.topo.names[t]} ({st.topo.continent_names[cont]}, +{st.topo.bonus[cont]}):"
-                f" {owner}, {st.armies[t]} armies"
+                f" {owner}, {st.armies[t]} {'army' if st.armies[t] == 1 else 'armies'}"
             )
             draw_tooltip(surface, text, self.mouse)
