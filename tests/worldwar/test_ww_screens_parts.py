@@ -29,7 +29,7 @@ def test_territory_under_each_label_is_that_territory(display: None) -> None:
     board = resolve_map("classic")
     view = MapView(board, pygame.Rect(0, 50, 960, 700))
     hits = 0
-    for t, tid in enumerate(view.topo.ids):
+    for t in range(len(view.topo.ids)):
         pos = view.label_screen(t)
         found = view.territory_at(pos)
         if found is not None:
