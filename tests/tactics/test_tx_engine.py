@@ -91,6 +91,9 @@ def test_requirements_met_and_max_pieces_of_the_host() -> None:
         battle(armies=[[SWORDSMAN] * 3, [SWORDSMAN]], max_pieces=2)
     with pytest.raises(PackError):
         battle(map=42)
+    with pytest.raises(PackError, match="host needs 'L3'"):
+        battle(map=4, profiles=[{"level": 2}])
+    assert battle(map="the crags", profiles=[{"level": 3}]).map_id == 4
     with pytest.raises(ValueError, match="pieces_per_turn"):
         battle(pieces_per_turn=5)
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from suite.core.rng import Rng
 from suite.tactics.assets.model import Piece
 from suite.tactics.rules.data import Rules
-from suite.tactics.rules.requirements import Profile, RequirementError, meets
+from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.rules.terrain import Terrain
 
 
@@ -25,12 +25,7 @@ class ArmyError(ValueError):
 def allowed(piece: Piece, profile: Profile | None) -> bool:
     """True when `profile` (None = unchecked) may field `piece`; malformed requirements
     never hold."""
-    if profile is None:
-        return True
-    try:
-        return meets(piece.requirements, profile)
-    except RequirementError:
-        return False
+    return profile is None or satisfied(piece.requirements, profile)
 
 
 def check_army(

@@ -74,6 +74,14 @@ def meets(text: str, profile: Profile) -> bool:
     return all(term.holds(profile) for term in parse_requirement(text))
 
 
+def satisfied(text: str, profile: Profile) -> bool:
+    """`meets`, except that a malformed requirement is never met (no exception)."""
+    try:
+        return meets(text, profile)
+    except RequirementError:
+        return False
+
+
 def describe(text: str) -> str:
     """A requirement in words, for greyed-out entries ("level 3 and token 23")."""
     words = []

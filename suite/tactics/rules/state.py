@@ -11,7 +11,8 @@ Config keys: "pack" (folder, None = default pack), "map" (id, name or None = by 
 "players" (2-4), "pieces_per_turn" (1-4, or 0 = all rested), "armies" (per seat: a list of
 up to 9 formation slots of piece ids, 0 = empty, or "random"), "army_size" (pieces in a
 random army), "max_pieces", "profiles" (per seat {"level", "tokens"} or None; armies of
-seats with a profile must meet the pieces' requirements), "max_turns"/"max_rounds" (rounds
+seats with a profile must meet the pieces' requirements; seat 0 is the host, whose
+profile must meet the map's requirement), "max_turns"/"max_rounds" (rounds
 before the battle ends by score).
 """
 
@@ -35,7 +36,7 @@ from suite.tactics.rules.packs import (
     playable_pieces,
     resolve_map,
 )
-from suite.tactics.rules.requirements import Profile
+from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.rules.terrain import Terrain
 
 SELECT, MOVE, ATTACK, OVER = "select", "move", "attack", "over"
@@ -185,6 +186,10 @@ class TacticsState:
         root = config.get("pack")
         pack = get_pack(root)
         map_id = resolve_map(pack, config.get("map"), seed, players)
+        host = _profile((config.get("profiles") or [None])[0])
+        needs = pack.maps[map_id].requirements if map_id in pack.maps else ""
+        if host is not None and not satisfied(needs, host):
+            raise PackError(f"map {map_id} {pack.grids[map_id].name!r}: the host needs {needs!r}")
         terrain = get_terrain(root, map_id)
         norm: dict[str, Any] = {
             "pack": str(root) if root else None,
