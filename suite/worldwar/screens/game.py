@@ -80,6 +80,7 @@ class GameScene(Scene):
         self.tray: DiceTray | BattleCard | None = None
         self.rings: list[Ring] = []
         self.flights: list[CardFlight] = []
+        self.battle: tuple[int, int] | None = None  # the last roll's territories, while shown
         self.over_wait = OVER_DELAY
         self.press: tuple[int, int] | None = None
         self.dragging = False
@@ -506,6 +507,8 @@ class GameScene(Scene):
     def _react(self, events: list[Event]) -> None:
         st = self.st
         for e in events:
+            if isinstance(e, (A.DiceRolled, A.BattleFought)):
+                self.battle = (st.topo.index[e.source], st.topo.index[e.target])
             if isinstance(e, A.DiceRolled):
                 self.tray = DiceTray(
                     e.attacker_dice,
@@ -837,6 +840,8 @@ class GameScene(Scene):
             if self.move_to is not None:
                 targets = [self.move_to]
         selected = self.selected
+        if self.human_turn() is None and self.tray is not None and self.battle is not None:
+            selected, targets = self.battle[0], [self.battle[1]]  # show what a bot attacks
         if st.phase in ("occupy", "defend") and st.pending is not None:
             targets = [st.pending["target"]]
             selected = st.pending["source"]

@@ -27,6 +27,7 @@ SEA_GRID: Colour = (26, 50, 78)
 EDGE: Colour = (16, 20, 28)
 LANE: Colour = (170, 196, 222)
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 1.0, 3.0, 1.25
+SETTLE_FRAMES = 12  # frames without zooming before the sharp layer is rebuilt
 MARGIN = 14  # pixels of sea around the map at every zoom
 
 IntArray = npt.NDArray[np.int32]
@@ -79,6 +80,7 @@ class MapView:
         self._layer_scale = 0.0
         self._badges: dict[tuple[Colour, int, int], pygame.Surface] = {}
         self.dirty_fills = True
+        self._settle = 0
         self._corner_key: tuple[Any, ...] | None = None
         self._corner = pygame.Rect(0, 0, 0, 0)
         self.set_rect(rect)
@@ -136,7 +138,7 @@ class MapView:
             (lx - MARGIN) * ratio + MARGIN - (pos[0] - self.rect.x),
             (ly - MARGIN) * ratio + MARGIN - (pos[1] - self.rect.y),
         ]
-        self._layer = None
+        self._settle = SETTLE_FRAMES
         self._clamp_pan()
 
     def pan_by(self, dx: float, dy: float) -> None:
@@ -146,26 +148,32 @@ class MapView:
 
     def reset_view(self) -> None:
         self.zoom = 1.0
-        self._layer = None
+        self._settle = SETTLE_FRAMES
         self._clamp_pan()
 
     def territory_at(self, pos: tuple[int, int]) -> int | None:
         """The territory index under the screen point `pos`, or None (sea, off the map)."""
         if not self.rect.collidepoint(pos):
             return None
-        self._ensure_layer()
+        self._ensure_layer(settle=True)
         assert self._ids is not None
-        x = int(pos[0] - self.rect.x + self.pan[0])
-        y = int(pos[1] - self.rect.y + self.pan[1])
+        x, y = self._old_layer(
+            pos[0] - self.rect.x + self.pan[0], pos[1] - self.rect.y + self.pan[1]
+        )
         w, h = self._ids.shape
         if not (0 <= x < w and 0 <= y < h):
             return None
         t = int(self._ids[x, y]) - 1
         return t if t >= 0 else None
 
+    def _old_layer(self, lx: float, ly: float) -> tuple[int, int]:
+        """A point of the current zoom's layer in the built layer's pixels."""
+        k = self._layer_scale / self.scale if self.stale else 1.0
+        return (int((lx - MARGIN) * k + MARGIN), int((ly - MARGIN) * k + MARGIN))
+
     def quiet_corner(self, size: tuple[int, int]) -> pygame.Rect:
         """The corner of the view (12 px in) where a box of `size` covers the least land."""
-        self._ensure_layer()
+        self._ensure_layer(settle=True)
         assert self._ids is not None
         key = (size, round(self.pan[0]), round(self.pan[1]), self.zoom, tuple(self.rect))
         if self._corner_key == key:
@@ -199,8 +207,15 @@ class MapView:
 
     # -- rendering ---------------------------------------------------------------------------
 
-    def _ensure_layer(self) -> None:
-        if self._layer is None or abs(self._layer_scale - self.scale) > 1e-9:
+    @property
+    def stale(self) -> bool:
+        """True while the layer is from another zoom (drawn scaled until it settles)."""
+        return self._layer is not None and abs(self._layer_scale - self.scale) > 1e-9
+
+    def _ensure_layer(self, settle: bool = False) -> None:
+        """Build what is missing; a zoom change is rebuilt only once it has settled (or
+        `settle` is False), so turning the wheel stays smooth."""
+        if self._layer is None or (self.stale and not (settle and self._settle > 0)):
             self._build_geography()
             self.dirty_fills = True
         if self.dirty_fills:
@@ -301,14 +316,18 @@ class MapView:
         """Paint the map: the static layer, then outlines for the hovered territory (and its
         neighbours), a `group` (a continent), the selection and its targets, then the army
         badges. `extra` adds armies not yet committed (shown as "+n")."""
-        self._ensure_layer()
+        self._settle -= 1
+        self._ensure_layer(settle=True)
         assert self._layer is not None
         clip = surface.get_clip()
         surface.set_clip(self.rect)
         surface.fill(SEA, self.rect)
-        surface.blit(
-            self._layer, (self.rect.x - round(self.pan[0]), self.rect.y - round(self.pan[1]))
-        )
+        if self.stale:
+            self._blit_scaled(surface)
+        else:
+            surface.blit(
+                self._layer, (self.rect.x - round(self.pan[0]), self.rect.y - round(self.pan[1]))
+            )
         if hover is not None:
             for n in self.topo.adj[hover]:
                 self._outline(surface, n, theme.TEXT_MUTED, 2, smooth=False)
@@ -325,11 +344,26 @@ class MapView:
             self._badge(surface, t, armies[t], radius, (extra or {}).get(t, 0))
         surface.set_clip(clip)
 
+    def _blit_scaled(self, surface: pygame.Surface) -> None:
+        """The built layer stretched to the current zoom (cheap, a little blurry)."""
+        assert self._layer is not None
+        k = self._layer_scale / self.scale
+        x0, y0 = self._old_layer(self.pan[0], self.pan[1])
+        size = (max(1, round(self.rect.width * k)), max(1, round(self.rect.height * k)))
+        window = pygame.Surface(size)
+        window.fill(SEA)
+        window.blit(self._layer, (-x0, -y0))
+        surface.blit(pygame.transform.scale(window, self.rect.size), self.rect)
+
     def _outline(
         self, surface: pygame.Surface, t: int, colour: Colour, width: int, smooth: bool = True
     ) -> None:
         ox, oy = self.rect.x - self.pan[0], self.rect.y - self.pan[1]
-        pts = [(x + ox, y + oy) for x, y in self._screen_polys[t]]
+        k = self.scale / self._layer_scale if self.stale else 1.0
+        pts = [
+            ((x - MARGIN) * k + MARGIN + ox, (y - MARGIN) * k + MARGIN + oy)
+            for x, y in self._screen_polys[t]
+        ]
         if len(pts) >= 3:
             pygame.draw.lines(surface, colour, True, pts, width)
             if smooth:
