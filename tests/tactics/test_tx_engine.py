@@ -274,3 +274,13 @@ def test_view_hides_the_random_source_and_shows_score_lines() -> None:
     assert view["scores"] == [[3, 30], [3, 30]]
     assert set(view["teams"]) <= {"red", "green", "yellow", "blue"}
     json.dumps(view)
+
+
+def test_value_army_takes_the_best_kinds_within_max_count_and_requirements() -> None:
+    state = battle(3, armies=["value", "random"], profiles=[{"level": 1}, None])
+    kinds = [u.kind for u in state.units if u.seat == 0]
+    assert len(kinds) == 9
+    assert kinds.count(OGRE) == 2 and kinds.count(KING) == 1
+    assert CATAPULT not in kinds and MAGE not in kinds  # L5+T1 and L2 are not met
+    unlocked = battle(3, armies=["value", "random"], profiles=[{"level": 5, "tokens": [1]}])
+    assert CATAPULT in [u.kind for u in unlocked.units if u.seat == 0]

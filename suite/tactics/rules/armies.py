@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from suite.core.rng import Rng
-from suite.tactics.assets.model import Piece
+from suite.tactics.assets.model import Piece, Weapon
 from suite.tactics.rules.data import Rules
 from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.rules.terrain import Terrain
@@ -73,6 +73,37 @@ def random_army(
         pid = rng.choice(kinds)
         counts[pid] += 1
         army.append(pid)
+    return army
+
+
+def piece_worth(piece: Piece, weapon: Weapon, median_defense: float) -> float:
+    """A simple value model: damage a piece deals per attack against a typical defence
+    times the hits it can take, scaled up by how far it moves and shoots."""
+    output = weapon.damage * piece.strength / max(median_defense, 1.0)
+    toughness = piece.hp * max(piece.defense, 1)
+    return output * toughness * (1 + 0.1 * (piece.mobility + piece.range + piece.agility))
+
+
+def value_army(
+    pieces: dict[int, Piece],
+    weapons: dict[int, Weapon],
+    rng: Rng,
+    size: int,
+    profile: Profile | None = None,
+) -> list[int]:
+    """`size` pieces chosen by `piece_worth`, best first within max# and requirements;
+    kinds of equal worth are ordered at random."""
+    defenses = sorted(p.defense for p in pieces.values())
+    median = float(defenses[len(defenses) // 2]) if defenses else 1.0
+    kinds = [pid for pid, piece in pieces.items() if allowed(piece, profile)]
+    rng.shuffle(kinds)
+    kinds.sort(key=lambda pid: -piece_worth(pieces[pid], weapons[pieces[pid].weapon], median))
+    army: list[int] = []
+    for pid in kinds:
+        take = min(pieces[pid].max_count, size - len(army))
+        army.extend([pid] * take)
+        if len(army) >= size:
+            break
     return army
 
 

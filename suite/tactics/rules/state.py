@@ -9,7 +9,8 @@ action raises `IllegalAction` and leaves the state as it was.
 
 Config keys: "pack" (folder, None = default pack), "map" (id, name or None = by seed),
 "players" (2-4), "pieces_per_turn" (1-4, or 0 = all rested), "armies" (per seat: a list of
-up to 9 formation slots of piece ids, 0 = empty, or "random"), "army_size" (pieces in a
+up to 9 formation slots of piece ids, 0 = empty, "random", or "value" for the army a
+simple value model picks), "army_size" (pieces in a
 random army), "max_pieces", "profiles" (per seat {"level", "tokens"} or None; armies of
 seats with a profile must meet the pieces' requirements; seat 0 is the host, whose
 profile must meet the map's requirement), "max_turns"/"max_rounds" (rounds
@@ -26,7 +27,13 @@ from suite.core.rng import Rng
 from suite.tactics.assets.model import TEAM_NAMES, Pack, Piece, Weapon
 from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
-from suite.tactics.rules.armies import ArmyError, check_army, place_formation, random_army
+from suite.tactics.rules.armies import (
+    ArmyError,
+    check_army,
+    place_formation,
+    random_army,
+    value_army,
+)
 from suite.tactics.rules.data import Rules, load_rules
 from suite.tactics.rules.forecast import Forecast, Side, strike
 from suite.tactics.rules.packs import (
@@ -221,13 +228,18 @@ class TacticsState:
             raw = armies[seat] if seat < len(armies) else "random"
             if raw == "random" or raw is None:
                 slots = random_army(self.pieces, rng, min(size, max_pieces), profile)
+            elif raw == "value":
+                count = min(size, max_pieces)
+                slots = value_army(self.pieces, self.weapons, rng, count, profile)
             elif isinstance(raw, list | tuple):
                 try:
                     slots = [int(v or 0) for v in raw]
                 except (TypeError, ValueError) as exc:
                     raise ArmyError(f"seat {seat}: army slots must be piece ids: {exc}") from exc
             else:
-                raise ArmyError(f"seat {seat}: army must be a list of piece ids or 'random'")
+                raise ArmyError(
+                    f"seat {seat}: army must be a list of piece ids, 'random' or 'value'"
+                )
             chosen.append(
                 check_army(slots, self.pieces, rules, max_pieces, profile, f"seat {seat} army")
             )
