@@ -179,11 +179,17 @@ def test_human_defender_chooses_dice(artifacts: Path) -> None:
         assert seen
 
 
-def test_help_zoom_pan_and_resize() -> None:
+def test_help_zoom_pan_and_resize(artifacts: Path) -> None:
     with Harness() as h:
         g = start(h)
+        h.key(pygame.K_ESCAPE)
+        assert isinstance(h.scene, MenuScene)
+        h.screenshot(artifacts / "ww_menu.png")
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is g
         h.key(pygame.K_F1)
         assert isinstance(h.scene, HelpScene)
+        h.screenshot(artifacts / "ww_help.png")
         h.key(pygame.K_a)
         assert h.scene is g
         centre = g.map.rect.center

@@ -735,8 +735,8 @@ class GameScene(Scene):
         if key != self.clock_key:
             self.clock_key = key
             self.clock_left = float(st.clock)
-        if self.human_turn() is None:
-            return
+        if self.human_turn() is None or self.session.actor != st.current:
+            return  # bots need no clock; a defender's choice does not use up the turn
         self.clock_left -= dt
         if self.clock_left <= 0:
             if self.buffer:

@@ -25,7 +25,7 @@ from suite.worldwar.rules.engine import ConfigError
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.maps import list_maps
 from suite.worldwar.screens.game import SPEEDS, GameScene
-from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text
+from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView, hex_colour
 from suite.worldwar.screens.session import (
     SeatInfo,
@@ -371,7 +371,10 @@ class SetupScene(Scene):
         ):
             self.start()
             return
-        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.seed_entry:
+        if (
+            event.type in (pygame_gui.UI_TEXT_ENTRY_FINISHED, pygame_gui.UI_TEXT_ENTRY_CHANGED)
+            and event.ui_element is self.seed_entry
+        ):
             self.preview_due = True
         for row in self.rows:
             row.name_hint.handle_event(event)
@@ -430,12 +433,27 @@ class SetupScene(Scene):
             if id(button) not in swatches:
                 button.draw(surface)
         blit_text(surface, "Seed", self.seed_label_pos, size=16, anchor="midleft")
+        tips = (
+            "Click a colour to change it; click a kind to cycle (right click: back).",
+            "Several humans play hot-seat: a 'pass to' screen hides each hand.",
+            f"Domination .map files go in {user_maps_dir()}",
+        )
+        y = self.left.bottom - 22 * len(tips) - 12
+        for tip in tips:
+            text = fit_text(tip, 14, self.left.width - 32)
+            blit_text(surface, text, (self.left.x + 16, y), size=14, colour=theme.TEXT_MUTED)
+            y += 22
         blit_panel(surface, self.preview_rect, colour=(14, 19, 30))
         if self.preview is not None:
             blit_text(
                 surface,
                 f"{len(self.preview.topo.ids)} territories, "
-                f"{len(self.preview.topo.continents)} continents",
+                f"{len(self.preview.topo.continents)} continents"
+                + (
+                    "  (an example: the shape comes from the seed)"
+                    if self.map_choice.value.startswith("random") and self._seed() is None
+                    else ""
+                ),
                 (self.preview_rect.x + 12, self.preview_rect.y + 8),
                 size=13,
                 colour=theme.TEXT_MUTED,
