@@ -21,11 +21,12 @@ SHORTCUTS = (
     ("Space", "attack once"),
     ("Enter", "attack to the end / confirm a move"),
     ("Left, Right", "change the armies to move"),
+    ("F", "stop attacking and make the free move"),
     ("E", "end the turn"),
     ("C", "show or hide your cards;  T turn in,  B best set"),
     ("Wheel, +, -", "zoom;  drag or arrow keys to pan;  0 to fit"),
     ("F1", "this help"),
-    ("Esc", "menu: save, load, quit"),
+    ("Esc", "clear the selection, or the menu: save, help, leave"),
 )
 
 
