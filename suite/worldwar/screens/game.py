@@ -423,8 +423,11 @@ class GameScene(Scene):
         if self.slider is None:
             return
         if st.phase == "occupy":
+            source = self.pending()["source"]
             self.act(A.Occupy(self.slider.value))
             self.slider = None
+            self.target = None  # conquered: pick the next target from the same source
+            self.selected = source if st.armies[source] >= 2 else None
             return
         if self.selected is not None and self.move_to is not None:
             ids = st.topo.ids
