@@ -57,6 +57,14 @@ def _suit(surface: pygame.Surface, suit: str, centre: tuple[int, int], size: int
         )
 
 
+@functools.lru_cache(maxsize=64)
+def suit_image(suit: str, size: int) -> pygame.Surface:
+    """A suit symbol `size` pixels square, drawn 4x larger and smoothed down (antialiased)."""
+    big = pygame.Surface((4 * size, 4 * size), pygame.SRCALPHA)
+    _suit(big, suit, (2 * size, 2 * size), round(3.6 * size))
+    return pygame.transform.smoothscale(big, (size, size))
+
+
 def _crown(surface: pygame.Surface, centre: tuple[int, int], w: int, colour: Colour) -> None:
     x, y = centre
     h = w * 0.6
@@ -95,10 +103,13 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
             draw_star(image, (w / 2, cy), star, theme.ACCENT_DARK)
         return image
     colour = RED if suit in SUIT_RED else INK
-    blit_text(image, rank, (8, 4), size=small, colour=colour, bold=True)
+    label = blit_text(image, rank, (8, 4), size=small, colour=colour, bold=True)
     if suit is not None:
-        _suit(image, suit, (8 + small // 3 + 2, 10 + small + small // 3), max(8, small * 2 // 3))
-        _suit(image, suit, (w // 2, h // 2 + (h // 10 if rank in FACE_RANKS else 0)), w // 2)
+        corner = max(14, small * 5 // 6)
+        image.blit(suit_image(suit, corner), (label.centerx - corner // 2, label.bottom))
+        centre = suit_image(suit, w // 2)
+        offset = h // 10 if rank in FACE_RANKS else 0
+        image.blit(centre, centre.get_rect(center=(w // 2, h // 2 + offset)))
     if rank in FACE_RANKS:
         _crown(image, (w // 2, h // 2 - h // 5), w // 3, theme.ACCENT_DARK)
     blit_text(
@@ -255,11 +266,11 @@ class CardsPanel:
             return
         blit_panel(surface, self.rect, colour=(16, 21, 32), border=theme.ACCENT, alpha=255)
         blit_text(surface, "Your cards", (self.rect.x + 20, self.rect.y + 14), size=20, bold=True)
-        for i, line in enumerate(self.lines[:2]):
+        for i, line in enumerate(self.lines[:3]):
             blit_text(
                 surface,
                 line,
-                (self.rect.right - 20, self.rect.y + 12 + 20 * i),
+                (self.rect.right - 20, self.rect.y + 8 + 19 * i),
                 size=15,
                 colour=theme.ACCENT if i == 0 else theme.TEXT_MUTED,
                 anchor="topright",
