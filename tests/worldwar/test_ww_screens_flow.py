@@ -129,24 +129,34 @@ def test_broken_save_is_a_notice_not_a_crash(tmp_path: Path) -> None:
         assert h.scene is setup
 
 
-def test_autosave_every_turn_and_resume_equals() -> None:
-    seats = [SeatInfo("A", 0, "easy"), SeatInfo("B", 1, "easy")]
+def test_autosave_before_every_human_turn_resumes_equal() -> None:
+    from suite.core.rng import Rng
+    from suite.worldwar.rules.actions import TurnBegan
+    from suite.worldwar.rules.bots import EasyBot
     from suite.worldwar.screens.session import autosave_path
 
+    seats = [SeatInfo("A", 0, "human"), SeatInfo("B", 1, "easy")]
     session = Session(
         {"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave_path()
     )
-    for _ in range(400):
-        choice = session.bot_action()
-        if choice is None:
-            break
-        session.apply(*choice)
-        if session.state.turn >= 4:
-            break
-    assert autosave_path().is_file()
-    resumed = Session.load(autosave_path())
-    assert resumed.state.turn == session.state.turn
-    assert len(resumed.replay.actions) <= len(session.replay.actions)
+    stand_in, rng = EasyBot(), Rng(1)
+    human_turns = 0
+    for _ in range(2000):
+        seat = session.actor
+        assert seat is not None
+        if seat in session.bots:
+            _, action = session.bot_action() or (seat, None)
+        else:
+            action = stand_in.choose(session.view(seat), session.state.legal(seat), rng)
+        assert action is not None
+        events = session.apply(seat, action)
+        if any(isinstance(e, TurnBegan) and e.seat == 0 for e in events):
+            human_turns += 1
+            resumed = Session.load(autosave_path())
+            assert resumed.state.to_dict() == session.state.to_dict()
+            if human_turns == 3:
+                break
+    assert human_turns == 3
 
 
 def test_human_defender_chooses_dice(artifacts: Path) -> None:

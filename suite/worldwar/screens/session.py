@@ -9,6 +9,7 @@ replays the recorded actions, so a resumed game is exactly the saved one.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,6 +43,7 @@ BOT_KINDS: dict[str, Callable[[], WorldWarBot]] = {
 }
 SEAT_KINDS = ("human", *BOT_KINDS)
 LOG_KEEP = 400
+AUTOSAVE_GAP = 2.0  # seconds between autosaves while only bots play
 
 
 @dataclass
@@ -124,6 +126,7 @@ class Session:
         self.log: list[LogLine] = []
         self.listeners: list[Callable[[list[Event]], None]] = []
         self._phase_before = self.state.phase
+        self._saved_at = 0.0
         self._note(self.state.start_events)
         self._snapshot()
 
@@ -158,9 +161,12 @@ class Session:
         self._note(events)
         for listener in self.listeners:
             listener(events)
-        if any(isinstance(e, A.TurnBegan) for e in events):
+        began = [e for e in events if isinstance(e, A.TurnBegan)]
+        if began:
             self._snapshot()
-            self.save_autosave()
+            human = self.seats[began[-1].seat].human
+            if human or time.monotonic() - self._saved_at >= AUTOSAVE_GAP:
+                self.save_autosave()
         if self.over:
             self._snapshot()
         return events
@@ -268,8 +274,11 @@ class Session:
         save_document(path, SAVE_KIND, self.to_document())
 
     def save_autosave(self) -> None:
+        """Write the autosave (if any). `apply` calls it when a turn begins: always before
+        a human's turn, and at most every AUTOSAVE_GAP seconds while bots play fast."""
         if self.autosave is None or self.over:
             return
+        self._saved_at = time.monotonic()
         try:
             self.save(self.autosave)
         except SaveError:
