@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from suite.core.bots import RandomBot
 from suite.core.match import GameSpec, register_game
+from suite.wok.rules.bots import GeneralBot, RobotBot
 from suite.wok.rules.orders import WokAction
 from suite.wok.rules.state import WokState, create
 
@@ -30,6 +32,7 @@ SPEC = register_game(
         action_type=WokAction,
         players=(2, 10),
         default_config=default_config,
+        bots={"random": RandomBot, "robot": RobotBot, "general": GeneralBot},
     )
 )
 

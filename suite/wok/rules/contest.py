@@ -40,12 +40,13 @@ class ContestResult:
 def _uniform(bits: np.random.PCG64, high: int, count: int) -> np.ndarray:
     """`count` uniform integers in 0..high by rejection on raw words."""
     n = high + 1
-    limit = np.uint64(_U64 - (_U64 % n))
+    rest = _U64 % n
     out: list[np.ndarray] = []
     need = count
     while need > 0:
         words = bits.random_raw(need)
-        ok = words[words < limit]
+        # Reject the top partial bucket (none when n divides 2**64).
+        ok = words[words < np.uint64(_U64 - rest)] if rest else words
         out.append((ok % np.uint64(n)).astype(np.int64))
         need -= len(ok)
     return out[0] if len(out) == 1 else np.concatenate(out)

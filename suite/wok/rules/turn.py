@@ -128,6 +128,8 @@ def decide_end(state: WokState) -> Outcome | None:
     seats = range(len(state.seat_colours))
     living = [s for s in seats if seat_alive(state, s)]
     v = state.variant
+    if not living:
+        return Outcome((), _places(state, ()), "no player left")
     if v.rips_to_win:
         reached = [s for s in living if seat_rips(state, s) >= v.rips_to_win]
         if reached:
@@ -135,8 +137,6 @@ def decide_end(state: WokState) -> Outcome | None:
             return Outcome((best,), _places(state, (best,)), f"{v.rips_to_win} RIPs")
         if len(living) == 1:
             return Outcome((living[0],), _places(state, (living[0],)), "last player standing")
-        if not living:
-            return Outcome((), _places(state, ()), "no player left")
     else:
         alive_colours = [c for c, col in enumerate(w.colours) if col.alive]
         holders = {w.colours[c].seat for c in alive_colours}
@@ -189,6 +189,7 @@ def public_players(state: WokState) -> list[dict[str, Any]]:
             "name": c.name,
             "seat": c.seat,
             "robot": c.seat is None,
+            "letter": c.letter,
             "alive": c.alive,
             "quit": c.quit,
             "rip_turn": c.rip_turn,
