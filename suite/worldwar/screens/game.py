@@ -205,6 +205,11 @@ class GameScene(Scene):
             return None
         return seat
 
+    def must_turn_in(self, seat: int) -> bool:
+        """True when `seat` must turn in a set before placing (R5-R6: placing is refused)."""
+        st = self.st
+        return st.phase == "place" and "place" not in st.legal(seat).kinds()
+
     def pending(self) -> dict[str, Any]:
         """The attack waiting for a defence or the conquest waiting for occupation."""
         p = self.st.pending
@@ -290,7 +295,7 @@ class GameScene(Scene):
         st = self.st
         phase = st.phase
         if phase in ("setup", "place"):
-            if phase == "place" and not st.mid_turn and st._forced(seat):
+            if self.must_turn_in(seat):
                 shown.append(self.open_cards_button)
             else:
                 self.undo_button.enabled = bool(self.buffer)
@@ -347,7 +352,7 @@ class GameScene(Scene):
         if st.owner[t] != seat:
             self.app.notify(f"{st.topo.names[t]} is not yours: place on your own territories")
             return
-        if st.phase == "place" and not st.mid_turn and st._forced(seat):
+        if self.must_turn_in(seat):
             self.cards.open = True
             self.app.notify("You hold 5 cards: turn in a set first")
             return
@@ -1091,7 +1096,7 @@ class GameScene(Scene):
         phase = st.phase
         if phase in ("setup", "place"):
             left = self.to_place() - sum(n for _, n in self.buffer)
-            if phase == "place" and not st.mid_turn and st._forced(seat):
+            if self.must_turn_in(seat):
                 return "Turn in cards", [
                     ("You hold 5 cards: turn in a set", accent),
                     ("before you place your armies.", muted),
