@@ -290,3 +290,37 @@ def test_setup_seats_colours_and_names() -> None:
         assert isinstance(game, GameScene)
         assert game.session.seats[0].name == "Zoe"
         assert len(game.session.seats) == 4
+
+
+def test_forced_turn_in_blocks_placing_until_a_set_is_turned_in() -> None:
+    from suite.worldwar.rules.actions import Place
+
+    seats = [SeatInfo("You", 0, "human"), SeatInfo("Bot", 1, "easy")]
+    session = Session({"map": "random:18:4", "cards": "increasing"}, 9, seats)
+    with Harness() as h:
+        g = GameScene(h.app, session, speed=3)
+        h.push(g)
+        st = session.state
+        for _ in range(500):  # deployment, played straight on the session
+            if st.phase != "setup":
+                break
+            seat = session.actor
+            assert seat is not None
+            if seat == 0:
+                mine = next(t for t in range(len(st.owner)) if st.owner[t] == 0)
+                session.apply(0, Place(st.topo.ids[mine], st.step_left))
+            else:
+                h.frames(1)
+        while g.human_turn() is None or st.phase != "place":
+            h.frames(1)
+        st.hands[0] = [0, 10, 20, 1, 11]  # two full sets in hand: must turn in (R5)
+        pool = st.pool
+        h.click(own_point(g, 0))
+        assert g.buffer == [] and any("turn in" in n for n in h.notices)
+        h.frames(2)
+        assert g.cards.open and g.cards.best
+        h.key(pygame.K_b)
+        h.key(pygame.K_t)
+        assert st.pool > pool and len(st.hands[0]) == 2 and not g.cards.open
+        h.click(own_point(g, 0))
+        assert sum(n for _, n in g.buffer) == 1
