@@ -324,3 +324,35 @@ def test_forced_turn_in_blocks_placing_until_a_set_is_turned_in() -> None:
         assert st.pool > pool and len(st.hands[0]) == 2 and not g.cards.open
         h.click(own_point(g, 0))
         assert sum(n for _, n in g.buffer) == 1
+
+
+def test_replays_are_core_replays_and_can_be_watched_from_setup() -> None:
+    from suite.core.match import Replay
+    from suite.worldwar.screens.gameover import ReplayScene
+
+    seats = [SeatInfo("Ann", 2, "easy"), SeatInfo("Bo", 4, "hard")]
+    session = Session({"map": "random:18:4"}, 4, seats)
+    while not session.over:
+        choice = session.bot_action()
+        assert choice is not None
+        session.apply(*choice)
+    path = session.save_replay()
+    assert path is not None
+    assert Replay.load(path).play().to_dict() == session.state.to_dict()
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        h.click(setup.replays_button)
+        chooser = h.scene
+        assert isinstance(chooser, LoadScene) and chooser.title == "Watch a replay"
+        h.click(chooser.buttons[0])
+        viewer = h.scene
+        assert isinstance(viewer, ReplayScene)
+        assert [s.name for s in viewer.seats] == ["Ann", "Bo"]
+        while viewer.speed.value != 0.0:
+            h.click(viewer.speed)
+        h.frames(120)
+        assert viewer.step == len(session.replay.actions)
+        assert viewer.session.state.to_dict() == session.state.to_dict()
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is setup

@@ -28,6 +28,7 @@ from suite.worldwar.rules.odds import battle, roll_probabilities
 
 GAME = "worldwar"
 SAVE_KIND = "worldwar-save"
+REPLAY_KIND = "replay"  # suite.core.match.Replay's document kind
 
 
 class WorldWarBot(Protocol):
@@ -288,8 +289,10 @@ class Session:
         """Save the replay under replays_dir(); its path, or None when it cannot be written."""
         stamp = len(list(replays_dir().glob("*.json"))) if replays_dir().is_dir() else 0
         path = replays_dir() / f"game-{stamp + 1:04d}.json"
+        data = msgspec.to_builtins(self.replay)
+        data["seats"] = [asdict(s) for s in self.seats]  # extra field: Replay.load ignores it
         try:
-            self.replay.save(path)
+            save_document(path, REPLAY_KIND, data)
         except (SaveError, OSError):
             return None
         return path
@@ -312,6 +315,31 @@ class Session:
             raise SaveError(path, f"not a World War save: {exc}") from exc
         session.autosave = autosave
         return session
+
+
+def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:
+    """A saved replay and its seats (generic names when the file has none); SaveError when
+    the file is no World War replay."""
+    replay = Replay.load(path)
+    if replay.game != GAME:
+        raise SaveError(path, f"a {replay.game} replay, not World War")
+    n = int(replay.config.get("players", 2))
+    data = load_document(path, REPLAY_KIND)
+    try:
+        seats = [SeatInfo(**s) for s in data.get("seats", [])]
+    except TypeError as exc:
+        raise SaveError(path, f"bad seats: {exc}") from exc
+    if len(seats) != n:
+        seats = [SeatInfo(f"Player {i + 1}", i) for i in range(n)]
+    return replay, seats
+
+
+def list_replays() -> list[Path]:
+    """Saved replays, newest first."""
+    folder = replays_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
 
 
 def list_saves() -> list[Path]:

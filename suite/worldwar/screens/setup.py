@@ -25,13 +25,16 @@ from suite.worldwar.rules.engine import ConfigError
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.maps import list_maps
 from suite.worldwar.screens.game import SPEEDS, GameScene
+from suite.worldwar.screens.gameover import ReplayScene
 from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView, hex_colour
 from suite.worldwar.screens.session import (
     SeatInfo,
     Session,
     autosave_path,
+    list_replays,
     list_saves,
+    load_replay,
 )
 
 MAX_SEATS = 6
@@ -179,6 +182,12 @@ class SetupScene(Scene):
             self.resume,
             tooltip="Continue a saved game or the autosave",
         )
+        self.replays_button = Button(
+            "Replays",
+            pygame.Rect(0, 0, 160, 52),
+            self.replays,
+            tooltip="Watch a finished game again",
+        )
         self.back_button = Button(
             "Back", pygame.Rect(0, 0, 140, 52), self.leave, tooltip="Back to the launcher (Esc)"
         )
@@ -238,6 +247,7 @@ class SetupScene(Scene):
                 self.add_button,
                 self.start_button,
                 self.resume_button,
+                self.replays_button,
                 self.back_button,
             ]
         )
@@ -282,6 +292,7 @@ class SetupScene(Scene):
         self.preview_rect = pygame.Rect(x, y + 56, col - 32, max(80, self.right.bottom - y - 72))
         self.start_button.rect.bottomright = (w - margin, h - 26)
         self.resume_button.rect.bottomright = (self.start_button.rect.left - 16, h - 26)
+        self.replays_button.rect.bottomright = (self.resume_button.rect.left - 16, h - 26)
         self.back_button.rect.bottomleft = (margin, h - 26)
         self.preview_due = True
 
@@ -347,7 +358,24 @@ class SetupScene(Scene):
         if not saves:
             self.app.notify("No saved games yet (games are autosaved every turn)")
             return
-        self.app.push(LoadScene(self.app, saves, self.load))
+        self.app.push(LoadScene(self.app, "Resume a game", saves, self.load))
+
+    def replays(self) -> None:
+        files = list_replays()
+        if not files:
+            self.app.notify("No replays yet: every finished game saves one")
+            return
+        self.app.push(LoadScene(self.app, "Watch a replay", files, self.watch))
+
+    def watch(self, path: Path) -> ReplayScene | None:
+        try:
+            replay, seats = load_replay(path)
+            scene = ReplayScene(self.app, replay, seats)
+        except (SaveError, BoardError, ConfigError, OSError) as exc:
+            self.app.notify(f"Cannot play the replay: {exc}", 6.0)
+            return None
+        self.app.push(scene)
+        return scene
 
     def load(self, path: Path) -> GameScene | None:
         try:
@@ -479,12 +507,15 @@ class SetupScene(Scene):
 
 
 class LoadScene(Scene):
-    """Pick a saved game (newest first) to resume."""
+    """Pick a file (a save or a replay, newest first): `on_pick(path)` runs after it closes."""
 
     transparent = True
 
-    def __init__(self, app: App, saves: list[Path], on_pick: Callable[[Path], object]) -> None:
+    def __init__(
+        self, app: App, title: str, saves: list[Path], on_pick: Callable[[Path], object]
+    ) -> None:
         super().__init__(app)
+        self.title = title
         self.saves = saves[:8]
         self.on_pick = on_pick
         self.buttons: list[Button] = []
@@ -539,7 +570,7 @@ class LoadScene(Scene):
         blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
         blit_text(
             surface,
-            "Resume a game",
+            self.title,
             (rect.centerx, rect.y + 16),
             size=22,
             bold=True,
