@@ -25,16 +25,15 @@ from suite.ui.theme import Colour
 from suite.ui.widgets import TOOLTIP_DELAY, Button, draw_tooltip
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.engine import WorldWar
-from suite.worldwar.rules.odds import battle
-from suite.worldwar.screens import sounds
+from suite.worldwar.screens import hud, sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
 from suite.worldwar.screens.effects import BattleCard, CardFlight, DiceTray, Ring
-from suite.worldwar.screens.kit import Cycler, Slider, blit_panel, blit_text, fit_text
+from suite.worldwar.screens.hud import TOP
+from suite.worldwar.screens.kit import Cycler, Slider
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.worldwar.screens.session import Session, saves_dir
 
-TOP = 58
 SPEEDS: list[tuple[float, str]] = [
     (1.0, "slow"),
     (0.45, "normal"),
@@ -44,16 +43,6 @@ SPEEDS: list[tuple[float, str]] = [
 INSTANT_BATCH = 400  # bot actions per frame at most in "instant" (keeps the window alive)
 OVER_DELAY = 1.5  # seconds the final map stays before the game-over screen
 DRAG = 6  # pixels before a press becomes a pan
-PHASE_TITLES = {
-    "setup": "Deploy",
-    "place": "Reinforce",
-    "cards": "Cards",
-    "attack": "Attack",
-    "defend": "Defend",
-    "occupy": "Occupy",
-    "fortify": "Free move",
-    "over": "Game over",
-}
 
 
 class GameScene(Scene):
@@ -86,7 +75,6 @@ class GameScene(Scene):
         self.dragging = False
         self.mouse = (0, 0)
         self.hover_time = 0.0
-        self.passing = False
         self.finished = False
         self.cards = CardsPanel(self._turn_in, self._skip_cards)
         self.speed = Cycler(
@@ -117,7 +105,7 @@ class GameScene(Scene):
             pygame.Rect(0, 0, 86, 38),
             self.open_menu,
             font_size=15,
-            tooltip="Pause: save, load, or leave the game (Esc)",
+            tooltip="Pause: save, help, or leave the game (Esc)",
         )
         self.undo_button = Button(
             "Undo (U)",
@@ -868,13 +856,13 @@ class GameScene(Scene):
         )
         for ring in self.rings:
             ring.draw_at(surface, self.map.label_screen(ring.territory))
-        self._draw_legend(surface)
+        hud.draw_legend(self, surface)
         if self.tray is not None:
             self.tray.draw(surface, self.map.rect)
-        self._draw_top(surface)
-        self._draw_players(surface)
-        self._draw_action(surface)
-        self._draw_log(surface)
+        hud.draw_top(self, surface)
+        hud.draw_players(self, surface)
+        hud.draw_action(self, surface)
+        hud.draw_log(self, surface)
         self.cards.draw(surface)
         for button in self.controls():
             button.draw(surface)
@@ -884,313 +872,11 @@ class GameScene(Scene):
             self.slider.draw(surface)
         self._draw_tooltips(surface)
 
-    def legend_rows(self) -> list[tuple[int, pygame.Rect]]:
-        """(continent, row rect) of the bonus legend, in the map corner with the least land
-        under it (clicks go through it to the map)."""
-        n = len(self.st.topo.continents)
-        box = self.map.quiet_corner((210, 22 * n + 38))
-        return [(c, pygame.Rect(box.x, box.y + 30 + 22 * c, box.width, 22)) for c in range(n)]
-
-    def _draw_legend(self, surface: pygame.Surface) -> None:
-        st = self.st
-        topo = st.topo
-        rows = self.legend_rows()
-        if not rows:
-            return
-        box = rows[0][1].unionall([r for _, r in rows]).inflate(0, 0)
-        box.y -= 30
-        box.height += 38
-        blit_panel(surface, box, colour=(12, 16, 25), alpha=200)
-        blit_text(
-            surface,
-            "Continents",
-            (box.x + 12, box.y + 8),
-            size=14,
-            bold=True,
-            colour=theme.TEXT_MUTED,
-        )
-        blit_text(
-            surface,
-            "bonus",
-            (box.right - 12, box.y + 9),
-            size=12,
-            colour=theme.TEXT_MUTED,
-            anchor="topright",
-        )
-        for c, rect in rows:
-            hot = rect.collidepoint(self.mouse)
-            if hot:
-                pygame.draw.rect(surface, theme.PANEL_LIGHT, rect.inflate(-4, 0), border_radius=6)
-            pygame.draw.rect(
-                surface,
-                self.map.continent_colours[c],
-                pygame.Rect(rect.x + 12, rect.y + 6, 12, 12),
-                border_radius=3,
-            )
-            name = fit_text(topo.continent_names[c], 14, 130)
-            blit_text(
-                surface,
-                name,
-                (rect.x + 32, rect.centery),
-                size=14,
-                anchor="midleft",
-                colour=theme.HOVER if hot else theme.TEXT,
-            )
-            blit_text(
-                surface,
-                f"+{topo.bonus[c]}",
-                (rect.right - 12, rect.centery),
-                size=14,
-                bold=True,
-                colour=theme.ACCENT,
-                anchor="midright",
-            )
-            owners = {st.owner[t] for t in topo.members[c]}
-            if len(owners) == 1:
-                holder = owners.pop()
-                pygame.draw.circle(surface, self.colour(holder), (rect.right - 44, rect.centery), 5)
-
     def legend_hover(self) -> int | None:
-        for c, rect in self.legend_rows():
+        for c, rect in hud.legend_rows(self):
             if rect.collidepoint(self.mouse):
                 return c
         return None
-
-    def _draw_top(self, surface: pygame.Surface) -> None:
-        st = self.st
-        w = surface.get_width()
-        bar = pygame.Rect(0, 0, w, TOP)
-        surface.fill(theme.PANEL, bar)
-        pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
-        seat = st.actor()
-        x = 18
-        x = (
-            blit_text(
-                surface,
-                f"Turn {max(1, st.turn)}" if st.turn else "Deployment",
-                (x, TOP // 2),
-                size=20,
-                bold=True,
-                anchor="midleft",
-            ).right
-            + 18
-        )
-        if seat is not None:
-            pygame.draw.circle(surface, self.colour(seat), (x + 10, TOP // 2), 10)
-            pygame.draw.circle(surface, theme.SHADOW, (x + 10, TOP // 2), 10, 2)
-            x = (
-                blit_text(
-                    surface,
-                    self.session.name(seat),
-                    (x + 28, TOP // 2),
-                    size=20,
-                    bold=True,
-                    anchor="midleft",
-                ).right
-                + 14
-            )
-            blit_text(
-                surface,
-                PHASE_TITLES.get(st.phase, st.phase),
-                (x, TOP // 2),
-                size=18,
-                colour=theme.ACCENT,
-                anchor="midleft",
-            )
-        if st.clock and not self.session.over:
-            self._draw_clock(surface, pygame.Rect(0, 8, 150, TOP - 16))
-
-    def _draw_clock(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        rect.centerx = self.map.rect.centerx + 110
-        left = max(0.0, self.clock_left)
-        urgent = left < 10 and self.human_turn() is not None
-        colour = theme.DANGER if urgent else theme.TEXT
-        blit_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=10, alpha=255)
-        frac = left / max(1, self.st.clock)
-        bar = pygame.Rect(rect.x + 10, rect.bottom - 9, round((rect.width - 20) * frac), 4)
-        pygame.draw.rect(surface, colour, bar, border_radius=2)
-        running = self.human_turn() is not None
-        text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
-        blit_text(
-            surface,
-            text,
-            (rect.centerx, rect.centery - 3),
-            size=22,
-            bold=True,
-            colour=colour,
-            anchor="center",
-        )
-
-    def _draw_players(self, surface: pygame.Surface) -> None:
-        st = self.st
-        r = self.players_rect
-        blit_panel(surface, r)
-        blit_text(
-            surface, "Players", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED
-        )
-        blit_text(
-            surface,
-            "land  armies  cards",
-            (r.right - 14, r.y + 9),
-            size=13,
-            colour=theme.TEXT_MUTED,
-            anchor="topright",
-        )
-        armies = [0] * st.players
-        for t, o in enumerate(st.owner):
-            armies[o] += st.armies[t]
-        for i, seat in enumerate(self.session.seats):
-            y = r.y + 36 + 30 * i
-            row = pygame.Rect(r.x + 6, y - 3, r.width - 12, 28)
-            if i == st.actor():
-                pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=8)
-                pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
-            alive = st.alive[i]
-            pygame.draw.circle(surface, self.colour(i), (r.x + 22, y + 11), 8)
-            name = seat.name + ("" if seat.human else f" ({seat.kind} bot)")
-            blit_text(
-                surface,
-                name,
-                (r.x + 38, y + 11),
-                size=15,
-                anchor="midleft",
-                colour=theme.TEXT if alive else theme.DISABLED,
-                bold=i == st.actor(),
-            )
-            stats = (
-                f"{st.counts[i]:>3}   {armies[i]:>4}   {len(st.hands[i]):>2}" if alive else "out"
-            )
-            blit_text(
-                surface,
-                stats,
-                (r.right - 16, y + 11),
-                size=14,
-                anchor="midright",
-                colour=theme.TEXT_MUTED,
-            )
-
-    def _draw_action(self, surface: pygame.Surface) -> None:
-        r = self.action_rect
-        blit_panel(surface, r)
-        title, lines = self._instructions()
-        blit_text(surface, title, (r.x + 14, r.y + 12), size=19, bold=True)
-        y = r.y + 44
-        for line, colour in lines:
-            blit_text(surface, line, (r.x + 14, y), size=15, colour=colour)
-            y += 22
-
-    def _instructions(self) -> tuple[str, list[tuple[str, Colour]]]:
-        st = self.st
-        muted, text, accent = theme.TEXT_MUTED, theme.TEXT, theme.ACCENT
-        seat = self.human_turn()
-        actor = st.actor()
-        if self.session.over:
-            return "Game over", [("The last army has fallen.", muted)]
-        if seat is None:
-            who = self.session.name(actor) if actor is not None else ""
-            return f"{who} is playing", [
-                ("Watch the map and the log.", muted),
-                ("Set the bots' pace at the top.", muted),
-            ]
-        names = st.topo.names
-        phase = st.phase
-        if phase in ("setup", "place"):
-            left = self.to_place() - sum(n for _, n in self.buffer)
-            if self.must_turn_in(seat):
-                return "Turn in cards", [
-                    ("You hold 5 cards: turn in a set", accent),
-                    ("before you place your armies.", muted),
-                ]
-            head = "Deploy armies" if phase == "setup" else "Reinforce"
-            lines = [
-                (f"{left} {'army' if left == 1 else 'armies'} left to place", accent),
-                ("Click: +1   Shift+click: +5", text),
-                ("Right click or U takes one back", muted),
-            ]
-            if phase == "setup":
-                lines.append((f"{st.setup_left[seat]} to deploy in all", muted))
-            return head, lines
-        if phase == "cards":
-            return "Turn in cards", [
-                ("You took a player's cards.", text),
-                ("Turn in a set (or keep them).", muted),
-            ]
-        if phase == "defend":
-            p = self.pending()
-            return "Defend!", [
-                (f"{self.session.name(st.current)} attacks {names[p['target']]}", text),
-                (f"from {names[p['source']]} with {p['dice']} dice.", text),
-                ("Choose your dice (1 or 2).", muted),
-            ]
-        if phase == "occupy":
-            p = self.pending()
-            value = self.slider.value if self.slider else p["min"]
-            return "Move in", [
-                (f"{names[p['target']]} is yours!", theme.SUCCESS),
-                (f"Move {value} from {names[p['source']]} (min {p['min']}).", text),
-            ]
-        if self.move_to is not None and self.selected is not None:
-            value = self.slider.value if self.slider else 1
-            return "Free move", [
-                (f"{names[self.selected]} > {names[self.move_to]}", text),
-                (f"Move {value} armies; this ends your turn.", muted),
-            ]
-        if self.target is not None and self.selected is not None:
-            return self._odds_lines()
-        if self.selected is not None:
-            return "Attack", [
-                (f"From {names[self.selected]} ({st.armies[self.selected]})", text),
-                ("Click an enemy neighbour to attack.", muted),
-                ("Free move (F) ends the attacks.", muted),
-            ]
-        if phase == "fortify":
-            return "Free move", [
-                ("Pick two neighbouring territories", muted),
-                ("of yours, or end the turn.", muted),
-            ]
-        return "Attack", [
-            ("Click one of your territories with", muted),
-            ("2+ armies, then an enemy neighbour.", muted),
-            ("Then: free move (F) or end turn (E).", muted),
-        ]
-
-    def _odds_lines(self) -> tuple[str, list[tuple[str, Colour]]]:
-        st = self.st
-        assert self.selected is not None and self.target is not None
-        names = st.topo.names
-        a, d = st.armies[self.selected], st.armies[self.target]
-        odds = battle(a, d)
-        chance = odds.win * 100
-        colour = theme.SUCCESS if chance >= 60 else theme.ACCENT if chance >= 35 else theme.DANGER
-        return (
-            f"{names[self.selected]} > {names[self.target]}",
-            [
-                (f"{a} armies against {d}", theme.TEXT),
-                ("", theme.TEXT),
-                ("Dice:", theme.TEXT_MUTED),
-                ("", theme.TEXT),
-                (f"To the end: {chance:.1f}% to conquer", colour),
-                (
-                    f"Expected losses: you {odds.expected_attacker_loss:.1f}, "
-                    f"them {odds.expected_defender_loss:.1f}",
-                    theme.TEXT_MUTED,
-                ),
-            ],
-        )
-
-    def _draw_log(self, surface: pygame.Surface) -> None:
-        r = self.log_rect
-        blit_panel(surface, r)
-        blit_text(surface, "Log", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED)
-        rows = max(0, (r.height - 40) // 20)
-        lines = self.session.log[-rows:] if rows else []
-        y = r.y + 34
-        for line in lines:
-            if line.seat is not None:
-                pygame.draw.circle(surface, self.colour(line.seat), (r.x + 18, y + 9), 4)
-            text = fit_text(line.text, 13, r.width - 40)
-            blit_text(surface, text, (r.x + 28, y), size=13, colour=theme.TEXT)
-            y += 20
 
     def _draw_tooltips(self, surface: pygame.Surface) -> None:
         for button in self.controls():
