@@ -68,7 +68,7 @@ class Analysis:
         # aware: only enemies rested enough to act on their next turn threaten (T1)
         self.threats = [u for u in self.enemies if not aware or self.ready_next(u)]
         self._zones: list[tuple[Unit, frozenset[int]]] | None = None
-        self._fields: dict[int, list[int]] = {}
+        self._fields: dict[int, tuple[int, ...]] = {}
         self._values: dict[int, float] = {}
 
     def ready_next(self, unit: Unit) -> bool:
@@ -118,7 +118,7 @@ class Analysis:
         piece = self.state.pieces[unit.kind]
         return combat.runtime(piece, unit.level, self.state.rules).max_hp
 
-    def field(self, unit: Unit) -> list[int]:
+    def field(self, unit: Unit) -> tuple[int, ...]:
         bits = self.state.pieces[unit.kind].movement
         got = self._fields.get(bits)
         if got is None:
@@ -148,14 +148,14 @@ class Analysis:
             if cell != unit.cell and rested_mode:
                 move_cost = MOVE_REST_PENALTY * self.value(unit)
             progress = PROGRESS_WEIGHT * (here - field[cell]) if field[cell] <= len(field) else 0
-            base = progress - move_cost
             # the normal bot marches like Wesnoth's move-to-targets: risk only weighs
             # attacks; the aware (hard) bot also keeps out of reach while marching
-            march = base - risk if self.aware else base
+            march = progress - risk if self.aware else progress
             out.append(Candidate(march, unit.uid, cell, -1, None))
             for target in state.targets(unit, cell):
                 numbers = state.forecast(unit, target, cell)
-                score = base - risk + self.gain(target, numbers)
+                # moving and attacking leaves no rest for the next turn in "all rested" mode
+                score = progress - risk - move_cost + self.gain(target, numbers)
                 out.append(Candidate(score, unit.uid, cell, target.uid, numbers))
         out.sort(key=lambda c: (-c.score, c.cell, c.target))
         return out
@@ -244,7 +244,7 @@ class HardBot(NormalBot):
     name = "hard"
     aware = True
 
-    def __init__(self, aggression: float = 0.5, width: int = 6) -> None:
+    def __init__(self, aggression: float = 0.3, width: int = 8) -> None:
         super().__init__(aggression)
         self.width = width
 

@@ -15,6 +15,7 @@ from suite.tactics.assets.model import MapGrid
 from suite.tactics.rules.data import Rules
 
 Cell = tuple[int, int]
+FIELD_CACHE = 64
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,10 @@ class Terrain:
     air_bit: int
     # shot_cells results by (origin, bits, min_range, max_range); the terrain never changes
     _shots: dict[tuple[int, int, int, int], tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # recent distance fields by (sources, bits): bots ask again while enemies stand still
+    _fields: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -93,10 +98,21 @@ class Terrain:
         del parents[start]
         return parents
 
-    def distances(self, sources: Sequence[int], bits: int) -> list[int]:
+    def distances(self, sources: Sequence[int], bits: int) -> tuple[int, ...]:
         """Steps from the nearest of `sources` to every cell for a piece with movement
-        `bits`, ignoring pieces (unreachable cells get a large number). Used by bots to
-        march around walls and water."""
+        `bits`, ignoring pieces (unreachable cells get size * size + 1). Used by bots to
+        march around walls and water; the last few fields are kept."""
+        key = (tuple(sorted(sources)), bits)
+        cached = self._fields.get(key)
+        if cached is not None:
+            return cached
+        if len(self._fields) >= FIELD_CACHE:
+            self._fields.clear()
+        result = tuple(self._distances(sources, bits))
+        self._fields[key] = result
+        return result
+
+    def _distances(self, sources: Sequence[int], bits: int) -> list[int]:
         size = self.size
         total = size * size
         movement = self.movement
