@@ -140,7 +140,7 @@ class GameOverScene(Scene):
         )
         colours = [self.colour(i) for i in range(len(s.seats))]
         chart_w = (w - 90) // 2
-        chart_h = max(180, h - 150 - 250)
+        chart_h = max(160, h - 150 - (34 + 28 * len(s.seats)) - 110)
         land = [[t.territories[i] for t in s.history] for i in range(len(s.seats))]
         armies = [[t.armies[i] for t in s.history] for i in range(len(s.seats))]
         line_chart(surface, pygame.Rect(30, 150, chart_w, chart_h), "Territories", land, colours)
