@@ -29,7 +29,7 @@ from suite.wok.rules.orders import (
     check_order_set,
 )
 from suite.wok.rules.phases import TurnContext, TurnLog, neutral_gain
-from suite.wok.rules.ruleset import RuleSet, Variant, load_ruleset
+from suite.wok.rules.ruleset import RuleSet, StartFigures, Variant, load_ruleset
 from suite.wok.rules.space import WokActionSpace
 from suite.wok.rules.turn import (
     decide_end,
@@ -454,25 +454,11 @@ def create(config: Mapping[str, Any], seed: int) -> WokState:
     for p in range(world.n):
         pop = board[world.ids[p]].props.get("POP", rules.default_pop)
         world.pop[p] = min(rules.cap_pop, max(0, int(pop)))
-        fig = rules.neutral
-        world.wok[p], world.arm[p], world.lev[p] = fig.wok, fig.arm, fig.lev
-        world.dfn[p], world.mis[p], world.spy[p], world.aim[p] = (
-            fig.def_tenths,
-            fig.mis,
-            fig.spy,
-            fig.aim,
-        )
+        _stock(world, p, rules.neutral)
     for c, p in enumerate(homes):  # colour c gets home p
-        fig = rules.home
         world.owner[p] = c
         world.home[p] = c
-        world.wok[p], world.arm[p], world.lev[p] = fig.wok, fig.arm, fig.lev
-        world.dfn[p], world.mis[p], world.spy[p], world.aim[p] = (
-            fig.def_tenths,
-            fig.mis,
-            fig.spy,
-            fig.aim,
-        )
+        _stock(world, p, rules.home)
     state = WokState(
         rules=rules,
         variant=variant,
@@ -484,6 +470,17 @@ def create(config: Mapping[str, Any], seed: int) -> WokState:
     )
     _turn_zero(state)
     return state
+
+
+def _stock(world: World, p: int, fig: StartFigures) -> None:
+    """Give province p the start figures `fig` (W2 home or W3 neutral); POP is the map's."""
+    world.wok[p], world.arm[p], world.lev[p] = fig.wok, fig.arm, fig.lev
+    world.dfn[p], world.mis[p], world.spy[p], world.aim[p] = (
+        fig.def_tenths,
+        fig.mis,
+        fig.spy,
+        fig.aim,
+    )
 
 
 def _turn_zero(state: WokState) -> None:
