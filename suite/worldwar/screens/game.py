@@ -234,8 +234,9 @@ class GameScene(Scene):
             x = button.rect.left - 8
         self.panel = pygame.Rect(w - self.side + 8, TOP + 8, self.side - 16, h - TOP - 16)
         rows = len(self.session.seats)
+        self.row_h = 30 if h >= 700 else 24
         self.players_rect = pygame.Rect(
-            self.panel.x, self.panel.y, self.panel.width, 38 + 30 * rows
+            self.panel.x, self.panel.y, self.panel.width, 38 + self.row_h * rows
         )
         self.action_rect = pygame.Rect(
             self.panel.x, self.players_rect.bottom + 10, self.panel.width, 292

@@ -98,52 +98,53 @@ def draw_legend(scene: GameScene, surface: pygame.Surface) -> None:
 
 
 def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
+    """Turn, the acting player and the phase on the left; the clock (if any) just left of
+    the top buttons; texts that do not fit are cut, never drawn over the buttons."""
     st = scene.st
     w = surface.get_width()
     bar = pygame.Rect(0, 0, w, TOP)
     surface.fill(theme.PANEL, bar)
     pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
+    limit = scene.cards_button.rect.left - 12
+    if st.clock and not scene.session.over:
+        clock = pygame.Rect(0, 8, 120, TOP - 16)
+        clock.right = limit
+        draw_clock(scene, surface, clock)
+        limit = clock.left - 12
     seat = st.actor()
-    x = 18
-    x = (
-        blit_text(
-            surface,
-            f"Turn {max(1, st.turn)}" if st.turn else "Deployment",
-            (x, TOP // 2),
-            size=20,
-            bold=True,
-            anchor="midleft",
-        ).right
-        + 18
-    )
+    parts: list[tuple[str, int, bool, Colour, int | None]] = [
+        (f"Turn {st.turn}" if st.turn else "Deployment", 20, True, theme.TEXT, None)
+    ]
     if seat is not None:
-        pygame.draw.circle(surface, scene.colour(seat), (x + 10, TOP // 2), 10)
-        pygame.draw.circle(surface, theme.SHADOW, (x + 10, TOP // 2), 10, 2)
+        parts.append((scene.session.name(seat), 20, True, theme.TEXT, seat))
+        parts.append((PHASE_TITLES.get(st.phase, st.phase), 18, False, theme.ACCENT, None))
+    x = 18
+    for text, size, bold, colour, dot in parts:
+        if dot is not None:
+            if x + 24 > limit:
+                return
+            pygame.draw.circle(surface, scene.colour(dot), (x + 10, TOP // 2), 10)
+            pygame.draw.circle(surface, theme.SHADOW, (x + 10, TOP // 2), 10, 2)
+            x += 28
+        shown = fit_text(text, size, limit - x, bold)
+        if shown == "...":
+            return
         x = (
             blit_text(
                 surface,
-                scene.session.name(seat),
-                (x + 28, TOP // 2),
-                size=20,
-                bold=True,
+                shown,
+                (x, TOP // 2),
+                size=size,
+                bold=bold,
+                colour=colour,
                 anchor="midleft",
             ).right
-            + 14
+            + 16
         )
-        blit_text(
-            surface,
-            PHASE_TITLES.get(st.phase, st.phase),
-            (x, TOP // 2),
-            size=18,
-            colour=theme.ACCENT,
-            anchor="midleft",
-        )
-    if st.clock and not scene.session.over:
-        draw_clock(scene, surface, pygame.Rect(0, 8, 150, TOP - 16))
 
 
 def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
-    rect.centerx = scene.map.rect.centerx + 110
+    """The turn clock in `rect`: time left for the human to act (red under 10 s)."""
     left = max(0.0, scene.clock_left)
     urgent = left < 10 and scene.human_turn() is not None
     colour = theme.DANGER if urgent else theme.TEXT
@@ -181,18 +182,18 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
     for t, o in enumerate(st.owner):
         armies[o] += st.armies[t]
     for i, seat in enumerate(scene.session.seats):
-        y = r.y + 36 + 30 * i
-        row = pygame.Rect(r.x + 6, y - 3, r.width - 12, 28)
+        row = pygame.Rect(r.x + 6, r.y + 33 + scene.row_h * i, r.width - 12, scene.row_h - 2)
+        cy = row.centery
         if i == st.actor():
             pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=8)
             pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
         alive = st.alive[i]
-        pygame.draw.circle(surface, scene.colour(i), (r.x + 22, y + 11), 8)
+        pygame.draw.circle(surface, scene.colour(i), (r.x + 22, cy), 8)
         name = seat.name + ("" if seat.human else f" ({seat.kind} bot)")
         blit_text(
             surface,
             name,
-            (r.x + 38, y + 11),
+            (r.x + 38, cy),
             size=15,
             anchor="midleft",
             colour=theme.TEXT if alive else theme.DISABLED,
@@ -202,7 +203,7 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
         blit_text(
             surface,
             stats,
-            (r.right - 16, y + 11),
+            (r.right - 16, cy),
             size=14,
             anchor="midright",
             colour=theme.TEXT_MUTED,

@@ -53,6 +53,7 @@ CARD_LABELS = [
 ]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
 BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
+PREVIEW_MIN = 90  # pixels: smaller windows show no map preview
 SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
 
 
@@ -260,28 +261,38 @@ class SetupScene(Scene):
         w, h = size
         assert self.ui is not None
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
-        margin = max(24, w // 40)
+        margin = max(16, w // 40)
         col = (w - 3 * margin) // 2
-        self.left = pygame.Rect(margin, 100, col, h - 100 - 100)
-        self.right = pygame.Rect(2 * margin + col, 100, col, h - 100 - 100)
-        y = self.left.y + 56
+        compact = h < 700 or w < 1100
+        top, bottom = (96, 72) if compact else (100, 100)
+        self.left = pygame.Rect(margin, top, col, h - top - bottom)
+        self.right = pygame.Rect(2 * margin + col, top, col, h - top - bottom)
+        room = self.left.height - 56 - 56  # below the title, above "add player"
+        row_h = max(34, min(40, room // max(1, len(self.rows)) - 8))
+        step = row_h + min(12, max(4, room // max(1, len(self.rows)) - row_h))
+        kind_w = min(150, col // 3)
+        y = self.left.y + 52
         for row in self.rows:
-            row.colour_button.rect.topleft = (self.left.x + 16, y)
-            entry_rect = pygame.Rect(self.left.x + 66, y, col - 66 - 16 - 150 - 8 - 40 - 8, 40)
+            row.colour_button.rect = pygame.Rect(self.left.x + 16, y, row_h, row_h)
+            entry_x = row.colour_button.rect.right + 10
+            entry_w = self.left.right - 16 - row_h - 8 - kind_w - 8 - entry_x
+            entry_rect = pygame.Rect(entry_x, y, entry_w, row_h)
             row.entry = UITextEntryLine(entry_rect, self.ui, initial_text=row.name)
             row.entry.set_text_length_limit(20)
             row.name_hint.rect = entry_rect
-            row.kind.rect.topleft = (entry_rect.right + 8, y)
-            row.remove_button.rect.topleft = (row.kind.rect.right + 8, y)
-            y += 52
+            row.kind.rect = pygame.Rect(entry_rect.right + 8, y, kind_w, row_h)
+            row.remove_button.rect = pygame.Rect(row.kind.rect.right + 8, y, row_h, row_h)
+            y += step
         self.add_button.rect.topleft = (self.left.x + 16, y + 4)
+        self.tips_top = self.add_button.rect.bottom + 14
         x = self.right.x + 16
-        y = self.right.y + 56
+        y = self.right.y + 52
+        cycler_h = 36 if compact else 40
         for cycler in (self.map_choice, self.cards, self.clock, self.defence, self.speed):
-            cycler.rect = pygame.Rect(x, y, col - 32, 40)
-            y += 50
-        seed_rect = pygame.Rect(x + 70, y, 200, 40)
-        self.seed_label_pos = (x, y + 20)
+            cycler.rect = pygame.Rect(x, y, col - 32, cycler_h)
+            y += cycler_h + (6 if compact else 10)
+        seed_rect = pygame.Rect(x + 70, y, min(200, col - 110), cycler_h)
+        self.seed_label_pos = (x, y + cycler_h // 2)
         text = self.seed_entry.get_text() if self.seed_entry is not None else ""
         self.seed_entry = UITextEntryLine(
             seed_rect, self.ui, initial_text=text, placeholder_text="random"
@@ -289,11 +300,19 @@ class SetupScene(Scene):
         self.seed_entry.set_allowed_characters("numbers")
         self.seed_entry.set_text_length_limit(9)
         self.seed_hint.rect = seed_rect
-        self.preview_rect = pygame.Rect(x, y + 56, col - 32, max(80, self.right.bottom - y - 72))
-        self.start_button.rect.bottomright = (w - margin, h - 26)
-        self.resume_button.rect.bottomright = (self.start_button.rect.left - 16, h - 26)
-        self.replays_button.rect.bottomright = (self.resume_button.rect.left - 16, h - 26)
-        self.back_button.rect.bottomleft = (margin, h - 26)
+        self.preview_rect = pygame.Rect(x, seed_rect.bottom + 12, col - 32, 0)
+        self.preview_rect.height = self.right.bottom - 14 - self.preview_rect.y
+        widths = (110, 130, 170, 180) if compact else (140, 160, 220, 220)
+        for button, width in zip(
+            (self.back_button, self.replays_button, self.resume_button, self.start_button),
+            widths,
+            strict=True,
+        ):
+            button.rect.size = (width, 46 if compact else 52)
+        self.start_button.rect.bottomright = (w - margin, h - 16)
+        self.resume_button.rect.bottomright = (self.start_button.rect.left - 12, h - 16)
+        self.replays_button.rect.bottomright = (self.resume_button.rect.left - 12, h - 16)
+        self.back_button.rect.bottomleft = (margin, h - 16)
         self.preview_due = True
 
     def _preview_later(self) -> None:
@@ -307,6 +326,8 @@ class SetupScene(Scene):
             board = board_for({"map": self.map_choice.value}, self._seed() or 0)
         except (BoardError, ConfigError, OSError) as exc:
             self.preview_error = str(exc)
+            return
+        if self.preview_rect.height < PREVIEW_MIN:
             return
         view = MapView(board, self.preview_rect.inflate(-16, -40).move(0, 12))
         colours = [hex_colour(board.regions[board[t].region].colour) for t in view.topo.ids]
@@ -467,12 +488,15 @@ class SetupScene(Scene):
             f"Domination .map files go in {user_maps_dir()}",
         )
         y = self.left.bottom - 22 * len(tips) - 12
-        for tip in tips:
+        for tip in tips if y >= self.tips_top else ():
             text = fit_text(tip, 14, self.left.width - 32)
             blit_text(surface, text, (self.left.x + 16, y), size=14, colour=theme.TEXT_MUTED)
             y += 22
-        blit_panel(surface, self.preview_rect, colour=(14, 19, 30))
-        if self.preview is not None:
+        if self.preview_rect.height >= PREVIEW_MIN:
+            blit_panel(surface, self.preview_rect, colour=(14, 19, 30))
+        if self.preview_rect.height < PREVIEW_MIN:
+            pass  # no room for a preview in a small window
+        elif self.preview is not None:
             blit_text(
                 surface,
                 f"{len(self.preview.topo.ids)} territories, "
