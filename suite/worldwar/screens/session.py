@@ -239,8 +239,8 @@ class Session:
             )
         if isinstance(e, A.BattleFought):
             return LogLine(
-                f"{n(e.seat)} attacked {t(e.target)} from {t(e.source)} to the end: "
-                f"lost {e.attacker_loss}, killed {e.defender_loss}.",
+                f"{t(e.source)} > {t(e.target)}: to the end, lost "
+                f"{e.attacker_loss}:{e.defender_loss}",
                 e.seat,
             )
         if isinstance(e, A.Conquered):
