@@ -40,6 +40,7 @@ SPEEDS: list[tuple[float, str]] = [
     (0.15, "fast"),
     (0.0, "instant"),
 ]
+DEFENCE_DELAY = 0.12  # seconds a bot takes to choose its defence dice
 INSTANT_BATCH = 400  # bot actions per frame at most in "instant" (keeps the window alive)
 OVER_DELAY = 1.5  # seconds the final map stays before the game-over screen
 DRAG = 6  # pixels before a press becomes a pan
@@ -758,7 +759,9 @@ class GameScene(Scene):
         self.bot_wait -= dt
         if self.bot_wait <= 0:
             moved = self._bot_move()
-            self.bot_wait = delay if moved else 0.2
+            # A bot's defence answers a human's roll: quick, so attacks keep their rhythm.
+            quick = self.st.phase == "defend" and self.session.actor in self.session.bots
+            self.bot_wait = min(delay, DEFENCE_DELAY) if quick else delay if moved else 0.2
 
     def _bot_move(self) -> bool:
         choice = self.session.bot_action()
