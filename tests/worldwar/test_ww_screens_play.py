@@ -202,7 +202,7 @@ def test_whole_game_by_events(artifacts: Path) -> None:
         assert isinstance(h.scene, SetupScene)
 
 
-@pytest.mark.parametrize("mode", ["royalty", "poker"])
+@pytest.mark.parametrize("mode", ["increasing", "royalty", "poker"])
 def test_card_faces_for_every_mode(mode: str, artifacts: Path) -> None:
     from suite.worldwar.screens.cards import CardsPanel
 
