@@ -28,7 +28,7 @@ from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
 from suite.tactics.rules.forecast import Forecast
-from suite.tactics.rules.state import ATTACK, MOVE, SELECT, TacticsState, Unit
+from suite.tactics.rules.state import MOVE, SELECT, TacticsState, Unit
 
 PROGRESS_WEIGHT = 1.0
 MOVE_REST_PENALTY = 0.05
@@ -143,7 +143,8 @@ class Analysis:
         rested_mode = state.pieces_per_turn == 0
         out: list[Candidate] = []
         for cell in cells:
-            risk = caution * self.threat(unit, cell)
+            # after the move every option stands on the same cell: its risk ranks nothing
+            risk = 0.0 if moved else caution * self.threat(unit, cell)
             move_cost = 0.0
             if cell != unit.cell and rested_mode:
                 move_cost = MOVE_REST_PENALTY * self.value(unit)
@@ -186,6 +187,8 @@ class NormalBot:
 
     def __init__(self, aggression: float = 0.5) -> None:
         self.aggression = aggression
+        self._board: tuple[object, ...] = ()
+        self._lists: dict[int, list[Candidate]] = {}
 
     def choose(self, view: Mapping[str, Any], legal: Legal, rng: Rng) -> Action:
         if isinstance(legal, ActionSpace) or not legal:
@@ -198,15 +201,29 @@ class NormalBot:
         return action if action in legal else legal[-1]
 
     def ranked(self, state: TacticsState, limit: int = 0) -> list[Candidate]:
-        """Candidates for the current phase, best first (`limit` > 0 keeps that many)."""
+        """Candidates for the current phase, best first (`limit` > 0 keeps that many).
+
+        The lists worked out when selecting are kept for the move that follows (the
+        board has not changed in between)."""
+        board = (state.current, tuple((u.cell, u.hp, u.rest, u.level) for u in state.units))
+        if board != self._board:
+            self._board, self._lists = board, {}
         analysis = Analysis(state, state.current, self.aggression, self.aware)
+
+        def listed(unit: Unit) -> list[Candidate]:
+            found = self._lists.get(unit.uid)
+            if found is None:
+                found = self._lists[unit.uid] = analysis.candidates(unit, moved=False)
+            return found
+
         if state.phase == SELECT:
             pool: list[Candidate] = []
             for unit in state.commandable():
-                pool.extend(analysis.candidates(unit, moved=False)[: max(limit, 1)])
+                pool.extend(listed(unit)[: max(limit, 1)])
+        elif state.phase == MOVE:
+            pool = list(listed(state.units[state.active]))
         else:
-            unit = state.units[state.active]
-            pool = analysis.candidates(unit, moved=state.phase == ATTACK)
+            pool = analysis.candidates(state.units[state.active], moved=True)
         pool.sort(key=lambda c: (-c.score, c.unit, c.cell, c.target))
         return pool[:limit] if limit else pool
 
