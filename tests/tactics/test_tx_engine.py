@@ -284,3 +284,21 @@ def test_value_army_takes_the_best_kinds_within_max_count_and_requirements() -> 
     assert CATAPULT not in kinds and MAGE not in kinds  # L5+T1 and L2 are not met
     unlocked = battle(3, armies=["value", "random"], profiles=[{"level": 5, "tokens": [1]}])
     assert CATAPULT in [u.kind for u in unlocked.units if u.seat == 0]
+
+
+def test_actions_travel_as_json_and_replays_rebuild_the_state() -> None:
+    from suite.core.match import Recorder, decode_action, encode
+
+    recorder = Recorder("tactics", {"players": 3, "map": 2, "pieces_per_turn": 2}, 21)
+    state = recorder.state
+    assert isinstance(state, TacticsState)
+    for step in range(120):
+        if state.outcome() is not None:
+            break
+        legal = state.legal(state.current)
+        action = legal[(step * 7) % len(legal)]
+        assert decode_action("tactics", json.loads(json.dumps(encode(action)))) == action
+        recorder.apply(state.current, action)
+    assert recorder.replay.play().to_dict() == state.to_dict()
+    with pytest.raises(ValueError):
+        decode_action("tactics", {"kind": "move", "x": "far"})
