@@ -323,9 +323,9 @@ class GameScene(Scene):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def act(self, action: Action, seat: int | None = None) -> list[Event] | None:
-        """Apply `action` for the acting human (or `seat`); a refusal becomes a notice."""
-        who = self.human_turn() if seat is None else seat
+    def act(self, action: Action) -> list[Event] | None:
+        """Apply `action` for the acting human; a refusal becomes a notice."""
+        who = self.human_turn()
         if who is None:
             return None
         try:

@@ -65,7 +65,7 @@ def user_maps_dir() -> Path:
 class SeatRow:
     """One seat of the set-up table: colour swatch, name field, kind, remove."""
 
-    def __init__(self, scene: SetupScene, index: int, name: str, colour: int, kind: str) -> None:
+    def __init__(self, scene: SetupScene, name: str, colour: int, kind: str) -> None:
         self.scene = scene
         self.name = name
         self.colour = colour
@@ -213,7 +213,7 @@ class SetupScene(Scene):
             name = self.app.settings.name if humans == 0 else f"Player {len(self.rows) + 1}"
         else:
             name = BOT_NAMES[len(self.rows) % len(BOT_NAMES)]
-        self.rows.append(SeatRow(self, len(self.rows), name, colour, kind))
+        self.rows.append(SeatRow(self, name, colour, kind))
         if hasattr(self, "start_button"):
             self.on_resize(self.app.size)
 
