@@ -9,17 +9,17 @@ from suite.core.tiled import write_tmx
 from suite.paths import asset
 from suite.wok.rules.mapgen import generate_map
 
-# file name -> (title, provinces, players, seed, width, height)
+# file name -> (title, provinces, players, seed, width, height, lobes)
 MAPS = {
-    "trial": ("Trial", 20, 2, 20, 900, 600),
-    "star-islands": ("Star Islands", 30, 5, 30, 1000, 700),
-    "kaomaris": ("Kaomaris", 60, 10, 60, 1400, 900),
+    "trial": ("Trial", 20, 2, 20, 900, 600, 0),
+    "star-islands": ("Star Islands", 30, 5, 30, 1000, 800, 5),
+    "kaomaris": ("Kaomaris", 60, 10, 60, 1400, 900, 0),
 }
 
 
 def main() -> int:
-    for stem, (title, provinces, players, seed, width, height) in MAPS.items():
-        board = generate_map(provinces, players, seed, name=title, width=width, height=height)
+    for stem, (title, provinces, players, seed, width, height, lobes) in MAPS.items():
+        board = generate_map(provinces, players, seed, title, width, height, lobes)
         path = asset("wok", "maps", f"{stem}.tmx")
         path.parent.mkdir(parents=True, exist_ok=True)
         write_tmx(board, path, width, height)
