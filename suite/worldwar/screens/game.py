@@ -40,6 +40,7 @@ SPEEDS: list[tuple[float, str]] = [
     (0.15, "fast"),
     (0.0, "instant"),
 ]
+SOUND_GAP = 0.15  # seconds between two plays of one sound
 DEFENCE_DELAY = 0.12  # seconds a bot takes to choose its defence dice
 INSTANT_BATCH = 400  # bot actions per frame at most in "instant" (keeps the window alive)
 OVER_DELAY = 1.5  # seconds the final map stays before the game-over screen
@@ -76,6 +77,8 @@ class GameScene(Scene):
         self.dragging = False
         self.mouse = (0, 0)
         self.hover_time = 0.0
+        self.now = 0.0  # seconds of play, for sound spacing
+        self.sound_at: dict[str, float] = {}
         self.finished = False
         self.cards = CardsPanel(self._turn_in, self._skip_cards)
         self.speed = Cycler(
@@ -193,6 +196,12 @@ class GameScene(Scene):
         if seat is None or not self.session.seats[seat].human or seat != self.viewer:
             return None
         return seat
+
+    def sound(self, name: str) -> None:
+        """Play a World War sound, at most once per SOUND_GAP (instant bots fire many)."""
+        if self.now - self.sound_at.get(name, -1.0) >= SOUND_GAP:
+            self.sound_at[name] = self.now
+            sounds.play(self.app.audio, name)
 
     def must_turn_in(self, seat: int) -> bool:
         """True when `seat` must turn in a set before placing (R5-R6: placing is refused)."""
@@ -447,7 +456,7 @@ class GameScene(Scene):
 
     def _turn_in(self, cards: tuple[int, ...]) -> None:
         if self.act(A.TurnIn(cards)) is not None:
-            sounds.play(self.app.audio, "card")
+            self.sound("card")
             self.cards.open = False  # back to the map; reopened while another set is due
 
     def _skip_cards(self) -> None:
@@ -518,7 +527,7 @@ class GameScene(Scene):
                     e.attacker_loss,
                     e.defender_loss,
                 )
-                sounds.play(self.app.audio, "dice")
+                self.sound("dice")
             elif isinstance(e, A.BattleFought):
                 self.tray = BattleCard(
                     f"{self.session.territory_name(e.source)} to the end against "
@@ -527,18 +536,18 @@ class GameScene(Scene):
                     e.defender_loss,
                     st.owner[st.topo.index[e.target]] == e.seat,
                 )
-                sounds.play(self.app.audio, "dice")
+                self.sound("dice")
             elif isinstance(e, A.Conquered):
                 self.rings.append(Ring(st.topo.index[e.target], self.colour(e.seat)))
-                sounds.play(self.app.audio, "conquest")
+                self.sound("conquest")
             elif isinstance(e, A.CardDrawn) and e.seat == self.viewer:
-                sounds.play(self.app.audio, "card")
+                self.sound("card")
                 self.flights.append(CardFlight(self.map.rect.center, self.cards_button.rect.center))
             elif isinstance(e, A.TurnBegan):
                 self.clear_selection()
                 self.buffer = []
                 if self.session.seats[e.seat].human:
-                    sounds.play(self.app.audio, "turn")
+                    self.sound("turn")
             elif isinstance(e, A.Eliminated):
                 self.app.toasts.add(f"{self.session.name(e.seat)} is out!", 3.0)
             elif isinstance(e, A.TimeRanOut):
@@ -681,6 +690,7 @@ class GameScene(Scene):
     # -- time ------------------------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
+        self.now += dt
         self.hover_time += dt
         for button in self.controls():
             button.update(dt)
