@@ -118,6 +118,13 @@ def test_save_load_round_trip_and_determinism():
     assert c.to_dict() == a.to_dict()
 
 
+def test_broken_save_is_refused_with_a_reason():
+    data = create({"players": 2}, 1).to_dict()
+    del data["colours"]
+    with pytest.raises(ValueError, match="missing 'colours'"):
+        WokState.from_dict(data)
+
+
 def test_actions_round_trip_through_json():
     action = SubmitOrders(
         (OrderSet(0, attacks=(Attack(1, 2, 3),), spies=(Spy(1, 2, "STEAL_GOLD", 4),)),)

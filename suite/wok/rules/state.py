@@ -342,6 +342,16 @@ class WokState:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> WokState:
+        """Restore `to_dict()` output; ValueError names what is missing or malformed."""
+        try:
+            return cls._from_dict(d)
+        except KeyError as exc:
+            raise ValueError(f"not a WoK save: missing {exc.args[0]!r}") from exc
+        except (TypeError, msgspec.ValidationError) as exc:
+            raise ValueError(f"not a WoK save: {exc}") from exc
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> WokState:
         rules = load_ruleset(str(d["rules"]))
         board = Board.from_json(d["board"], source="saved game")
         colours = [Colour.from_dict(c) for c in d["colours"]]
