@@ -190,6 +190,7 @@ def test_whole_game_by_events(artifacts: Path) -> None:
         h.frames(2)
         h.screenshot(artifacts / "ww_game_over.png")
         assert {"attack_odds", "dice", "midgame", "clock"} <= player.shots
+        assert {"dice", "conquest", "turn"} <= set(game.sound_at)  # the sounds were asked for
         h.click(over.replay_button)
         replay = h.scene
         assert isinstance(replay, ReplayScene)
