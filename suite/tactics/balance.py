@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from suite.core.rng import Rng
-from suite.tactics.cli import TacticsCommand, tactics_command
 from suite.tactics.rules.arena import make_bot, play_battle
 from suite.tactics.rules.armies import random_army
 from suite.tactics.rules.packs import get_pack, playable_maps, playable_pieces
@@ -183,20 +182,8 @@ def write_chart(report: BalanceReport, path: Path) -> None:
     pygame.image.save(surface, str(path))
 
 
-def _configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dir", nargs="?", type=Path, help="pack folder (default: shipped pack)")
-    parser.add_argument("--battles", type=int, default=4, help="battles per duel pair")
-    parser.add_argument("--squads", type=int, default=60, help="3-piece squad battles")
-    parser.add_argument("--map", type=int, help="map id (default: the first playable)")
-    parser.add_argument("--bot", default="normal", help="bot on both sides (default normal)")
-    parser.add_argument("--margin", type=float, default=0.15, help="flag beyond 50%% +- this")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--chart", type=Path, default=Path("tactics_balance.png"), help="PNG chart to write"
-    )
-
-
-def _run(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
+    """`suite tactics balance` (arguments: see `suite.tactics.tools`)."""
     from rich.console import Console
     from rich.progress import Progress as Bar
     from rich.table import Table
@@ -239,13 +226,3 @@ def _run(args: argparse.Namespace) -> int:
     write_chart(report, args.chart)
     console.print(f"chart: {args.chart}", markup=False)
     return 0
-
-
-tactics_command(
-    TacticsCommand(
-        "balance",
-        "report over- and under-powered pieces of a pack (simulated duels and squads)",
-        _configure,
-        _run,
-    )
-)

@@ -10,24 +10,13 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from pathlib import Path
 
-from suite.tactics.cli import TacticsCommand, tactics_command
 from suite.tactics.rules.arena import make_bot, play_battle
 from suite.tactics.rules.packs import PackError, get_pack, playable_maps, resolve_map
 
 
-def _configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pack", type=Path, help="pack folder (default: the shipped pack)")
-    parser.add_argument("--players", type=int, default=2, help="armies (2-4, default 2)")
-    parser.add_argument("--map", help="map id or name (default: each map in turn)")
-    parser.add_argument("--bots", default="random", help="bot names, one for all or per seat")
-    parser.add_argument("--pieces-per-turn", type=int, default=0, help="1-4, 0 = all rested")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-
-
-def _run(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace) -> int:
+    """`suite tactics sim` (arguments: see `suite.tactics.tools`)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -84,13 +73,3 @@ def _run(args: argparse.Namespace) -> int:
     console.print(f"maps: {played}", markup=False)
     console.print(f"mean length: {rounds / args.games:.1f} rounds; {seconds:.1f} s", markup=False)
     return 0
-
-
-tactics_command(
-    TacticsCommand(
-        "sim",
-        "bot battles on any pack (--pack, --map, --bots, --pieces-per-turn)",
-        _configure,
-        _run,
-    )
-)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import suite.tactics.balance as balance
-from suite.cli import main
+from suite.tactics.tools import run_tool
 
 
 def test_report_lines_and_round_robins(artifacts: Path) -> None:
@@ -35,9 +35,9 @@ def test_command_prints_a_table_and_writes_the_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     chart = tmp_path / "chart.png"
-    code = main(["tactics", "balance", "--battles", "1", "--squads", "2", "--chart", str(chart)])
+    code = run_tool(["balance", "--battles", "1", "--squads", "2", "--chart", str(chart)])
     out = capsys.readouterr().out
     assert code == 0 and chart.exists()
     assert "Swordsman" in out and "21/4" in out
-    assert main(["tactics", "balance", "--map", "99", "--chart", str(chart)]) == 2
-    assert main(["tactics", "balance", str(tmp_path / "nothing")]) == 2
+    assert run_tool(["balance", "--map", "99", "--chart", str(chart)]) == 2
+    assert run_tool(["balance", str(tmp_path / "nothing")]) == 2

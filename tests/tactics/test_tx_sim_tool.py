@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-import suite.tactics.sim_tool  # noqa: F401  (registers the tool)
-from suite.cli import main
+from suite.tactics.tools import run_tool
 
 
 def test_each_map_in_turn_with_options(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        ["tactics", "sim", "--games", "3", "--bots", "random,normal", "--pieces-per-turn", "3"]
-    )
+    code = run_tool(["sim", "--games", "3", "--bots", "random,normal", "--pieces-per-turn", "3"])
     out = capsys.readouterr().out
     assert code == 0
     assert "Green Meadow x1" in out and "Twin Rivers x1" in out and "Lava Keep x1" in out
 
 
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tactics", "sim", "--map", "nowhere"]) == 2
-    assert main(["tactics", "sim", "--bots", "a,b,c"]) == 2
-    assert main(["tactics", "sim", "--bots", "genius"]) == 2
-    assert main(["tactics", "sim", "--pieces-per-turn", "7", "--games", "1"]) == 2
+    assert run_tool(["sim", "--map", "nowhere"]) == 2
+    assert run_tool(["sim", "--bots", "a,b,c"]) == 2
+    assert run_tool(["sim", "--bots", "genius"]) == 2
+    assert run_tool(["sim", "--pieces-per-turn", "7", "--games", "1"]) == 2
     assert "error" in capsys.readouterr().out
