@@ -272,3 +272,29 @@ def test_turn_cap_ends_by_score():
     _submit_all(state, rng)
     out = state.outcome()
     assert out is not None and "turn limit" in out.reason and len(out.winners) == 1
+
+
+def test_duel_quit_gives_the_other_player_the_win():
+    state = create({"players": 2, "variant": "duel"}, 3)
+    state.apply(0, Quit())
+    out = state.outcome()
+    assert out is not None and out.winners == (1,)
+    assert all(state.world.colours[c].quit for c in (0, 1, 2))
+
+
+def test_trinity_goes_on_after_one_player_quits():
+    state = create({"players": 3, "variant": "trinity"}, 3)
+    state.apply(2, Quit())
+    assert state.outcome() is None and state.awaiting() == frozenset({0, 1})
+
+
+def test_rules_import_no_pygame():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, suite.wok.rules as r; r.create({'players': 2}, 1); "
+        "bad = [m for m in sys.modules if m.startswith(('pygame', 'suite.ui', 'suite.net'))]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
