@@ -13,7 +13,7 @@ from suite.worldwar.screens import open_setup
 from suite.worldwar.screens.game import GameScene
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.worldwar.screens.session import SeatInfo, Session, list_saves
-from suite.worldwar.screens.setup import LoadScene, SetupScene
+from suite.worldwar.screens.setup import SetupScene
 
 
 def start(h: Harness, *, second: str = "easy", clock: int = 0, defence: str = "auto") -> GameScene:
@@ -109,9 +109,9 @@ def test_save_from_the_menu_and_resume_from_setup() -> None:
         assert isinstance(setup, SetupScene)
         h.click(setup.resume_button)
         load = h.scene
-        assert isinstance(load, LoadScene)
-        index = load.saves.index(saves[0])
-        h.click(load.buttons[index])
+        assert isinstance(load, MenuScene) and load.title == "Resume a game"
+        button = next(b for b in load.buttons if b.tooltip == str(saves[0]))
+        h.click(button)
         resumed = h.scene
         assert isinstance(resumed, GameScene) and resumed is not g
         assert resumed.session.state.to_dict() == snapshot
@@ -344,7 +344,7 @@ def test_replays_are_core_replays_and_can_be_watched_from_setup() -> None:
         assert isinstance(setup, SetupScene)
         h.click(setup.replays_button)
         chooser = h.scene
-        assert isinstance(chooser, LoadScene) and chooser.title == "Watch a replay"
+        assert isinstance(chooser, MenuScene) and chooser.title == "Watch a replay"
         h.click(chooser.buttons[0])
         viewer = h.scene
         assert isinstance(viewer, ReplayScene)

@@ -470,6 +470,7 @@ class GameScene(Scene):
         self.app.push(
             MenuScene(
                 self.app,
+                "Paused",
                 [
                     ("Resume", "Back to the map (Esc)", lambda: None),
                     ("Save game", "Save this game to resume it later", self.save_clicked),

@@ -147,21 +147,38 @@ class HelpScene(Scene):
 
 
 class MenuScene(Scene):
-    """The Esc menu: resume, save, help, or leave the game (after a confirmation)."""
+    """A titled column of buttons over the dimmed screen (the Esc menu, the list of saves
+    or replays). Each action is (label, tooltip, run): clicking closes the menu, then runs
+    it; Esc closes it without running anything. The first button is the primary one."""
 
     transparent = True
 
-    def __init__(self, app: App, actions: list[tuple[str, str, Callable[[], None]]]) -> None:
+    def __init__(
+        self,
+        app: App,
+        title: str,
+        actions: list[tuple[str, str, Callable[[], object]]],
+        *,
+        width: int = 280,
+        font_size: int = 18,
+    ) -> None:
         super().__init__(app)
+        self.title = title
         self.buttons: list[Button] = []
         for label, tip, run in actions:
             self.buttons.append(
-                Button(label, pygame.Rect(0, 0, 280, 48), self._closing(run), tooltip=tip)
+                Button(
+                    label,
+                    pygame.Rect(0, 0, width, 46),
+                    self._closing(run),
+                    tooltip=tip,
+                    font_size=font_size,
+                )
             )
         self.buttons[0].primary = True
         self.on_resize(app.size)
 
-    def _closing(self, run: Callable[[], None]) -> Callable[[], None]:
+    def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
         def go() -> None:
             if self.app.stack and self.app.scene is self:
                 self.app.pop()
@@ -170,9 +187,10 @@ class MenuScene(Scene):
         return go
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        top = size[1] // 2 - (len(self.buttons) * 60) // 2 + 20
+        step = min(56, max(48, (size[1] - 160) // max(1, len(self.buttons))))
+        top = size[1] // 2 - (len(self.buttons) * step) // 2 + 24
         for i, button in enumerate(self.buttons):
-            button.rect.midtop = (size[0] // 2, top + 60 * i)
+            button.rect.midtop = (size[0] // 2, top + step * i)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for button in self.buttons:
@@ -185,12 +203,12 @@ class MenuScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         _veil(surface)
-        first = self.buttons[0].rect
-        rect = pygame.Rect(0, 0, 360, 60 * len(self.buttons) + 90)
+        first, last = self.buttons[0].rect, self.buttons[-1].rect
+        rect = pygame.Rect(0, 0, first.width + 80, last.bottom - first.top + 100)
         rect.midtop = (first.centerx, first.y - 70)
         blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
         blit_text(
-            surface, "Paused", (rect.centerx, rect.y + 18), size=26, bold=True, anchor="midtop"
+            surface, self.title, (rect.centerx, rect.y + 18), size=24, bold=True, anchor="midtop"
         )
         for button in self.buttons:
             button.draw(surface)

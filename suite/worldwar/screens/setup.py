@@ -3,6 +3,7 @@ with which cards, turn clock and defence; an optional seed; start, or resume a s
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable
 from datetime import datetime
@@ -28,6 +29,7 @@ from suite.worldwar.screens.game import SPEEDS, GameScene
 from suite.worldwar.screens.gameover import ReplayScene
 from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView, hex_colour
+from suite.worldwar.screens.overlays import MenuScene
 from suite.worldwar.screens.session import (
     SeatInfo,
     Session,
@@ -38,6 +40,7 @@ from suite.worldwar.screens.session import (
 )
 
 MAX_SEATS = 6
+MAX_FILES = 8  # saves or replays listed at once (newest first)
 MIN_SEATS = 2
 KIND_LABELS = [
     ("human", "Human"),
@@ -60,6 +63,20 @@ SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
 def user_maps_dir() -> Path:
     """Where players drop Domination .map files (and .tmx/.json boards)."""
     return user_data_dir() / "maps"
+
+
+def file_menu(
+    app: App, title: str, files: list[Path], on_pick: Callable[[Path], object]
+) -> MenuScene:
+    """A menu of up to MAX_FILES files (name and date; the tooltip is the full path) and
+    Cancel; picking one runs `on_pick(path)`."""
+    actions: list[tuple[str, str, Callable[[], object]]] = []
+    for path in files[:MAX_FILES]:
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
+        label = f"{path.stem.replace('-', ' ')}   ({when})"
+        actions.append((label, str(path), functools.partial(on_pick, path)))
+    actions.append(("Cancel", "Back to the set-up (Esc)", lambda: None))
+    return MenuScene(app, title, actions, width=440, font_size=15)
 
 
 class SeatRow:
@@ -379,14 +396,14 @@ class SetupScene(Scene):
         if not saves:
             self.app.notify("No saved games yet (games are autosaved every turn)")
             return
-        self.app.push(LoadScene(self.app, "Resume a game", saves, self.load))
+        self.app.push(file_menu(self.app, "Resume a game", saves, self.load))
 
     def replays(self) -> None:
         files = list_replays()
         if not files:
             self.app.notify("No replays yet: every finished game saves one")
             return
-        self.app.push(LoadScene(self.app, "Watch a replay", files, self.watch))
+        self.app.push(file_menu(self.app, "Watch a replay", files, self.watch))
 
     def watch(self, path: Path) -> ReplayScene | None:
         try:
@@ -528,79 +545,3 @@ class SetupScene(Scene):
         for row in self.rows:
             row.name_hint.draw_tooltip(surface)
         self.seed_hint.draw_tooltip(surface)
-
-
-class LoadScene(Scene):
-    """Pick a file (a save or a replay, newest first): `on_pick(path)` runs after it closes."""
-
-    transparent = True
-
-    def __init__(
-        self, app: App, title: str, saves: list[Path], on_pick: Callable[[Path], object]
-    ) -> None:
-        super().__init__(app)
-        self.title = title
-        self.saves = saves[:8]
-        self.on_pick = on_pick
-        self.buttons: list[Button] = []
-        for path in self.saves:
-            when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-            label = f"{path.stem.replace('-', ' ')}   ({when})"
-            self.buttons.append(
-                Button(
-                    label,
-                    pygame.Rect(0, 0, 440, 44),
-                    self._pick(path),
-                    tooltip=str(path),
-                    font_size=15,
-                )
-            )
-        self.cancel = Button(
-            "Cancel", pygame.Rect(0, 0, 200, 44), self.close, tooltip="Back to the set-up (Esc)"
-        )
-        self.on_resize(app.size)
-
-    def close(self) -> None:
-        self.app.pop()
-
-    def _pick(self, path: Path) -> Callable[[], None]:
-        def pick() -> None:
-            self.app.pop()
-            self.on_pick(path)
-
-        return pick
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        top = size[1] // 2 - (len(self.buttons) + 1) * 26
-        for i, button in enumerate([*self.buttons, self.cancel]):
-            button.rect.midtop = (size[0] // 2, top + 52 * i)
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        for button in [*self.buttons, self.cancel]:
-            if button.handle_event(event):
-                return
-
-    def update(self, dt: float) -> None:
-        for button in [*self.buttons, self.cancel]:
-            button.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 170))
-        surface.blit(veil, (0, 0))
-        first = self.buttons[0].rect if self.buttons else self.cancel.rect
-        rect = pygame.Rect(0, 0, 500, 52 * (len(self.buttons) + 1) + 80)
-        rect.midtop = (first.centerx, first.y - 64)
-        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
-        blit_text(
-            surface,
-            self.title,
-            (rect.centerx, rect.y + 16),
-            size=22,
-            bold=True,
-            anchor="midtop",
-        )
-        for button in [*self.buttons, self.cancel]:
-            button.draw(surface)
-        for button in [*self.buttons, self.cancel]:
-            button.draw_tooltip(surface)
