@@ -1,6 +1,15 @@
 """WoK rules: rule sets, orders, the turn engine and robots (no pygame).
 
-`SPEC` registers the game as "wok" (see `suite.core.match.GameSpec`).
+`SPEC` registers the game as "wok" (see `suite.core.match.GameSpec`). The pieces:
+
+- `ruleset`: every number of a rule set, read from assets/wok/rules/<name>.toml;
+- `orders`: the typed orders, `SubmitOrders` and the other actions, entry checks;
+- `state`: `WokState` (the game contract, simultaneous orders with ready flags), `create`;
+- `phases` / `turn`: the ten phases and the turn runner, endings and scores;
+- `reports`: per-colour turn reports; `events`: public events;
+- `robots` (S16), `bots` ("robot", "general"), `space` (random order sets), `belief`;
+- `clock`: the W12 turn clock driven by passed-in time;
+- `mapgen` / `maps`: seeded island maps and the shipped Trial, Star Islands, Kaomaris.
 """
 
 from __future__ import annotations
@@ -10,7 +19,22 @@ from typing import Any
 from suite.core.bots import RandomBot
 from suite.core.match import GameSpec, register_game
 from suite.wok.rules.bots import GeneralBot, RobotBot
-from suite.wok.rules.orders import WokAction
+from suite.wok.rules.orders import (
+    Attack,
+    Bomb,
+    DeclareAlly,
+    Move,
+    OrderSet,
+    Quit,
+    SetAim,
+    SetReady,
+    Spy,
+    SubmitOrders,
+    Transform,
+    Upgrade,
+    Vote,
+    WokAction,
+)
 from suite.wok.rules.state import WokState, create
 
 
@@ -36,4 +60,25 @@ SPEC = register_game(
     )
 )
 
-__all__ = ["SPEC", "WokState", "create", "default_config"]
+__all__ = [
+    "SPEC",
+    "Attack",
+    "Bomb",
+    "DeclareAlly",
+    "GeneralBot",
+    "Move",
+    "OrderSet",
+    "Quit",
+    "RobotBot",
+    "SetAim",
+    "SetReady",
+    "Spy",
+    "SubmitOrders",
+    "Transform",
+    "Upgrade",
+    "Vote",
+    "WokAction",
+    "WokState",
+    "create",
+    "default_config",
+]
