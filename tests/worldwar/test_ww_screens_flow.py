@@ -40,8 +40,8 @@ def start(h: Harness, *, second: str = "easy", clock: int = 0, defence: str = "a
 def own_point(g: GameScene, seat: int) -> tuple[int, int]:
     st = g.session.state
     for t in range(len(st.owner)):
-        pos = g.map.label_screen(t)
-        if st.owner[t] == seat and g.map.territory_at(pos) == t:
+        pos = g.map.point_in(t)
+        if st.owner[t] == seat and pos is not None:
             return pos
     raise AssertionError("no clickable territory")
 
@@ -356,3 +356,41 @@ def test_replays_are_core_replays_and_can_be_watched_from_setup() -> None:
         assert viewer.session.state.to_dict() == session.state.to_dict()
         h.key(pygame.K_ESCAPE)
         assert h.scene is setup
+
+
+def test_hot_seat_defender_answers_without_a_pass_screen() -> None:
+    from suite.worldwar.rules.actions import Place
+
+    seats = [SeatInfo("Ann", 0, "human"), SeatInfo("Bo", 1, "human")]
+    session = Session({"map": "random:18:4", "defender": "ask"}, 3, seats)
+    st = session.state
+    while st.phase == "setup":  # deployment straight on the session: all on one territory
+        seat = session.actor
+        assert seat is not None
+        mine = max(
+            (t for t in range(len(st.owner)) if st.owner[t] == seat), key=st.armies.__getitem__
+        )
+        session.apply(seat, Place(st.topo.ids[mine], st.step_left))
+    with Harness() as h:
+        g = GameScene(h.app, session)
+        h.push(g)
+        assert isinstance(h.scene, PassScene)
+        h.key(pygame.K_RETURN)
+        attacker = session.actor
+        assert attacker is not None and g.viewer == attacker
+        while st.phase == "place":
+            h.click(own_point(g, attacker))
+        pairs = st.attack_pairs(attacker)
+        source, target = max(pairs, key=lambda p: st.armies[p[0]])
+        for t in (source, target):
+            pos = g.map.point_in(t)
+            assert pos is not None
+            h.click(pos)
+        assert (g.selected, g.target) == (source, target)
+        h.key(pygame.K_SPACE)
+        assert st.phase == "defend" and session.actor != attacker
+        assert h.scene is g  # no pass screen for choosing defence dice
+        assert g.human_turn() == session.actor and g.defend_buttons[0] in g.controls()
+        h.key(pygame.K_1)
+        assert st.phase in ("attack", "occupy") and session.actor == attacker
+        assert h.scene is g and g.viewer == attacker

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pygame
 import pytest
 
@@ -25,18 +24,10 @@ MAX_STEPS = 3000
 
 
 def point_of(scene: GameScene, t: int) -> tuple[int, int]:
-    """A screen point inside territory `t` (its label when that is inside)."""
-    pos = scene.map.label_screen(t)
-    if scene.map.territory_at(pos) == t:
-        return pos
-    ids = scene.map._ids
-    assert ids is not None
-    xs, ys = np.nonzero(ids == t + 1)
-    k = len(xs) // 2
-    x = int(xs[k] + scene.map.rect.x - scene.map.pan[0])
-    y = int(ys[k] + scene.map.rect.y - scene.map.pan[1])
-    assert scene.map.territory_at((x, y)) == t
-    return (x, y)
+    """A screen point inside territory `t`."""
+    pos = scene.map.point_in(t)
+    assert pos is not None
+    return pos
 
 
 def configure(h: Harness, setup: SetupScene, *, clock: int = 0) -> None:

@@ -191,11 +191,12 @@ class GameScene(Scene):
         return self.session.state
 
     def human_turn(self) -> int | None:
-        """The human seat to act now, once it may see the screen (else None)."""
+        """The human seat to act now, once it may see the screen (else None). A human
+        defender answers on the attacker's screen: choosing dice needs no privacy."""
         seat = self.session.actor
-        if seat is None or not self.session.seats[seat].human or seat != self.viewer:
+        if seat is None or not self.session.seats[seat].human:
             return None
-        return seat
+        return seat if seat == self.viewer or self.st.phase == "defend" else None
 
     def sound(self, name: str) -> None:
         """Play a World War sound, at most once per SOUND_GAP (instant bots fire many)."""
@@ -723,6 +724,9 @@ class GameScene(Scene):
     def _needs_pass(self) -> bool:
         seat = self.session.actor
         if seat is None or not self.session.seats[seat].human or seat == self.viewer:
+            return False
+        if self.st.phase == "defend":
+            self.cards.open = False  # the viewer's hand stays hidden from the defender
             return False
         if len(self.humans) == 1:
             self.viewer = seat

@@ -194,6 +194,25 @@ class MapView:
         self._corner_key, self._corner = key, best[1]
         return pygame.Rect(best[1])
 
+    def point_in(self, t: int) -> tuple[int, int] | None:
+        """A screen point that hits territory `t`: its label when that does, else a pixel
+        of the territory (None when none of it is in view)."""
+        label = self.label_screen(t)
+        if self.territory_at(label) == t:
+            return label
+        assert self._ids is not None
+        xs, ys = np.nonzero(self._ids == t + 1)
+        for k in (len(xs) // 2, *range(0, len(xs), max(1, len(xs) // 50))):
+            x, y = self._layer_to_screen(int(xs[k]), int(ys[k]))
+            if self.territory_at((x, y)) == t:
+                return (x, y)
+        return None
+
+    def _layer_to_screen(self, x: int, y: int) -> tuple[int, int]:
+        k = self.scale / self._layer_scale if self.stale else 1.0
+        lx, ly = (x - MARGIN) * k + MARGIN, (y - MARGIN) * k + MARGIN
+        return (round(self.rect.x + lx - self.pan[0]), round(self.rect.y + ly - self.pan[1]))
+
     def label_screen(self, t: int) -> tuple[int, int]:
         return self.to_screen(self.labels[t])
 
