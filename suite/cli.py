@@ -65,15 +65,24 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
     bots = args.bots or "random"
-    table = Table(title=f"{args.game}: {report.games} games, {report.players} seats, bots: {bots}")
+    console.print(f"{args.game}: {report.games} games, {report.players} seats, bots: {bots}")
+    table = Table()
     table.add_column("winner")
     table.add_column("games", justify="right")
     table.add_column("share", justify="right")
     for who, count in sorted(report.wins.items()):
         table.add_row(who, str(count), f"{100 * count / report.games:.1f}%")
     console.print(table)
-    console.print(f"mean length: {report.mean_steps:.1f} actions per game")
-    console.print(f"speed: {report.games_per_second:.2f} games per second")
+    endings = ", ".join(f"{reason} ({n})" for reason, n in report.reasons.most_common())
+    console.print(f"how games ended: {escape(endings)}", highlight=False)
+    length = f"mean length: {report.mean_steps:.1f} actions per game"
+    if report.mean_turns is not None:
+        length += f", {report.mean_turns:.1f} turns"
+    console.print(length)
+    speed = f"speed: {report.games_per_second:.2f} games per second"
+    if report.ms_per_turn is not None:
+        speed += f", {report.ms_per_turn:.2f} ms of engine time per turn"
+    console.print(speed)
     return 0
 
 

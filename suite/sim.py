@@ -21,13 +21,30 @@ class SimReport:
     games: int
     wins: Counter[str] = field(default_factory=Counter)
     total_steps: int = 0
-    total_rounds: int = 0
+    total_turns: int = 0
+    counts_turns: bool = False
+    engine_seconds: float = 0.0
+    reasons: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0
     seconds: float = 0.0
 
     @property
     def mean_steps(self) -> float:
         return self.total_steps / self.games if self.games else 0.0
+
+    @property
+    def mean_turns(self) -> float | None:
+        """Turns per game, when the game counts turns."""
+        if not self.counts_turns or not self.games:
+            return None
+        return self.total_turns / self.games
+
+    @property
+    def ms_per_turn(self) -> float | None:
+        """Milliseconds the engine spent applying actions, per turn played."""
+        if not self.counts_turns or not self.total_turns:
+            return None
+        return 1000 * self.engine_seconds / self.total_turns
 
     @property
     def games_per_second(self) -> float:
@@ -50,19 +67,29 @@ def make_bots(spec: GameSpec, names: list[str] | None, players: int) -> list[Bot
     return bots
 
 
+@dataclass
+class GameRun:
+    """One simulated game: its outcome (None when cut off), actions and engine time."""
+
+    outcome: Outcome | None
+    steps: int
+    engine_seconds: float
+
+
 def play_one(
     state: State, rng: Rng, max_steps: int = 200_000, bots: list[Bot] | None = None
-) -> tuple[Outcome | None, int]:
-    """Let bots (default: random) play `state` to its end; returns (outcome, actions applied).
+) -> GameRun:
+    """Let bots (default: random) play `state` to its end.
 
     Every awaited seat acts in seat order each step, so simultaneous-order games work.
-    Returns outcome None when `max_steps` passed first.
+    The outcome is None when `max_steps` passed first. Engine time counts only `apply`.
     """
     fallback = RandomBot()
     steps = 0
+    engine = 0.0
     while state.outcome() is None:
         if steps >= max_steps:
-            return None, steps
+            return GameRun(None, steps, engine)
         waiting = sorted(state.awaiting())
         if not waiting:
             raise RuntimeError(f"{state.game}: no outcome yet nobody is awaited")
@@ -72,11 +99,13 @@ def play_one(
                 continue
             bot = bots[seat] if bots is not None else fallback
             action = bot.choose(state.view(seat), state.legal(seat), rng)
+            started = time.perf_counter()
             state.apply(seat, action)
+            engine += time.perf_counter() - started
             steps += 1
             if state.outcome() is not None:
                 break
-    return state.outcome(), steps
+    return GameRun(state.outcome(), steps, engine)
 
 
 def simulate(
@@ -104,18 +133,24 @@ def simulate(
     cfg = dict(spec.default_config(players)) if config is None else dict(config)
     cfg.update({k: v for k, v in (options or {}).items() if v is not None})
     report = SimReport(game=game, players=players, games=games)
+    report.counts_turns = spec.turn_of is not None
     started = time.perf_counter()
     for i in range(games):
         state = new_game(game, cfg, seed + i)
         bots = make_bots(spec, bot_names, players)
-        outcome, steps = play_one(state, Rng(seed + i + 1_000_003), max_steps, bots)
-        report.total_steps += steps
-        if outcome is None:
+        run = play_one(state, Rng(seed + i + 1_000_003), max_steps, bots)
+        report.total_steps += run.steps
+        report.engine_seconds += run.engine_seconds
+        if spec.turn_of is not None:
+            report.total_turns += spec.turn_of(state)
+        if run.outcome is None:
             report.unfinished += 1
             report.wins["unfinished"] += 1
+            report.reasons["step limit reached"] += 1
         else:
-            key = "+".join(f"seat {w}" for w in outcome.winners) or "nobody"
+            key = "+".join(f"seat {w}" for w in run.outcome.winners) or "nobody"
             report.wins[key] += 1
+            report.reasons[run.outcome.reason] += 1
         if progress is not None:
             progress(i + 1)
     report.seconds = time.perf_counter() - started

@@ -203,14 +203,16 @@ class SeatZeroOnlyOnce(ClaimRace):
 
 
 def test_play_one_handles_simultaneous_seats() -> None:
-    outcome, steps = play_one(ClaimRace(), Rng(1))
+    run = play_one(ClaimRace(), Rng(1))
+    outcome, steps = run.outcome, run.steps
     assert outcome is not None and outcome.winners == (0,)
     assert steps == 5  # two per round, and the third round ends at seat 0's claim
 
 
 def test_play_one_rechecks_who_is_awaited() -> None:
     state = SeatZeroOnlyOnce()
-    outcome, steps = play_one(state, Rng(1))
+    run = play_one(state, Rng(1))
+    outcome, steps = run.outcome, run.steps
     assert outcome is not None and outcome.winners == (0,)
     assert steps == 3 and state.points == [3, 0]
 

@@ -106,7 +106,8 @@ class GameSpec:
     playable config for n players (used by `suite sim`, which overlays its `--map`,
     `--variant`, `--cards` and `--max-turns` options as the config keys "map", "variant",
     "cards" and "max_turns"); `bots` maps bot names to factories of objects following
-    `suite.core.bots.Bot` (the random bot is always available as "random").
+    `suite.core.bots.Bot` (the random bot is always available as "random"); `turn_of`,
+    when given, counts the turns a state has played.
     """
 
     name: str
@@ -117,6 +118,8 @@ class GameSpec:
     players: tuple[int, int]
     default_config: Callable[[int], dict[str, Any]] = field(default=lambda n: {"players": n})
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    turn_of: Callable[[Any], int] | None = None
+    """How many whole turns a state has played (lets `suite sim` report turns per game)."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}

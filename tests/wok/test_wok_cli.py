@@ -1,4 +1,4 @@
-"""`suite wok-sim` and `suite sim wok` play whole games headless."""
+"""`suite sim wok` plays whole games headless and reports winners, turns and time per turn."""
 
 from __future__ import annotations
 
@@ -7,18 +7,27 @@ import pytest
 from suite.cli import main
 
 
-def test_wok_sim_prints_winners_turns_and_time(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["wok-sim", "--variant", "trinity", "--players", "3", "--bots", "general"]) == 0
+def test_sim_prints_winners_turns_and_time(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["sim", "wok", "--variant", "trinity", "--players", "3", "--bots", "general"]
+    assert main([*args, "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "won (" in out and "turns" in out and "ms per turn" in out
+    assert "seat" in out and "turns" in out and "ms of engine time per turn" in out
+    assert "how games ended:" in out
 
 
-def test_wok_sim_bad_variant_size(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["wok-sim", "--variant", "duel", "--players", "3"]) == 2
+def test_sim_bad_variant_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "wok", "--variant", "duel", "--players", "3"]) == 2
     assert "duel is for 2 players" in capsys.readouterr().err
 
 
-def test_generic_sim_plays_wok_duel(capsys: pytest.CaptureFixture[str]) -> None:
+def test_sim_plays_wok_duel(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["sim", "wok", "--variant", "duel", "--games", "2", "--bots", "general,robot"]
     assert main(args) == 0
     assert "seat" in capsys.readouterr().out
+
+
+def test_sim_turn_cap_ends_by_score(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["sim", "wok", "--players", "4", "--max-turns", "3", "--bots", "general"]
+    assert main([*args, "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3.0 turns" in out

@@ -57,6 +57,7 @@ SPEC = register_game(
         players=(2, 10),
         default_config=default_config,
         bots={"random": RandomBot, "robot": RobotBot, "general": GeneralBot},
+        turn_of=lambda state: max(0, state.turn - 1),
     )
 )
 
