@@ -1,1 +1,27 @@
-"""World War rules: engine, cards, odds, bots and maps (no pygame)."""
+"""World War rules: engine, cards, odds, bots and maps (no pygame).
+
+`SPEC` registers the game as "worldwar" (found by `suite sim` through its entry point).
+"""
+
+from __future__ import annotations
+
+from suite.core.match import GameSpec, register_game
+from suite.worldwar.rules.actions import WorldWarAction
+from suite.worldwar.rules.bots import AggressiveBot, EasyBot, HardBot, RandomBot
+from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.game import create, load
+
+__all__ = ["SPEC", "WorldWar", "WorldWarAction", "create", "load"]
+
+SPEC = register_game(
+    GameSpec(
+        name="worldwar",
+        title="World War",
+        create=create,
+        load=load,
+        action_type=WorldWarAction,
+        players=(2, 6),
+        default_config=lambda n: {"players": n, "map": "classic", "cards": "increasing"},
+        bots={"random": RandomBot, "easy": EasyBot, "hard": HardBot, "aggressive": AggressiveBot},
+    )
+)

@@ -1,0 +1,330 @@
+"""World War bots. Each sees only its seat's view and the legal actions.
+
+- `RandomBot` ("random"): a uniformly drawn action kind, then a uniform action of it.
+- `AggressiveBot` ("aggressive", the benchmark policy of the issue): places one army at a
+  time on random border territories, attacks to the end from any territory into any
+  enemy neighbour holding fewer armies until none is left, moves all but one army into
+  each conquest, turns in whenever it can and makes no free move.
+- `EasyBot` ("easy", greedy): all armies on its strongest border, attacks to the end
+  whenever it outnumbers the defender by two, moves everything in.
+- `HardBot` ("hard"): exact conquest odds (`odds.win_probability`), continent values,
+  borders, card timing (one conquest a turn for the card) and fortifying the border.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from suite.core.match import Action
+from suite.core.rng import Rng
+from suite.worldwar.rules import actions as A
+from suite.worldwar.rules.legal import ActionList
+from suite.worldwar.rules.odds import win_probability
+
+View = Mapping[str, Any]
+
+
+def _mine(view: View, seat: int) -> list[int]:
+    owner = view["owner"]
+    return [t for t in range(len(owner)) if owner[t] == seat]
+
+
+def _borders(view: View, seat: int) -> list[int]:
+    owner, adj = view["owner"], view["neighbours"]
+    return [
+        t for t in range(len(owner)) if owner[t] == seat and any(owner[n] != seat for n in adj[t])
+    ]
+
+
+def _armies_to_place(view: View) -> int:
+    return int(view["step_left"] if view["phase"] == "setup" else view["pool"])
+
+
+def _common(view: View, legal: Sequence[Action]) -> Action | None:
+    """Moves every bot makes the same way: cards, the defence, skipping optional sets."""
+    phase = view["phase"]
+    if phase == "defend":
+        p = view["pending"]
+        return A.Defend(min(2, view["armies"][p["target"]]))
+    if phase == "cards" or (phase == "place" and view["must_turn_in"]):
+        best = view["best_turn_in"]
+        if best:
+            return A.TurnIn(tuple(best[0]))
+        return A.SkipTurnIn()
+    if phase == "occupy":
+        p = view["pending"]
+        return A.Occupy(p["max"])
+    return None
+
+
+class RandomBot:
+    """Random play that still ends games (uniformly random legal play never does: armies
+    pile up and, with increasing cards, set values run away). It places everything on one
+    random border territory and, while attacking, three times in four attacks to the end
+    from a random territory into a random enemy neighbour holding fewer armies. Otherwise
+    (and for cards, occupation and defence) it draws an action kind uniformly, then an
+    action of that kind uniformly."""
+
+    name = "random"
+    attack_odds = 3
+
+    def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        if not isinstance(legal, ActionList):
+            return rng.choice(legal)
+        seat = view["seat"]
+        ids = view["territories"]
+        kinds = legal.kinds()
+        if "blitz" in kinds and rng.randbelow(self.attack_odds + 1) < self.attack_odds:
+            options = _favourable(view, seat)
+            if options:
+                s, t = rng.choice(options)
+                return A.Blitz(ids[s], ids[t], rng.randbelow(2) == 1)
+        if "place" in kinds:
+            border = _borders(view, seat) or _mine(view, seat)
+            return A.Place(ids[rng.choice(border)], _armies_to_place(view))
+        kind = rng.choice([k for k in kinds if k != "end_attack"] or kinds)
+        return legal.sample_kind(kind, rng)
+
+
+def _favourable(view: View, seat: int) -> list[tuple[int, int]]:
+    """(source, target) pairs where the source holds more armies than the target."""
+    owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+    return [
+        (s, t)
+        for s in range(len(owner))
+        if owner[s] == seat and armies[s] > 1
+        for t in adj[s]
+        if owner[t] != seat and armies[t] < armies[s]
+    ]
+
+
+class AggressiveBot:
+    """The benchmark policy (see the module docstring)."""
+
+    name = "aggressive"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        seat = view["seat"]
+        phase = view["phase"]
+        ids = view["territories"]
+        if phase in ("setup", "place") and not view["must_turn_in"]:
+            if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
+                return A.TurnIn(tuple(view["best_turn_in"][0]))
+            border = _borders(view, seat) or _mine(view, seat)
+            return A.Place(ids[rng.choice(border)], 1)
+        common = _common(view, legal)
+        if common is not None:
+            return common
+        if phase == "attack":
+            options = _favourable(view, seat)
+            if options:
+                s, t = rng.choice(options)
+                return A.Blitz(ids[s], ids[t], True)
+        return A.EndTurn()
+
+
+class EasyBot:
+    """Greedy (see the module docstring)."""
+
+    name = "easy"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        seat = view["seat"]
+        phase = view["phase"]
+        ids = view["territories"]
+        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        if phase in ("setup", "place") and not view["must_turn_in"]:
+            if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
+                return A.TurnIn(tuple(view["best_turn_in"][0]))
+            border = _borders(view, seat) or _mine(view, seat)
+
+            def edge(t: int) -> int:
+                weakest = min((armies[n] for n in adj[t] if owner[n] != seat), default=0)
+                return int(armies[t]) - int(weakest)
+
+            best = max(border, key=lambda t: (edge(t), -t))
+            return A.Place(ids[best], _armies_to_place(view))
+        common = _common(view, legal)
+        if common is not None:
+            return common
+        if phase == "attack":
+            best_pair: tuple[int, int] | None = None
+            best_gap = 1
+            for s in range(len(owner)):
+                if owner[s] != seat or armies[s] < 3:
+                    continue
+                for t in adj[s]:
+                    gap = armies[s] - armies[t]
+                    if owner[t] != seat and gap > best_gap:
+                        best_gap, best_pair = gap, (s, t)
+            if best_pair is not None:
+                return A.Blitz(ids[best_pair[0]], ids[best_pair[1]], True)
+        return A.EndTurn()
+
+
+class HardBot:
+    """Odds-driven planner (see the module docstring)."""
+
+    name = "hard"
+    attack_threshold = 0.6
+    card_threshold = 0.5
+
+    def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
+        seat = int(view["seat"])
+        phase = view["phase"]
+        if phase in ("setup", "place") and not view["must_turn_in"]:
+            if phase == "place" and not view["mid_turn"] and self._wants_cards(view):
+                return A.TurnIn(tuple(view["best_turn_in"][0]))
+            return self._place(view, seat)
+        if phase == "occupy":
+            return self._occupy(view, seat)
+        common = _common(view, legal)
+        if common is not None:
+            return common
+        if phase == "attack":
+            move = self._attack(view, seat)
+            if move is not None:
+                return move
+            return A.EndAttack()
+        if phase == "fortify":
+            move = self._fortify(view, seat)
+            if move is not None:
+                return move
+        return A.EndTurn()
+
+    # -- evaluation -------------------------------------------------------------------
+    def _wants_cards(self, view: View) -> bool:
+        best = view["best_turn_in"]
+        if not best:
+            return False
+        if view["cards"] == "increasing":
+            return True
+        # Royalty and poker: wait for a better hand while there is room for more cards.
+        return len(best[0]) >= 3 or len(view["hand"]) >= 4
+
+    def _values(self, view: View, seat: int) -> list[float]:
+        """What taking each territory is worth: continent progress, elimination, base 1."""
+        owner = view["owner"]
+        members = view["continent_members"]
+        bonus = view["continent_bonus"]
+        cont_of = view["continent_of"]
+        counts = view["territory_counts"]
+        share = []
+        for m in members:
+            mine = sum(1 for t in m if owner[t] == seat)
+            share.append((mine + 1) / len(m) if m else 0.0)
+        values = []
+        for t in range(len(owner)):
+            if owner[t] == seat:
+                values.append(0.0)
+                continue
+            c = cont_of[t]
+            v = 1.0 + bonus[c] * share[c] ** 2
+            if counts[owner[t]] <= 2:
+                v += 4.0 + 2.0 * view["hand_sizes"][owner[t]]
+            values.append(v)
+        return values
+
+    def _best_attack(
+        self, view: View, seat: int, extra: int, source: int | None = None
+    ) -> tuple[float, int, int]:
+        """(score, source, target) of the best attack with `extra` armies added to the source."""
+        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        values = self._values(view, seat)
+        best = (-1.0, -1, -1)
+        for s in range(len(owner)) if source is None else (source,):
+            if owner[s] != seat:
+                continue
+            for t in adj[s]:
+                if owner[t] == seat:
+                    continue
+                p = win_probability(armies[s] + extra, armies[t])
+                score = p * values[t] - (1.0 - p) * 0.5
+                if score > best[0]:
+                    best = (score, s, t)
+        return best
+
+    def _threat(self, view: View, seat: int, t: int) -> int:
+        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        return sum(armies[n] for n in adj[t] if owner[n] != seat)
+
+    def _place(self, view: View, seat: int) -> Action:
+        ids = view["territories"]
+        armies = view["armies"]
+        n = _armies_to_place(view)
+        score, s, _t = self._best_attack(view, seat, n)
+        borders = _borders(view, seat) or _mine(view, seat)
+        # Defend a held continent whose border is badly outnumbered.
+        owner, members = view["owner"], view["continent_members"]
+        held = {c for c, m in enumerate(members) if m and all(owner[x] == seat for x in m)}
+        weak = [
+            b
+            for b in borders
+            if view["continent_of"][b] in held and self._threat(view, seat, b) > armies[b] * 1.2
+        ]
+        if weak and score < 2.0:
+            b = max(weak, key=lambda x: (self._threat(view, seat, x) - armies[x], -x))
+            return A.Place(ids[b], n)
+        if s < 0:
+            s = max(borders, key=lambda x: (self._threat(view, seat, x), -x))
+        return A.Place(ids[s], n)
+
+    def _attack(self, view: View, seat: int) -> Action | None:
+        ids = view["territories"]
+        armies = view["armies"]
+        score, s, t = self._best_attack(view, seat, 0)
+        if s < 0:
+            return None
+        p = win_probability(armies[s], armies[t])
+        need_card = view["cards"] != "none" and not view["conquered_this_turn"]
+        if p >= self.attack_threshold and score > 0.3 or need_card and p >= self.card_threshold:
+            return A.Blitz(ids[s], ids[t], False)
+        return None
+
+    def _occupy(self, view: View, seat: int) -> Action:
+        p = view["pending"]
+        s, t = p["source"], p["target"]
+        lo, hi = p["min"], p["max"]
+        owner, adj, armies = view["owner"], view["neighbours"], view["armies"]
+        src_enemies = sum(armies[n] for n in adj[s] if owner[n] != seat)
+        tgt_enemies = sum(armies[n] for n in adj[t] if owner[n] != seat)
+        if src_enemies == 0:
+            move = hi
+        elif tgt_enemies == 0:
+            move = lo
+        else:
+            move = round(hi * tgt_enemies / (src_enemies + tgt_enemies))
+        return A.Occupy(max(lo, min(hi, move)))
+
+    def _fortify(self, view: View, seat: int) -> Action | None:
+        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        ids = view["territories"]
+        n = len(owner)
+        # Distance of every own territory to the nearest border (BFS over own land).
+        dist = [-1] * n
+        frontier = [
+            t for t in range(n) if owner[t] == seat and any(owner[x] != seat for x in adj[t])
+        ]
+        for t in frontier:
+            dist[t] = 0
+        while frontier:
+            nxt = []
+            for t in frontier:
+                for x in adj[t]:
+                    if owner[x] == seat and dist[x] < 0:
+                        dist[x] = dist[t] + 1
+                        nxt.append(x)
+            frontier = nxt
+        best: tuple[int, int, int] | None = None
+        for s in range(n):
+            if owner[s] != seat or armies[s] < 2 or dist[s] <= 0:
+                continue
+            for t in adj[s]:
+                if owner[t] == seat and 0 <= dist[t] < dist[s]:
+                    key = (armies[s] - 1, s, t)
+                    if best is None or key[0] > best[0]:
+                        best = key
+        if best is None:
+            return None
+        return A.Fortify(ids[best[1]], ids[best[2]], best[0])
