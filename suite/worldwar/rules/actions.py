@@ -20,6 +20,14 @@ class Place(Action, frozen=True, tag="place"):
     armies: int = 1
 
 
+class PlaceMany(Action, frozen=True, tag="place_many"):
+    """Several placements confirmed at once: (territory, armies) pairs, territories may
+    repeat. Same rules as `Place` for the total. Accepted but not listed by `legal()`
+    (it is a sequence of listed `Place` actions)."""
+
+    placements: tuple[tuple[str, int], ...]
+
+
 class TurnIn(Action, frozen=True, tag="turn_in"):
     """Turn in `cards` (card ids) as one set for armies to place."""
 
@@ -83,7 +91,18 @@ class TimeUp(Action, frozen=True, tag="time_up"):
 
 
 WorldWarAction = Union[  # noqa: UP007 - msgspec needs a real Union object
-    Place, TurnIn, Attack, Blitz, Defend, Occupy, EndAttack, Fortify, EndTurn, SkipTurnIn, TimeUp
+    Place,
+    PlaceMany,
+    TurnIn,
+    Attack,
+    Blitz,
+    Defend,
+    Occupy,
+    EndAttack,
+    Fortify,
+    EndTurn,
+    SkipTurnIn,
+    TimeUp,
 ]
 
 # -- events ----------------------------------------------------------------------------

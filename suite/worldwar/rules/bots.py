@@ -111,8 +111,13 @@ class AggressiveBot:
         if phase in ("setup", "place") and not view["must_turn_in"]:
             if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
                 return A.TurnIn(tuple(view["best_turn_in"][0]))
+            # One army at a time on random borders, confirmed as one placement.
             border = _borders(view, seat) or _mine(view, seat)
-            return A.Place(ids[rng.choice(border)], 1)
+            counts: dict[int, int] = {}
+            for _ in range(_armies_to_place(view)):
+                t = border[rng.randbelow(len(border))]
+                counts[t] = counts.get(t, 0) + 1
+            return A.PlaceMany(tuple((ids[t], n) for t, n in counts.items()))
         common = _common(view, legal)
         if common is not None:
             return common

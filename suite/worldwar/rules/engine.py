@@ -49,8 +49,8 @@ class WorldWar:
 
     game = GAME
 
-    def __init__(self, board: Board, config: Mapping[str, Any], rules: RuleSet) -> None:
-        """An empty shell; use `new` or `from_dict`."""
+    def __init__(self, board: Board, config: Mapping[str, Any], rules: RuleSet, rng: Rng) -> None:
+        """An empty shell drawing chance from `rng`; use `new` or `restore`."""
         self.board = board
         self.topo: Topology = topology(board)
         self.rules = rules
@@ -81,7 +81,7 @@ class WorldWar:
             raise ConfigError(f"max_turns must be a positive whole number, not {max_turns!r}")
         self.max_turns: int | None = max_turns
         n = len(self.topo)
-        self.rng = Rng(0)
+        self.rng = rng
         self.owner: list[int] = [0] * n
         self.armies: list[int] = [0] * n
         self.counts: list[int] = [0] * players
@@ -106,6 +106,7 @@ class WorldWar:
         self.result: Outcome | None = None
         self._apply: dict[type, Callable[[Seat, Any], list[Event]]] = {
             A.Place: self._do_place,
+            A.PlaceMany: self._do_place_many,
             A.TurnIn: self._do_turn_in,
             A.Attack: self._do_attack,
             A.Blitz: self._do_blitz,
@@ -119,6 +120,7 @@ class WorldWar:
         }
         self._check: dict[type, Callable[[Seat, Any], str | None]] = {
             A.Place: self._check_place,
+            A.PlaceMany: self._check_place_many,
             A.TurnIn: self._check_turn_in,
             A.Attack: self._check_attack,
             A.Blitz: self._check_blitz,
@@ -131,6 +133,8 @@ class WorldWar:
             A.TimeUp: self._check_time_up,
         }
         self.start_events: list[Event] = []
+        self.version = 0
+        self._static: dict[str, Any] | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -143,8 +147,7 @@ class WorldWar:
     ) -> WorldWar:
         """Deal a new match (R1): random first player, territories dealt round-robin from
         a shuffled order (the first players take the extras), one army on each."""
-        st = cls(board, config, rules or default_rules())
-        st.rng = Rng(seed)
+        st = cls(board, config, rules or default_rules(), Rng(seed))
         rng = st.rng
         n = st.players
         st.first = rng.randbelow(n)
@@ -210,6 +213,7 @@ class WorldWar:
         reason = self.check(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
+        self.version += 1
         return self._apply[type(action)](seat, action)
 
     # -- helpers -----------------------------------------------------------------
@@ -266,22 +270,50 @@ class WorldWar:
         return sum(1 for n in self.topo.adj[t] if owner[n] != seat)
 
     # -- checks ------------------------------------------------------------------
-    def _check_place(self, seat: Seat, a: A.Place) -> str | None:
+    def _placeable(self, seat: Seat) -> int | str:
+        """Armies `seat` may place now, or why it may not place."""
         if self.phase == "setup":
-            left = self.step_left
-        elif self.phase == "place":
+            return self.step_left
+        if self.phase == "place":
             if not self.mid_turn and self._forced(seat):
                 return f"you hold {len(self.hands[seat])} cards: turn in a set first"
-            left = self.pool
-        else:
-            return "there are no armies to place now"
-        t = self._terr(a.territory)
+            return self.pool
+        return "there are no armies to place now"
+
+    def _check_target(self, seat: Seat, territory: str, armies: int) -> str | None:
+        t = self._terr(territory)
         if t is None:
-            return f"there is no territory {a.territory!r}"
+            return f"there is no territory {territory!r}"
         if self.owner[t] != seat:
             return f"{self.topo.names[t]} is not yours"
-        if not 1 <= a.armies <= left:
+        if armies < 1:
+            return f"place at least 1 army, not {armies}"
+        return None
+
+    def _check_place(self, seat: Seat, a: A.Place) -> str | None:
+        left = self._placeable(seat)
+        if isinstance(left, str):
+            return left
+        reason = self._check_target(seat, a.territory, a.armies)
+        if reason is not None:
+            return reason
+        if a.armies > left:
             return f"you can place 1 to {left} armies now, not {a.armies}"
+        return None
+
+    def _check_place_many(self, seat: Seat, a: A.PlaceMany) -> str | None:
+        left = self._placeable(seat)
+        if isinstance(left, str):
+            return left
+        if not a.placements:
+            return "no placements given"
+        for territory, armies in a.placements:
+            reason = self._check_target(seat, territory, armies)
+            if reason is not None:
+                return reason
+        total = sum(n for _t, n in a.placements)
+        if total > left:
+            return f"you can place 1 to {left} armies now, not {total}"
         return None
 
     def _check_turn_in(self, seat: Seat, a: A.TurnIn) -> str | None:
@@ -386,17 +418,29 @@ class WorldWar:
 
     # -- performing ---------------------------------------------------------------
     def _do_place(self, seat: Seat, a: A.Place) -> list[Event]:
-        t = self.topo.index[a.territory]
-        self.armies[t] += a.armies
-        self.placed_total += a.armies
-        events: list[Event] = [A.Placed(seat, a.territory, a.armies)]
+        self.armies[self.topo.index[a.territory]] += a.armies
+        return self._placed(seat, a.armies, [A.Placed(seat, a.territory, a.armies)])
+
+    def _do_place_many(self, seat: Seat, a: A.PlaceMany) -> list[Event]:
+        totals: dict[str, int] = {}
+        for territory, armies in a.placements:
+            totals[territory] = totals.get(territory, 0) + armies
+        index = self.topo.index
+        events: list[Event] = []
+        for territory, armies in totals.items():
+            self.armies[index[territory]] += armies
+            events.append(A.Placed(seat, territory, armies))
+        return self._placed(seat, sum(totals.values()), events)
+
+    def _placed(self, seat: Seat, armies: int, events: list[Event]) -> list[Event]:
+        self.placed_total += armies
         if self.phase == "setup":
-            self.setup_left[seat] -= a.armies
-            self.step_left -= a.armies
+            self.setup_left[seat] -= armies
+            self.step_left -= armies
             if self.step_left == 0:
                 events.extend(self._next_setup_seat())
         else:
-            self.pool -= a.armies
+            self.pool -= armies
             if self.pool == 0:
                 self.phase = "attack"
                 self.mid_turn = False
@@ -690,11 +734,20 @@ class WorldWar:
     def legal(self, seat: Seat) -> ActionList:
         """Everything `seat` may do now, as a lazy `ActionList` (empty when not awaited).
 
-        `TimeUp` is the host's action and is not listed.
+        The list is built on first use and must be used before the next `apply`
+        (`StaleActions` otherwise). `TimeUp` (the host's) and `PlaceMany` (several listed
+        `Place` actions at once) are accepted but not listed.
         """
-        out = ActionList(lambda action: self.check(seat, action) is None)
+        version = self.version
+        return ActionList(
+            lambda action: self.check(seat, action) is None,
+            lambda out: self._fill_legal(seat, out),
+            lambda: self.version == version,
+        )
+
+    def _fill_legal(self, seat: Seat, out: ActionList) -> None:
         if self.phase == "over" or seat != self.actor():
-            return out
+            return
         ph = self.phase
         ids = self.topo.ids
         if ph == "setup":
@@ -733,7 +786,6 @@ class WorldWar:
             out.add_counts(
                 CountBlock([lo - 1], [hi - lo + 1], lambda base, k: A.Occupy(base + k), "occupy")
             )
-        return out
 
     def attack_pairs(self, seat: Seat) -> list[tuple[int, int]]:
         """(source, target) index pairs `seat` can attack now, in board order."""
@@ -773,7 +825,6 @@ class WorldWar:
         (attack waiting for a defence or conquest waiting for occupation, by index),
         defender, clock, max_turns, outcome.
         """
-        topo = self.topo
         deck = self.deck_rules
         mine = seat is not None and 0 <= seat < self.players
         hand = sorted(self.hands[seat]) if mine and seat is not None else []
@@ -782,53 +833,71 @@ class WorldWar:
             pending = dict(self.pending)
             if self.phase == "occupy":
                 pending["max"] = self.armies[self.pending["source"]] - self.rules.stay_behind
-        return {
-            "game": GAME,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "current": self.current,
-            "awaiting": sorted(self.awaiting()),
-            "turn": self.turn,
-            "territories": topo.ids,
-            "names": topo.names,
-            "neighbours": topo.adj,
-            "continents": topo.continents,
-            "continent_of": topo.continent_of,
-            "continent_members": topo.members,
-            "continent_bonus": topo.bonus,
-            "owner": list(self.owner),
-            "armies": list(self.armies),
-            "territory_counts": list(self.counts),
-            "alive": list(self.alive),
-            "setup_left": list(self.setup_left),
-            "step_left": self.step_left,
-            "pool": self.pool,
-            "mid_turn": self.mid_turn,
-            "cards": self.mode,
-            "hand": hand,
-            "hand_cards": [deck.describe(c) for c in hand] if deck is not None else [],
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_left": len(self.deck),
-            "sets_turned_in": self.sets_done,
-            "next_set_value": (
-                deck.set_value("", self.sets_done)
-                if deck is not None and deck.mode == "increasing"
-                else None
-            ),
-            "best_turn_in": (
-                [list(s) for s in deck.best_sets(hand, self.sets_done)]
-                if deck is not None and len(hand) >= 2
-                else []
-            ),
-            "must_turn_in": bool(mine and seat is not None and self._forced(seat)),
-            "conquered_this_turn": self.conquered,
-            "pending": pending,
-            "defender": "ask" if self.ask_defender else "auto",
-            "clock": self.clock,
-            "max_turns": self.max_turns,
-            "outcome": None if self.result is None else _outcome_dict(self.result),
-        }
+        actor = self.actor()
+        view = dict(self._static_view())
+        view.update(
+            seat=seat,
+            phase=self.phase,
+            current=self.current,
+            awaiting=[] if actor is None else [actor],
+            turn=self.turn,
+            owner=list(self.owner),
+            armies=list(self.armies),
+            territory_counts=list(self.counts),
+            alive=list(self.alive),
+            setup_left=list(self.setup_left),
+            step_left=self.step_left,
+            pool=self.pool,
+            mid_turn=self.mid_turn,
+            hand=hand,
+            hand_sizes=[len(h) for h in self.hands],
+            deck_left=len(self.deck),
+            sets_turned_in=self.sets_done,
+            conquered_this_turn=self.conquered,
+            pending=pending,
+            outcome=None if self.result is None else _outcome_dict(self.result),
+        )
+        if deck is not None:
+            view.update(
+                hand_cards=[deck.describe(c) for c in hand],
+                next_set_value=(
+                    deck.set_value("", self.sets_done) if deck.mode == "increasing" else None
+                ),
+                best_turn_in=(
+                    [list(s) for s in deck.best_sets(hand, self.sets_done)]
+                    if len(hand) >= 2
+                    else []
+                ),
+                must_turn_in=bool(mine and seat is not None and self._forced(seat)),
+            )
+        return view
+
+    def _static_view(self) -> dict[str, Any]:
+        """The view keys that never change during a match (built once)."""
+        static = self._static
+        if static is None:
+            topo = self.topo
+            static = {
+                "game": GAME,
+                "players": self.players,
+                "territories": topo.ids,
+                "names": topo.names,
+                "neighbours": topo.adj,
+                "continents": topo.continents,
+                "continent_of": topo.continent_of,
+                "continent_members": topo.members,
+                "continent_bonus": topo.bonus,
+                "cards": self.mode,
+                "hand_cards": (),
+                "next_set_value": None,
+                "best_turn_in": (),
+                "must_turn_in": False,
+                "defender": "ask" if self.ask_defender else "auto",
+                "clock": self.clock,
+                "max_turns": self.max_turns,
+            }
+            self._static = static
+        return static
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -866,8 +935,7 @@ class WorldWar:
     @classmethod
     def restore(cls, d: Mapping[str, Any], board: Board, rules: RuleSet | None = None) -> WorldWar:
         """Rebuild a state from `to_dict` output on `board` (KeyError/ValueError if broken)."""
-        st = cls(board, d["config"], rules or default_rules())
-        st.rng = Rng.from_dict(d["rng"])
+        st = cls(board, d["config"], rules or default_rules(), Rng.from_dict(d["rng"]))
         st.owner = [int(x) for x in d["owner"]]
         st.armies = [int(x) for x in d["armies"]]
         if len(st.owner) != len(st.topo) or len(st.armies) != len(st.topo):

@@ -37,6 +37,8 @@ def board_for(config: Mapping[str, Any], seed: int) -> Board:
         raise ConfigError(f"map must be a name, a path or a mapping, not {spec!r}")
     if _seeded(spec):
         return resolve_map(spec, seed)
+    if isinstance(spec, str) and spec == DEFAULT_MAP:
+        return resolve_map(spec)
     if isinstance(spec, str):
         path = Path(spec)
         mtime = path.stat().st_mtime if path.is_file() else 0.0

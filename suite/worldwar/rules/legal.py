@@ -28,15 +28,35 @@ class CountBlock:
     kind: str
 
 
+class StaleActions(RuntimeError):
+    """A lazy ActionList was first read after its state had changed."""
+
+
 class ActionList(Sequence[Action]):
     """A lazily built list of legal actions (see the module docstring)."""
 
-    __slots__ = ("_blocks", "_ends", "_check")
+    __slots__ = ("_blocks", "_ends", "_check", "_build", "_fresh")
 
-    def __init__(self, check: Callable[[Action], bool]) -> None:
+    def __init__(
+        self,
+        check: Callable[[Action], bool],
+        build: Callable[[ActionList], None] | None = None,
+        fresh: Callable[[], bool] | None = None,
+    ) -> None:
+        """`build(self)` fills the list on first use; `fresh()` says whether the state is
+        still the one the list describes (a stale list raises StaleActions)."""
         self._blocks: list[tuple[str, Sequence[Action] | CountBlock, list[int]]] = []
         self._ends: list[int] = []
         self._check = check
+        self._build = build
+        self._fresh = fresh
+
+    def _ready(self) -> None:
+        if self._build is not None:
+            if self._fresh is not None and not self._fresh():
+                raise StaleActions("the state changed since legal() was called")
+            build, self._build = self._build, None
+            build(self)
 
     def add(self, kind: str, actions: Sequence[Action]) -> None:
         """Append explicit actions of one kind."""
@@ -60,6 +80,7 @@ class ActionList(Sequence[Action]):
         self._ends.append(start + size)
 
     def __len__(self) -> int:
+        self._ready()
         return self._ends[-1] if self._ends else 0
 
     @overload
@@ -69,6 +90,7 @@ class ActionList(Sequence[Action]):
     def __getitem__(self, i: slice) -> list[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        self._ready()
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         n = len(self)
@@ -102,6 +124,7 @@ class ActionList(Sequence[Action]):
 
     def kinds(self) -> list[str]:
         """The action kinds on offer, in listing order, without repeats."""
+        self._ready()
         seen: list[str] = []
         for kind, _body, _cum in self._blocks:
             if kind not in seen:
@@ -110,6 +133,7 @@ class ActionList(Sequence[Action]):
 
     def sample_kind(self, kind: str, rng: Rng) -> Action:
         """A uniformly drawn legal action of one `kind` (which must be on offer)."""
+        self._ready()
         spans = [
             (self._ends[b - 1] if b else 0, end)
             for b, (k, _body, _cum) in enumerate(self._blocks)
@@ -117,11 +141,9 @@ class ActionList(Sequence[Action]):
             for end in (self._ends[b],)
         ]
         total = sum(e - s for s, e in spans)
-        if not total:
-            raise ValueError(f"no {kind} action on offer")
-        r = rng.randbelow(total)
+        r = rng.randbelow(total) if total else 0
         for s, e in spans:
             if r < e - s:
                 return self[s + r]
             r -= e - s
-        raise AssertionError("unreachable")
+        raise ValueError(f"no {kind} action on offer")
