@@ -1,0 +1,151 @@
+"""Card decks and sets of the three modes (worldwar.txt, R6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from suite.worldwar.rules.cards import Deck, make_deck
+from suite.worldwar.rules.data import default_rules
+
+
+def deck(mode: str) -> Deck:
+    return make_deck(default_rules().cards[mode])
+
+
+def find(d: Deck, rank: str, suit: str = "", copy: int = 0) -> int:
+    r = d.rules.ranks.index(rank)
+    s = d.rules.suits.index(suit) if suit else 0
+    hits = [c for c in range(len(d)) if d.rank[c] == r and d.suit[c] == s]
+    return hits[copy]
+
+
+def test_deck_sizes() -> None:
+    assert len(deck("increasing")) == 30
+    assert len(deck("royalty")) == 40
+    assert len(deck("poker")) == 52
+    inc = deck("increasing")
+    assert sorted(inc.label(c) for c in range(30)).count("2") == 10
+
+
+def test_increasing_sets() -> None:
+    d = deck("increasing")
+    ones = [find(d, "1", copy=i) for i in range(3)]
+    assert d.set_kind(ones) == "three_alike"
+    assert d.set_kind([find(d, "1"), find(d, "2"), find(d, "3")]) == "three_different"
+    assert d.set_kind([ones[0], ones[1], find(d, "2")]) is None
+    assert d.set_kind(ones[:2]) is None
+    # R6: the shared counter gives 3, 6, 9, ...
+    assert [d.set_value("three_alike", n) for n in range(4)] == [3, 6, 9, 12]
+
+
+def test_five_increasing_cards_always_hold_a_set() -> None:
+    d = deck("increasing")
+    hand = [find(d, "1", copy=0), find(d, "1", copy=1), find(d, "2"), find(d, "2", copy=1)]
+    assert d.legal_sets(hand) == []
+    hand.append(find(d, "3"))
+    assert d.legal_sets(hand)
+
+
+@pytest.mark.parametrize(
+    ("cards", "kind", "value"),
+    [
+        ([("K", "hearts"), ("K", "spades")], "pair", 5),
+        ([("K", "hearts"), ("K", "spades"), ("K", "clubs")], "three_of_a_kind", 10),
+        ([("10", "hearts"), ("J", "spades"), ("Q", "clubs")], "straight", 15),
+        ([("10", "hearts"), ("K", "hearts"), ("A", "hearts")], "flush", 20),
+        ([("J", "hearts"), ("Q", "hearts"), ("K", "hearts")], "straight_flush", 25),
+        ([("J", "hearts"), ("Q", "hearts")], None, 0),
+        ([("10", "hearts"), ("J", "spades"), ("K", "clubs")], None, 0),
+    ],
+)
+def test_royalty_sets(cards: list[tuple[str, str]], kind: str | None, value: int) -> None:
+    d = deck("royalty")
+    ids = [find(d, r, s) for r, s in cards]
+    assert d.set_kind(ids) == kind
+    if kind is not None:
+        assert d.set_value(kind, 7) == value
+
+
+def test_royalty_pair_of_identical_cards_from_the_two_decks() -> None:
+    d = deck("royalty")
+    assert d.set_kind([find(d, "A", "clubs", 0), find(d, "A", "clubs", 1)]) == "pair"
+
+
+@pytest.mark.parametrize(
+    ("cards", "kind", "value"),
+    [
+        ([("7", "hearts"), ("7", "spades")], "one_pair", 5),
+        ([("7", "hearts"), ("7", "spades"), ("7", "clubs")], "three_of_a_kind", 15),
+        (
+            [("4", "hearts"), ("5", "spades"), ("6", "clubs"), ("7", "clubs"), ("8", "diamonds")],
+            "straight",
+            20,
+        ),
+        (
+            [("A", "hearts"), ("2", "spades"), ("3", "clubs"), ("4", "clubs"), ("5", "diamonds")],
+            "straight",
+            20,
+        ),
+        (
+            [("2", "hearts"), ("5", "hearts"), ("9", "hearts"), ("J", "hearts"), ("K", "hearts")],
+            "flush",
+            25,
+        ),
+        (
+            [("2", "hearts"), ("2", "spades"), ("9", "hearts"), ("9", "clubs"), ("9", "spades")],
+            "full_house",
+            30,
+        ),
+        (
+            [("9", "hearts"), ("9", "spades"), ("9", "clubs"), ("9", "diamonds")],
+            "four_of_a_kind",
+            35,
+        ),
+        (
+            [("5", "clubs"), ("6", "clubs"), ("7", "clubs"), ("8", "clubs"), ("9", "clubs")],
+            "straight_flush",
+            40,
+        ),
+        (
+            [("10", "clubs"), ("J", "clubs"), ("Q", "clubs"), ("K", "clubs"), ("A", "clubs")],
+            "royal_flush",
+            50,
+        ),
+        (
+            [("Q", "clubs"), ("K", "clubs"), ("A", "clubs"), ("2", "clubs"), ("3", "hearts")],
+            None,
+            0,
+        ),
+        (
+            [("9", "hearts"), ("9", "spades"), ("9", "clubs"), ("9", "diamonds"), ("2", "clubs")],
+            None,
+            0,
+        ),
+    ],
+)
+def test_poker_sets(cards: list[tuple[str, str]], kind: str | None, value: int) -> None:
+    d = deck("poker")
+    ids = [find(d, r, s) for r, s in cards]
+    assert d.set_kind(ids) == kind
+    if kind is not None:
+        assert d.set_value(kind, 0) == value
+
+
+def test_best_poker_hand_is_listed_first_and_duplicates_refused() -> None:
+    d = deck("poker")
+    nines = [find(d, "9", s) for s in ("hearts", "spades", "clubs")]
+    twos = [find(d, "2", s) for s in ("hearts", "spades")]
+    hand = nines + twos
+    best = d.best_sets(hand)
+    assert best == [tuple(sorted(hand))]
+    assert d.set_kind([nines[0], nines[0]]) is None
+    assert d.set_kind([99, 98]) is None
+
+
+def test_has_pair_and_lowest() -> None:
+    d = deck("poker")
+    hand = [find(d, "K", "hearts"), find(d, "3", "clubs"), find(d, "3", "hearts")]
+    assert d.has_pair(hand)
+    assert d.lowest(hand) == find(d, "3", "clubs")
+    assert not d.has_pair(hand[:2])
+    assert d.describe(hand[0]) == {"id": hand[0], "rank": "K", "suit": "hearts"}
