@@ -12,8 +12,9 @@ fired; when nothing scores above standing still the turn ends.
 
 hard: takes the normal bot's best few candidates and looks through the chance outcomes
 of each (miss, hit, crit with their probabilities), scoring each resulting position with
-a static evaluation (material weighted by piece value, minus the threat to its pieces);
-the candidate with the best expected evaluation is played.
+`evaluate` (material weighted by piece value, the enemy's best reply from its rested
+pieces, our rested pieces' counter-strikes); the candidate with the best expected
+evaluation is played. It also keeps out of reach while marching.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from suite.tactics.rules.state import MOVE, SELECT, TacticsState, Unit
 
 PROGRESS_WEIGHT = 1.0
 MOVE_REST_PENALTY = 0.05
+COUNTER_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,22 @@ def piece_value(state: TacticsState, unit: Unit) -> float:
     return float(
         stats.max_hp + stats.strength + stats.defense + stats.agility + piece.mobility + piece.range
     )
+
+
+def strike_zones(state: TacticsState, units: list[Unit]) -> list[tuple[Unit, frozenset[int]]]:
+    """For each unit, the cells it could strike on its next command (its moves as the
+    board stands, then its shots)."""
+    found = []
+    for unit in units:
+        piece = state.pieces[unit.kind]
+        weapon = state.weapon_of(unit)
+        cells: set[int] = set()
+        for spot in (unit.cell, *state.reachable(unit)):
+            cells.update(
+                state.terrain.shot_cells(spot, weapon.movement, piece.min_range, piece.range)
+            )
+        found.append((unit, frozenset(cells)))
+    return found
 
 
 class Analysis:
@@ -86,23 +104,10 @@ class Analysis:
         return got
 
     def zones(self) -> list[tuple[Unit, frozenset[int]]]:
-        """For each enemy, the cells it could strike next turn (its moves, then shots)."""
-        if self._zones is not None:
-            return self._zones
-        state = self.state
-        found = []
-        for enemy in self.threats:
-            piece = state.pieces[enemy.kind]
-            weapon = state.weapon_of(enemy)
-            cells: set[int] = set()
-            spots = [enemy.cell, *state.reachable(enemy)]
-            for spot in spots:
-                cells.update(
-                    state.terrain.shot_cells(spot, weapon.movement, piece.min_range, piece.range)
-                )
-            found.append((enemy, frozenset(cells)))
-        self._zones = found
-        return found
+        """For each threatening enemy, the cells it could strike next turn."""
+        if self._zones is None:
+            self._zones = strike_zones(self.state, self.threats)
+        return self._zones
 
     def threat(self, mover: Unit, cell: int, hp: int | None = None) -> float:
         """Value `mover` may lose standing on `cell` next turn (expected, capped at its HP)."""
@@ -239,20 +244,47 @@ class NormalBot:
 
 def evaluate(state: TacticsState, seat: Seat, aggression: float) -> float:
     """Static value of a position for `seat`: own material minus the enemies', each
-    piece's worth scaled by its HP share, minus the threat to its pieces from enemies
-    rested enough to act next turn."""
+    piece's worth scaled by its HP share; minus (1 - aggression) times the enemy's reply
+    (each enemy rested enough to act strikes once, at the piece of ours in its reach it
+    hurts most; only the strongest strikes count when a turn commands a few pieces); plus
+    COUNTER_WEIGHT times the same measure of our own pieces ready to strike back."""
     analysis = Analysis(state, seat, aggression, aware=True)
     total = 0.0
+    mine: list[Unit] = []
     for unit in state.units:
         if unit.hp <= 0:
             continue
         worth = analysis.value(unit) * (0.5 + 0.5 * unit.hp / analysis.max_hp(unit))
-        total += worth if unit.seat == seat else -worth
-    caution = 1.0 - aggression
-    for unit in state.units:
-        if unit.hp > 0 and unit.seat == seat:
-            total -= caution * analysis.threat(unit, unit.cell)
-    return total
+        if unit.seat == seat:
+            mine.append(unit)
+            total += worth
+        else:
+            total -= worth
+    reply = _best_strikes(state, analysis, analysis.zones(), mine)
+    ready = [u for u in mine if analysis.ready_next(u)]
+    counter = _best_strikes(state, analysis, strike_zones(state, ready), analysis.enemies)
+    return total - (1.0 - aggression) * reply + COUNTER_WEIGHT * counter
+
+
+def _best_strikes(
+    state: TacticsState,
+    analysis: Analysis,
+    zones: list[tuple[Unit, frozenset[int]]],
+    victims: list[Unit],
+) -> float:
+    """Sum over strikers of their most valuable strike on a victim within reach (only
+    the strongest few when a turn commands a limited number of pieces)."""
+    strikes = []
+    for striker, cells in zones:
+        best = 0.0
+        for unit in victims:
+            if unit.cell in cells:
+                best = max(best, analysis.gain(unit, state.forecast(striker, unit)))
+        strikes.append(best)
+    strikes.sort(reverse=True)
+    if state.pieces_per_turn:
+        strikes = strikes[: state.pieces_per_turn]
+    return sum(strikes)
 
 
 class HardBot(NormalBot):
