@@ -118,3 +118,24 @@ def test_formation_moves_slots_off_the_border(lab) -> None:  # type: ignore[no-u
     seat = state.current
     state.apply(seat, A.EndTurn())
     assert state.current != seat
+
+
+def test_packs_that_cannot_host_say_why(make_pack) -> None:  # type: ignore[no-untyped-def]
+    from suite.tactics.rules.packs import PackError
+
+    no_weapon = INI.replace("weapon1 = Sword", "weapon9 = Sword").replace(
+        "weapon2 = Wings", "weapon8 = Wings"
+    )
+    root = make_pack(no_weapon, images=lab_images(), name="noweapon")
+    with pytest.raises(PackError, match="no playable piece"):
+        TacticsState.create({"pack": str(root), "players": 2}, 1)
+    two_starts = lab_images()
+    tiles = two_starts["maps/lab.bmp"]
+    tiles[tiles == START_INDICES[2]] = 20
+    tiles[tiles == START_INDICES[3]] = 20
+    root = make_pack(INI, images=two_starts, name="twostarts")
+    assert TacticsState.create({"pack": str(root), "players": 2}, 1).map_id == 1
+    with pytest.raises(PackError, match="no map has starts for 3"):
+        TacticsState.create({"pack": str(root), "players": 3}, 1)
+    with pytest.raises(PackError, match="no such pack folder"):
+        TacticsState.create({"pack": str(root / "missing"), "players": 2}, 1)
