@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-
 from suite.core.board import Board
 from suite.core.match import IllegalAction
 from suite.worldwar.rules import actions as A
@@ -129,10 +128,11 @@ def test_conquest_occupation_minimum_and_card(position: Position) -> None:
         pytest.fail("no conquest in 40 seeded single rolls of 3 dice against 1")
     assert "conquered" in kinds(events) and st.owner[3] == 0
     refused(st, 0, A.Occupy(2), "move 3 to")
-    refused(st, 0, A.Occupy(st.armies[2]), "move 3 to")
+    assert st.armies[2:4] == [6, 3]  # the minimum moved in at once
+    refused(st, 0, A.Occupy(9), "move 3 to 8")
     refused(st, 0, A.EndTurn(), "finish")
     st.apply(0, A.Occupy(4))
-    assert st.armies[3] == 4 and st.phase == "attack" and st.conquered
+    assert st.armies[2:4] == [5, 4] and st.phase == "attack" and st.conquered
     hand = len(st.hands[0])
     ev = st.apply(0, A.EndTurn())
     assert "card_drawn" in kinds(ev) and len(st.hands[0]) == hand + 1

@@ -373,7 +373,8 @@ class WorldWar:
     def _check_occupy(self, seat: Seat, a: A.Occupy) -> str | None:
         if self.phase != "occupy" or self.pending is None:
             return "there is no conquest to occupy"
-        lo, hi = self.pending["min"], self.armies[self.pending["source"]] - self.rules.stay_behind
+        lo = self.pending["min"]
+        hi = lo + self.armies[self.pending["source"]] - self.rules.stay_behind
         if not lo <= a.armies <= hi:
             return f"move {lo} to {hi} armies into the conquered territory, not {a.armies}"
         return None
@@ -589,6 +590,10 @@ class WorldWar:
         ids = self.topo.ids
         hi = self.armies[s] - self.rules.stay_behind
         events: list[Event] = [A.Conquered(seat, loser, ids[s], ids[t], dice, hi)]
+        # The minimum moves in at once, so no territory is ever empty; `Occupy` names the
+        # total, the rest follows it.
+        self.armies[s] -= dice
+        self.armies[t] = dice
         self.pending = {"source": s, "target": t, "min": dice}
         self.phase = "occupy"
         if self.counts[loser] == 0:
@@ -620,8 +625,9 @@ class WorldWar:
         p = self.pending
         assert p is not None
         s, t = p["source"], p["target"]
-        self.armies[s] -= armies
-        self.armies[t] += armies
+        extra = armies - p["min"]
+        self.armies[s] -= extra
+        self.armies[t] += extra
         self.pending = None
         ids = self.topo.ids
         events: list[Event] = [A.Occupied(self.current, ids[s], ids[t], armies)]
@@ -782,7 +788,7 @@ class WorldWar:
             out.add("defend", [A.Defend(d) for d in range(1, most + 1)])
         elif ph == "occupy" and self.pending is not None:
             lo = self.pending["min"]
-            hi = self.armies[self.pending["source"]] - self.rules.stay_behind
+            hi = lo + self.armies[self.pending["source"]] - self.rules.stay_behind
             out.add_counts(
                 CountBlock([lo - 1], [hi - lo + 1], lambda base, k: A.Occupy(base + k), "occupy")
             )
@@ -832,7 +838,9 @@ class WorldWar:
         if self.pending is not None:
             pending = dict(self.pending)
             if self.phase == "occupy":
-                pending["max"] = self.armies[self.pending["source"]] - self.rules.stay_behind
+                pending["max"] = (
+                    pending["min"] + self.armies[self.pending["source"]] - self.rules.stay_behind
+                )
         actor = self.actor()
         view = dict(self._static_view())
         view.update(
