@@ -172,8 +172,8 @@ class HardBot:
     """Odds-driven planner (see the module docstring)."""
 
     name = "hard"
-    attack_threshold = 0.6
-    card_threshold = 0.5
+    attack_threshold = 0.35
+    card_threshold = 0.25
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         seat = int(view["seat"])
