@@ -208,8 +208,12 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         console.print(f"error: {exc}", markup=False)
         return 2
-    table = Table(title=f"Balance of {report.pack} ({report.map_name}, bots: {args.bot})")
-    for column in ("piece", "short", "sum", "vs median", "duels", "squads", "win %", "flag"):
+    table = Table(
+        title=f"Balance of {report.pack} ({report.map_name}, bots: {args.bot})",
+        caption="short: HP+STR+DEF+AGI/MOB+RANGE; duels and squads: win rate (battles); "
+        f"flagged beyond 50% +- {report.margin * 100:.0f}%",
+    )
+    for column in ("piece", "short", "sum", "±median", "duels", "squads", "win", "flag"):
         table.add_column(column, justify="left" if column in ("piece", "flag") else "right")
     for piece in sorted(report.pieces, key=lambda p: -p.rate):
         table.add_row(
@@ -217,9 +221,9 @@ def run_command(args: argparse.Namespace) -> int:
             piece.short_form,
             str(piece.stat_sum),
             f"{piece.stat_sum - report.median_sum:+g}",
-            f"{piece.duel_rate * 100:.0f}% of {piece.duel_games}",
-            f"{piece.squad_rate * 100:.0f}% of {piece.squad_games}",
-            f"{piece.rate * 100:.0f}",
+            f"{piece.duel_rate * 100:.0f}% ({piece.duel_games})",
+            f"{piece.squad_rate * 100:.0f}% ({piece.squad_games})",
+            f"{piece.rate * 100:.0f}%",
             report.flag(piece),
         )
     console.print(table)

@@ -18,8 +18,8 @@ Tool = tuple[
 
 def configure_balance(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dir", nargs="?", type=Path, help="pack folder (default: shipped pack)")
-    parser.add_argument("--battles", type=int, default=4, help="battles per duel pair")
-    parser.add_argument("--squads", type=int, default=60, help="3-piece squad battles")
+    parser.add_argument("--battles", type=int, default=10, help="battles per duel pair")
+    parser.add_argument("--squads", type=int, default=200, help="3-piece squad battles")
     parser.add_argument("--map", type=int, help="map id (default: the first playable)")
     parser.add_argument("--bot", default="normal", help="bot on both sides (default normal)")
     parser.add_argument("--margin", type=float, default=0.15, help="flag beyond 50%% +- this")
