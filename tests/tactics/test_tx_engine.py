@@ -96,6 +96,10 @@ def test_requirements_met_and_max_pieces_of_the_host() -> None:
     assert battle(map="the crags", profiles=[{"level": 3}]).map_id == 4
     with pytest.raises(ValueError, match="pieces_per_turn"):
         battle(pieces_per_turn=5)
+    with pytest.raises(ValueError, match="max_rounds"):
+        battle(max_rounds=-3)
+    with pytest.raises(ValueError, match="2-4 players"):
+        battle(players=5)
 
 
 def test_turn_order_follows_colours_from_a_random_first_player() -> None:

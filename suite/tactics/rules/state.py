@@ -186,7 +186,9 @@ class TacticsState:
             raise ValueError(
                 f"pieces_per_turn must be one of {rules.pieces_per_turn_choices}, not {per_turn}"
             )
-        rounds = config.get("max_rounds") or config.get("max_turns") or rules.max_rounds
+        rounds = int(config.get("max_rounds") or config.get("max_turns") or rules.max_rounds)
+        if rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {rounds}")
         max_pieces = int(config.get("max_pieces", rules.max_pieces))
         if not 1 <= max_pieces <= rules.max_pieces:
             raise ValueError(f"max_pieces must be 1-{rules.max_pieces}, not {max_pieces}")
@@ -203,7 +205,7 @@ class TacticsState:
             "map": map_id,
             "players": players,
             "pieces_per_turn": per_turn,
-            "max_rounds": int(rounds),
+            "max_rounds": rounds,
             "max_pieces": max_pieces,
         }
         state = cls(norm, pack, terrain, map_id, Rng(seed))
