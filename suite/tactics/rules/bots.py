@@ -61,13 +61,9 @@ def strike_zones(state: TacticsState, units: list[Unit]) -> list[tuple[Unit, fro
     board stands, then its shots)."""
     found = []
     for unit in units:
-        piece = state.pieces[unit.kind]
-        weapon = state.weapon_of(unit)
         cells: set[int] = set()
         for spot in (unit.cell, *state.reachable(unit)):
-            cells.update(
-                state.terrain.shot_cells(spot, weapon.movement, piece.min_range, piece.range)
-            )
+            cells.update(state.shot_cells(unit, spot))
         found.append((unit, frozenset(cells)))
     return found
 

@@ -293,14 +293,16 @@ class TacticsState:
     def reachable(self, unit: Unit) -> dict[int, int]:
         """Cells `unit` may move to now (flat index -> previous cell on its path)."""
         piece = self.pieces[unit.kind]
-        return self.terrain.reachable(unit.cell, piece.movement, piece.mobility, self.occupied)
+        mobility = min(piece.mobility, self.rules.max_mobility)
+        return self.terrain.reachable(unit.cell, piece.movement, mobility, self.occupied)
 
     def shot_cells(self, unit: Unit, cell: int | None = None) -> tuple[int, ...]:
         """Cells `unit` could shoot from `cell` (default: where it stands), T3."""
         piece = self.pieces[unit.kind]
         weapon = self.weapon_of(unit)
         origin = unit.cell if cell is None else cell
-        return self.terrain.shot_cells(origin, weapon.movement, piece.min_range, piece.range)
+        reach = min(piece.range, self.rules.max_range)
+        return self.terrain.shot_cells(origin, weapon.movement, piece.min_range, reach)
 
     def targets(self, unit: Unit, cell: int | None = None) -> list[Unit]:
         """Enemy pieces `unit` could attack from `cell` (default: where it stands)."""
