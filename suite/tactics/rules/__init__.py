@@ -1,6 +1,21 @@
 """WoS Tactics rules: the battle engine, forecast, bots and requirements (no pygame).
 
-Registers the game `tactics` (`SPEC`).
+Registers the game `tactics` (`SPEC`). The modules, one job each:
+- `data`: the rule numbers (assets/tactics/rules/tactics.toml) as `Rules`;
+- `packs`: packs and maps loaded once (`get_pack`, `get_terrain`, `resolve_map`);
+- `terrain`: reachability (T2), shot lines (T3) and march distances on flat lists;
+- `combat`, `forecast`: the equations (T4-T6) and the info popup's `Forecast`;
+- `armies`, `requirements`: army checks, random and value-model armies, formations (T8);
+  requirement strings and profiles (T12);
+- `actions`: the typed actions and events; `state`: `TacticsState`, the engine;
+- `bots`: random, normal and hard bots; `arena`: bot-against-bot battles.
+
+Quick use::
+
+    state = TacticsState.create({"players": 2, "map": 1}, seed=7)
+    seat = state.current
+    state.apply(seat, state.legal(seat)[0])          # Select, Move, Attack, ... EndTurn
+    state.forecast(attacker_unit, target_unit)       # miss %, crit %, damage, dominance
 """
 
 from __future__ import annotations
