@@ -20,3 +20,10 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_tool(["sim", "--bots", "genius"]) == 2
     assert run_tool(["sim", "--pieces-per-turn", "7", "--games", "1"]) == 2
     assert "error" in capsys.readouterr().out
+
+
+def test_suite_sim_plays_every_default_map_to_the_end() -> None:
+    from suite.sim import simulate
+
+    report = simulate("tactics", 4, 1, 7, options={"max_turns": 40})
+    assert report.unfinished == 0 and sum(report.wins.values()) == 7
