@@ -120,3 +120,9 @@ def _add_tactics(sub: SubParsers) -> None:
 
 
 suite.cli.add_command(_add_tactics)
+
+# The rules side's tools (balance, sim) are listed in suite.tactics.tools (argparse only).
+from suite.tactics.tools import TOOLS  # noqa: E402
+
+for _tool in TOOLS:
+    tactics_command(TacticsCommand(*_tool))

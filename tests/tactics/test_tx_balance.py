@@ -41,3 +41,14 @@ def test_command_prints_a_table_and_writes_the_chart(
     assert "Swordsman" in out and "21/4" in out
     assert run_tool(["balance", "--map", "99", "--chart", str(chart)]) == 2
     assert run_tool(["balance", str(tmp_path / "nothing")]) == 2
+
+
+def test_suite_command_line_has_the_tools(tmp_path: Path) -> None:
+    from suite.cli import main
+
+    chart = tmp_path / "chart.png"
+    assert (
+        main(["tactics", "balance", "--battles", "1", "--squads", "0", "--chart", str(chart)]) == 0
+    )
+    assert chart.exists()
+    assert main(["tactics", "sim", "--games", "1", "--map", "1"]) == 0
