@@ -31,10 +31,26 @@ def _mine(view: View, seat: int) -> list[int]:
 
 
 def _borders(view: View, seat: int) -> list[int]:
-    owner, adj = view["owner"], view["neighbours"]
-    return [
-        t for t in range(len(owner)) if owner[t] == seat and any(owner[n] != seat for n in adj[t])
-    ]
+    owner = view["owner"]
+    enemy = {t for t, o in enumerate(owner) if o != seat}
+    adj = _adjacency_sets(view)
+    return [t for t, o in enumerate(owner) if o == seat and not adj[t].isdisjoint(enemy)]
+
+
+_ADJ_SETS: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]] = {}
+
+
+def _adjacency_sets(view: View) -> tuple[frozenset[int], ...]:
+    """The view's neighbour lists as frozensets (cached per board)."""
+    adj = view["neighbours"]
+    hit = _ADJ_SETS.get(id(adj))
+    if hit is not None and hit[0] is adj:
+        return hit[1]
+    sets = tuple(frozenset(n) for n in adj)
+    if len(_ADJ_SETS) > 32:
+        _ADJ_SETS.clear()
+    _ADJ_SETS[id(adj)] = (adj, sets)
+    return sets
 
 
 def _armies_to_place(view: View) -> int:
@@ -90,13 +106,13 @@ class RandomBot:
 def _favourable(view: View, seat: int) -> list[tuple[int, int]]:
     """(source, target) pairs where the source holds more armies than the target."""
     owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
-    return [
-        (s, t)
-        for s in range(len(owner))
-        if owner[s] == seat and armies[s] > 1
-        for t in adj[s]
-        if owner[t] != seat and armies[t] < armies[s]
-    ]
+    out = []
+    for s, a in enumerate(armies):
+        if a > 1 and owner[s] == seat:
+            for t in adj[s]:
+                if armies[t] < a and owner[t] != seat:
+                    out.append((s, t))
+    return out
 
 
 class AggressiveBot:
@@ -108,6 +124,12 @@ class AggressiveBot:
         seat = view["seat"]
         phase = view["phase"]
         ids = view["territories"]
+        if phase == "attack":
+            options = _favourable(view, seat)
+            if options:
+                s, t = options[rng.randbelow(len(options))]
+                return A.Blitz(ids[s], ids[t], True)
+            return A.EndTurn()
         if phase in ("setup", "place") and not view["must_turn_in"]:
             if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
                 return A.TurnIn(tuple(view["best_turn_in"][0]))
@@ -119,14 +141,7 @@ class AggressiveBot:
                 counts[t] = counts.get(t, 0) + 1
             return A.PlaceMany(tuple((ids[t], n) for t, n in counts.items()))
         common = _common(view, legal)
-        if common is not None:
-            return common
-        if phase == "attack":
-            options = _favourable(view, seat)
-            if options:
-                s, t = rng.choice(options)
-                return A.Blitz(ids[s], ids[t], True)
-        return A.EndTurn()
+        return A.EndTurn() if common is None else common
 
 
 class EasyBot:

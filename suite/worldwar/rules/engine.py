@@ -104,37 +104,8 @@ class WorldWar:
         self.placed_total = 0
         self.lost_total = 0
         self.result: Outcome | None = None
-        self._apply: dict[type, Callable[[Seat, Any], list[Event]]] = {
-            A.Place: self._do_place,
-            A.PlaceMany: self._do_place_many,
-            A.TurnIn: self._do_turn_in,
-            A.Attack: self._do_attack,
-            A.Blitz: self._do_blitz,
-            A.Defend: self._do_defend,
-            A.Occupy: self._do_occupy,
-            A.EndAttack: self._do_end_attack,
-            A.Fortify: self._do_fortify,
-            A.EndTurn: self._do_end_turn,
-            A.SkipTurnIn: self._do_skip_turn_in,
-            A.TimeUp: self._do_time_up,
-        }
-        self._check: dict[type, Callable[[Seat, Any], str | None]] = {
-            A.Place: self._check_place,
-            A.PlaceMany: self._check_place_many,
-            A.TurnIn: self._check_turn_in,
-            A.Attack: self._check_attack,
-            A.Blitz: self._check_blitz,
-            A.Defend: self._check_defend,
-            A.Occupy: self._check_occupy,
-            A.EndAttack: self._check_end_attack,
-            A.Fortify: self._check_fortify,
-            A.EndTurn: self._check_end_turn,
-            A.SkipTurnIn: self._check_skip_turn_in,
-            A.TimeUp: self._check_time_up,
-        }
         self.start_events: list[Event] = []
         self.version = 0
-        self._static: dict[str, Any] | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -203,10 +174,10 @@ class WorldWar:
             if not 0 <= seat < self.players:
                 return f"there is no seat {seat}"
             return "it is not your turn"
-        checker = self._check.get(type(action))
+        checker = _CHECK.get(type(action))
         if checker is None:
             return f"{type(action).__name__} is not a World War action"
-        return checker(seat, action)
+        return checker(self, seat, action)
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Validate, then perform; IllegalAction (with the reason) leaves the state as it was."""
@@ -214,7 +185,7 @@ class WorldWar:
         if reason is not None:
             raise IllegalAction(reason)
         self.version += 1
-        return self._apply[type(action)](seat, action)
+        return _DO[type(action)](self, seat, action)
 
     # -- helpers -----------------------------------------------------------------
     def _terr(self, tid: str) -> int | None:
@@ -819,6 +790,13 @@ class WorldWar:
         out.add_counts(CountBlock(keys, counts, _fortify, "fortify"))
 
     # -- views -----------------------------------------------------------------------
+    def peek(self, seat: Seat) -> dict[str, Any]:
+        """`view(seat)` without copying the board lists, for trusted in-process bots and
+        benchmarks: the same keys and the same secrecy, but "owner", "armies",
+        "territory_counts", "alive" and "setup_left" are the state's own lists, to be
+        read (never changed) before the next `apply`."""
+        return self._view(seat, copy=False)
+
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Other players' hands are counts only.
 
@@ -831,6 +809,9 @@ class WorldWar:
         (attack waiting for a defence or conquest waiting for occupation, by index),
         defender, clock, max_turns, outcome.
         """
+        return self._view(seat, copy=True)
+
+    def _view(self, seat: Seat | None, copy: bool) -> dict[str, Any]:
         deck = self.deck_rules
         mine = seat is not None and 0 <= seat < self.players
         hand = sorted(self.hands[seat]) if mine and seat is not None else []
@@ -842,29 +823,46 @@ class WorldWar:
                     pending["min"] + self.armies[self.pending["source"]] - self.rules.stay_behind
                 )
         actor = self.actor()
-        view = dict(self._static_view())
-        view.update(
-            seat=seat,
-            phase=self.phase,
-            current=self.current,
-            awaiting=[] if actor is None else [actor],
-            turn=self.turn,
-            owner=list(self.owner),
-            armies=list(self.armies),
-            territory_counts=list(self.counts),
-            alive=list(self.alive),
-            setup_left=list(self.setup_left),
-            step_left=self.step_left,
-            pool=self.pool,
-            mid_turn=self.mid_turn,
-            hand=hand,
-            hand_sizes=[len(h) for h in self.hands],
-            deck_left=len(self.deck),
-            sets_turned_in=self.sets_done,
-            conquered_this_turn=self.conquered,
-            pending=pending,
-            outcome=None if self.result is None else _outcome_dict(self.result),
-        )
+        topo = self.topo
+        view: dict[str, Any] = {
+            "game": GAME,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "current": self.current,
+            "awaiting": [] if actor is None else [actor],
+            "turn": self.turn,
+            "territories": topo.ids,
+            "names": topo.names,
+            "neighbours": topo.adj,
+            "continents": topo.continents,
+            "continent_of": topo.continent_of,
+            "continent_members": topo.members,
+            "continent_bonus": topo.bonus,
+            "owner": self.owner[:] if copy else self.owner,
+            "armies": self.armies[:] if copy else self.armies,
+            "territory_counts": self.counts[:] if copy else self.counts,
+            "alive": self.alive[:] if copy else self.alive,
+            "setup_left": self.setup_left[:] if copy else self.setup_left,
+            "step_left": self.step_left,
+            "pool": self.pool,
+            "mid_turn": self.mid_turn,
+            "cards": self.mode,
+            "hand": hand,
+            "hand_cards": (),
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_left": len(self.deck),
+            "sets_turned_in": self.sets_done,
+            "next_set_value": None,
+            "best_turn_in": (),
+            "must_turn_in": False,
+            "conquered_this_turn": self.conquered,
+            "pending": pending,
+            "defender": "ask" if self.ask_defender else "auto",
+            "clock": self.clock,
+            "max_turns": self.max_turns,
+            "outcome": None if self.result is None else _outcome_dict(self.result),
+        }
         if deck is not None:
             view.update(
                 hand_cards=[deck.describe(c) for c in hand],
@@ -879,33 +877,6 @@ class WorldWar:
                 must_turn_in=bool(mine and seat is not None and self._forced(seat)),
             )
         return view
-
-    def _static_view(self) -> dict[str, Any]:
-        """The view keys that never change during a match (built once)."""
-        static = self._static
-        if static is None:
-            topo = self.topo
-            static = {
-                "game": GAME,
-                "players": self.players,
-                "territories": topo.ids,
-                "names": topo.names,
-                "neighbours": topo.adj,
-                "continents": topo.continents,
-                "continent_of": topo.continent_of,
-                "continent_members": topo.members,
-                "continent_bonus": topo.bonus,
-                "cards": self.mode,
-                "hand_cards": (),
-                "next_set_value": None,
-                "best_turn_in": (),
-                "must_turn_in": False,
-                "defender": "ask" if self.ask_defender else "auto",
-                "clock": self.clock,
-                "max_turns": self.max_turns,
-            }
-            self._static = static
-        return static
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -980,6 +951,37 @@ class WorldWar:
             )
         )
         return st
+
+
+_DO: dict[type, Callable[[WorldWar, Seat, Any], list[Event]]] = {
+    A.Place: WorldWar._do_place,
+    A.PlaceMany: WorldWar._do_place_many,
+    A.TurnIn: WorldWar._do_turn_in,
+    A.Attack: WorldWar._do_attack,
+    A.Blitz: WorldWar._do_blitz,
+    A.Defend: WorldWar._do_defend,
+    A.Occupy: WorldWar._do_occupy,
+    A.EndAttack: WorldWar._do_end_attack,
+    A.Fortify: WorldWar._do_fortify,
+    A.EndTurn: WorldWar._do_end_turn,
+    A.SkipTurnIn: WorldWar._do_skip_turn_in,
+    A.TimeUp: WorldWar._do_time_up,
+}
+
+_CHECK: dict[type, Callable[[WorldWar, Seat, Any], str | None]] = {
+    A.Place: WorldWar._check_place,
+    A.PlaceMany: WorldWar._check_place_many,
+    A.TurnIn: WorldWar._check_turn_in,
+    A.Attack: WorldWar._check_attack,
+    A.Blitz: WorldWar._check_blitz,
+    A.Defend: WorldWar._check_defend,
+    A.Occupy: WorldWar._check_occupy,
+    A.EndAttack: WorldWar._check_end_attack,
+    A.Fortify: WorldWar._check_fortify,
+    A.EndTurn: WorldWar._check_end_turn,
+    A.SkipTurnIn: WorldWar._check_skip_turn_in,
+    A.TimeUp: WorldWar._check_time_up,
+}
 
 
 def _attack(key: tuple[str, str], dice: int) -> A.Attack:

@@ -1,0 +1,147 @@
+"""World War benchmarks (run by `make bench` with -s): they print figures, never assert
+on wall-clock time.
+
+- games/s on the classic map with 2, 4 and 6 "aggressive random" players, cards off and
+  on (increasing), through the Bot contract (view + legal + choose + apply every step)
+  and through `peek` (the same bot and the same validated `apply`, without copying the
+  board lists into a fresh view each step);
+- exact odds time for 200 v 200 and 1000 v 1000;
+- the hard bot's time per turn (4 players: hard against three easy bots);
+- bot strength over 200 games each: hard v random (2 players), hard v 3 easy (4 players).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from suite.core.rng import Rng
+from suite.worldwar.rules import SPEC, odds
+from suite.worldwar.rules.bots import AggressiveBot
+from suite.worldwar.rules.engine import WorldWar
+
+
+def new(players: int, cards: str, seed: int, **extra: Any) -> WorldWar:
+    st = SPEC.create({"players": players, "map": "classic", "cards": cards, **extra}, seed)
+    assert isinstance(st, WorldWar)
+    return st
+
+
+def throughput(players: int, cards: str, games: int, fast: bool) -> tuple[float, float]:
+    """(games per second, actions per game) for aggressive self-play."""
+    bot = AggressiveBot()
+    steps = 0
+    started = time.perf_counter()
+    for g in range(games):
+        st = new(players, cards, g)
+        rng = Rng(g + 1)
+        while st.result is None:
+            seat = st.current if st.phase != "defend" else st.actor()
+            assert seat is not None
+            if fast:
+                action = bot.choose(st.peek(seat), (), rng)
+            else:
+                action = bot.choose(st.view(seat), st.legal(seat), rng)
+            st.apply(seat, action)
+            steps += 1
+    elapsed = time.perf_counter() - started
+    return games / elapsed, steps / games
+
+
+def test_bench_throughput() -> None:
+    throughput(2, "none", 20, True)  # warm the odds caches
+    print(
+        "\nWorld War aggressive self-play on the classic map (targets, cards off: 2p >= 850,"
+        " 4p >= 400 games/s)"
+    )
+    for cards in ("none", "increasing"):
+        for players in (2, 4, 6):
+            games = {2: 600, 4: 300, 6: 200}[players]
+            contract, steps = throughput(players, cards, games, fast=False)
+            peeked, _ = throughput(players, cards, games, fast=True)
+            print(
+                f"  {players}p cards {cards:10s}: {contract:7.1f} games/s via view/legal, "
+                f"{peeked:7.1f} via peek ({steps:.0f} actions/game)"
+            )
+
+
+def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        odds.battle.cache_clear()
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def test_bench_odds() -> None:
+    print("\nExact odds (target 1000 v 1000 <= 50 ms)")
+    for n in (200, 1000):
+        t = best_time(lambda n=n: odds.battle(n, n))
+        print(f"  {n} v {n}: {t * 1000:.1f} ms (P(win) = {odds.battle(n, n).win:.4f})")
+
+
+def play(st: WorldWar, bots: list[Any], rng: Rng, timed_seat: int | None = None) -> list[float]:
+    """Play to the end; return the timed seat's thinking time per turn (seconds)."""
+    turns: list[float] = []
+    current_turn = -1
+    spent = 0.0
+    while st.result is None:
+        seat = st.actor()
+        assert seat is not None
+        started = time.perf_counter()
+        action = bots[seat].choose(st.view(seat), st.legal(seat), rng)
+        spent_now = time.perf_counter() - started
+        if seat == timed_seat and st.phase != "setup":
+            if st.turn != current_turn:
+                if current_turn >= 0:
+                    turns.append(spent)
+                current_turn, spent = st.turn, 0.0
+            spent += spent_now
+        st.apply(seat, action)
+    if current_turn >= 0:
+        turns.append(spent)
+    return turns
+
+
+def test_bench_hard_bot_turn_time() -> None:
+    turns: list[float] = []
+    for g in range(30):
+        st = new(4, "increasing", 500 + g)
+        bots = [SPEC.bots[n]() for n in ("hard", "easy", "easy", "easy")]
+        turns += play(st, bots, Rng(g), timed_seat=0)
+    turns.sort()
+    print(
+        f"\nHard bot time per turn over {len(turns)} turns (target median <= 50 ms): "
+        f"median {statistics.median(turns) * 1000:.2f} ms, "
+        f"90% {turns[int(0.9 * len(turns))] * 1000:.2f} ms, max {turns[-1] * 1000:.2f} ms"
+    )
+
+
+def strength(players: int, opponent: str, games: int, cards: str) -> tuple[int, int]:
+    wins = unfinished = 0
+    for g in range(games):
+        hard = g % players
+        st = new(players, cards, 10_000 + g, max_turns=500)
+        bots = [SPEC.bots["hard" if s == hard else opponent]() for s in range(players)]
+        play(st, bots, Rng(g))
+        outcome = st.outcome()
+        assert outcome is not None
+        wins += outcome.winners == (hard,)
+        unfinished += outcome.reason.startswith("turn limit")
+    return wins, unfinished
+
+
+def test_bench_bot_strength() -> None:
+    print("\nBot strength (targets: hard v random 2p >= 90%, hard v 3 easy 4p >= 45%)")
+    for players, opponent in ((2, "random"), (4, "easy")):
+        for cards in ("increasing", "none"):
+            games = 200
+            wins, unfinished = strength(players, opponent, games, cards)
+            print(
+                f"  hard v {players - 1} {opponent} ({players}p, cards {cards}): "
+                f"{wins}/{games} = {100 * wins / games:.1f}% (turn limit reached: {unfinished})"
+            )
