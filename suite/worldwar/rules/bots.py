@@ -120,21 +120,56 @@ class AggressiveBot:
 
     name = "aggressive"
 
+    def __init__(self) -> None:
+        # The attack options of the turn, kept between consecutive attacks: an attack to
+        # the end changes only its two territories, so only their pairs are redone.
+        self._options: list[tuple[int, int]] = []
+        self._last: tuple[int, int, int, int] | None = None  # (seat, turn, source, target)
+        # Borders do not change while armies are placed (set-up, or one turn's placing).
+        self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
+
+    def _attack_options(self, view: View, seat: int) -> list[tuple[int, int]]:
+        last = self._last
+        owner, armies = view["owner"], view["armies"]
+        if last is None or last[0] != seat or last[1] != view["turn"] or armies[last[2]] != 1:
+            return _favourable(view, seat)
+        _, _, s, t = last
+        adj = view["neighbours"][t]
+        options = [p for p in self._options if p[0] != s and p[1] != t]
+        if owner[t] == seat:
+            a = armies[t]
+            if a > 1:
+                options.extend((t, x) for x in adj if owner[x] != seat and armies[x] < a)
+        else:
+            d = armies[t]
+            options.extend((x, t) for x in adj if owner[x] == seat and armies[x] > max(1, d))
+        return options
+
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         seat = view["seat"]
         phase = view["phase"]
         ids = view["territories"]
         if phase == "attack":
-            options = _favourable(view, seat)
+            options = self._attack_options(view, seat)
             if options:
                 s, t = options[rng.randbelow(len(options))]
+                self._options = options
+                self._last = (seat, view["turn"], s, t)
                 return A.Blitz(ids[s], ids[t], True)
+            self._last = None
             return A.EndTurn()
+        self._last = None
         if phase in ("setup", "place") and not view["must_turn_in"]:
             if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
                 return A.TurnIn(tuple(view["best_turn_in"][0]))
             # One army at a time on random borders, confirmed as one placement.
-            border = _borders(view, seat) or _mine(view, seat)
+            key = (seat, view["turn"], phase, view["mid_turn"], view["territory_counts"][seat])
+            cached = self._borders
+            if cached is not None and cached[0] == key:
+                border = cached[1]
+            else:
+                border = _borders(view, seat) or _mine(view, seat)
+                self._borders = (key, border)
             counts: dict[int, int] = {}
             for _ in range(_armies_to_place(view)):
                 t = border[rng.randbelow(len(border))]

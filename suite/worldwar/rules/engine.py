@@ -168,9 +168,10 @@ class WorldWar:
 
     def check(self, seat: Seat, action: Action) -> str | None:
         """Why `seat` may not do `action` now, or None when it may."""
-        if self.phase == "over":
+        phase = self.phase
+        if phase == "over":
             return "the game is over"
-        if seat != self.actor():
+        if seat != (self.current if phase != "defend" else self.actor()):
             if not 0 <= seat < self.players:
                 return f"there is no seat {seat}"
             return "it is not your turn"
@@ -302,6 +303,23 @@ class WorldWar:
         return None
 
     def _battle_pair(self, seat: Seat, source: str, target: str) -> str | tuple[int, int]:
+        index = self.topo.index
+        s = index.get(source)
+        t = index.get(target)
+        if (
+            self.phase == "attack"
+            and s is not None
+            and t is not None
+            and self.owner[s] == seat
+            and self.owner[t] != seat
+            and self.armies[s] > self.rules.stay_behind
+            and t in self.topo.adj[s]
+        ):
+            return s, t
+        return self._battle_refusal(seat, source, target)
+
+    def _battle_refusal(self, seat: Seat, source: str, target: str) -> str | tuple[int, int]:
+        """`_battle_pair` the slow way, naming the first thing that is wrong."""
         if self.phase != "attack":
             return "you can only attack in the attack phase"
         s = self._terr(source)
