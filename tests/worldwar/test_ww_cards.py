@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from suite.paths import asset
 from suite.worldwar.rules.cards import Deck, make_deck
-from suite.worldwar.rules.data import default_rules
+from suite.worldwar.rules.data import RulesDataError, default_rules, load_rules
 
 
 def deck(mode: str) -> Deck:
@@ -149,3 +152,17 @@ def test_has_pair_and_lowest() -> None:
     assert d.lowest(hand) == find(d, "3", "clubs")
     assert not d.has_pair(hand[:2])
     assert d.describe(hand[0]) == {"id": hand[0], "rank": "K", "suit": "hearts"}
+
+
+def test_rules_data_errors_name_the_file_and_key(tmp_path: Path) -> None:
+    broken = tmp_path / "rules.toml"
+    broken.write_text("[setup\n", encoding="utf-8")
+    with pytest.raises(RulesDataError, match="broken TOML"):
+        load_rules(broken)
+    text = asset("worldwar", "rules", "rules.toml").read_text(encoding="utf-8")
+    broken.write_text(text.replace("hand_limit = 5", ""), encoding="utf-8")
+    with pytest.raises(RulesDataError, match="hand_limit"):
+        load_rules(broken)
+    with pytest.raises(RulesDataError, match="cannot read"):
+        load_rules(tmp_path / "missing.toml")
+    assert load_rules(asset("worldwar", "rules", "rules.toml")).starting_armies[3] == 35

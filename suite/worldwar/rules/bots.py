@@ -19,6 +19,7 @@ from typing import Any
 from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
+from suite.worldwar.rules.data import default_rules
 from suite.worldwar.rules.legal import ActionList
 from suite.worldwar.rules.odds import win_probability
 
@@ -62,7 +63,7 @@ def _common(view: View, legal: Sequence[Action]) -> Action | None:
     phase = view["phase"]
     if phase == "defend":
         p = view["pending"]
-        return A.Defend(min(2, view["armies"][p["target"]]))
+        return A.Defend(min(default_rules().defender_max_dice, view["armies"][p["target"]]))
     if phase == "cards" or (phase == "place" and view["must_turn_in"]):
         best = view["best_turn_in"]
         if best:

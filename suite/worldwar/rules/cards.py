@@ -20,8 +20,6 @@ from itertools import combinations
 
 from suite.worldwar.rules.data import CardRules
 
-SET_SIZES = {"increasing": (3,), "royalty": (2, 3), "poker": (2, 3, 4, 5)}
-
 
 @dataclass(frozen=True)
 class Deck:
@@ -57,7 +55,7 @@ class Deck:
         """The name of the set `cards` form in this mode, or None when they are no set."""
         if len(set(cards)) != len(cards) or any(not 0 <= c < len(self.rank) for c in cards):
             return None
-        if len(cards) not in SET_SIZES[self.mode]:
+        if len(cards) not in self.rules.set_sizes:
             return None
         ranks = [self.rank[c] for c in cards]
         if self.mode == "increasing":
@@ -148,7 +146,7 @@ def make_deck(rules: CardRules) -> Deck:
 @lru_cache(maxsize=4096)
 def _legal_sets(deck: Deck, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     found: list[tuple[int, ...]] = []
-    for size in SET_SIZES[deck.mode]:
+    for size in deck.rules.set_sizes:
         for combo in combinations(cards, size):
             if deck.set_kind(combo) is not None:
                 found.append(combo)

@@ -29,6 +29,7 @@ class CardRules:
     ranks: tuple[str, ...]
     suits: tuple[str, ...]
     copies: int
+    set_sizes: tuple[int, ...]
     straight_length: int
     values: dict[str, int]
     optional_after_elimination: bool
@@ -96,6 +97,7 @@ def _card_rules(mode: str, t: dict[str, Any], src: str) -> CardRules:
         ranks=ranks,
         suits=suits,
         copies=int(_get(t, "copies", where)),
+        set_sizes=tuple(int(x) for x in _get(t, "set_sizes", where)),
         straight_length=straight_length,
         values=values,
         optional_after_elimination=bool(_get(t, "optional_after_elimination", where)),
