@@ -579,6 +579,11 @@ class WorldWar:
         ids = self.topo.ids
         hi = self.armies[s] - self.rules.stay_behind
         events: list[Event] = [A.Conquered(seat, loser, ids[s], ids[t], dice, hi)]
+        if move_all and self.counts[loser] > 0:
+            self.armies[s] -= hi
+            self.armies[t] = hi
+            events.append(A.Occupied(seat, ids[s], ids[t], hi))
+            return events
         # The minimum moves in at once, so no territory is ever empty; `Occupy` names the
         # total, the rest follows it.
         self.armies[s] -= dice
