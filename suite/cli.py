@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -44,6 +45,11 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         "cards": args.cards,
         "max_turns": args.max_turns,
     }
+    try:
+        options.update(parse_settings(args.set or []))
+    except ValueError as exc:
+        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        return 2
     bot_names = args.bots.split(",") if args.bots else None
     run = functools.partial(
         simulate,
@@ -86,6 +92,21 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_settings(items: Sequence[str]) -> dict[str, Any]:
+    """`KEY=VALUE` strings as config entries; VALUE is JSON when it parses, else a string."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--set takes KEY=VALUE, not {item!r}")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="suite",
@@ -111,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--cards", help="card mode (World War: increasing, royalty, poker, none)")
     sim.add_argument("--max-turns", type=int, help="end a game by its tie rule after N turns")
     sim.add_argument("--bots", help="comma-separated bot names, one per seat or one for all")
+    sim.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any other config key of the game (repeatable; VALUE is read as JSON when it "
+        "can be, e.g. --set pieces_per_turn=2 --set pack=DIR)",
+    )
     sim.set_defaults(func=_cmd_sim)
 
     for hook in _EXTRA_COMMANDS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 import sys
@@ -255,3 +256,29 @@ def test_sim_options_reach_the_config(
     assert code == 0, err
     assert seen == [{"players": 3, "target": 9, "max_turns": 40, "variant": "x"}] * 2
     assert "bots: random,first,random" in flat(out)
+
+
+def test_set_reads_json_values_and_plain_strings() -> None:
+    got = cli.parse_settings(["pieces_per_turn=2", "pack=/tmp/my pack", "flags=[1,2]"])
+    assert got == {"pieces_per_turn": 2, "pack": "/tmp/my pack", "flags": [1, 2]}
+
+
+def test_set_without_equals_is_refused(
+    race21: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(capsys, "race21", "--set", "oops")
+    assert code == 2 and "KEY=VALUE" in err
+
+
+def test_set_reaches_the_game_config(
+    race21: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[dict[str, Any]] = []
+    create = race21.SPEC.create
+    spec = dataclasses.replace(
+        race21.SPEC, create=lambda c, s: seen.append(dict(c)) or create(c, s)
+    )
+    match.register_game(spec)
+    code, _out, _err = run(capsys, "race21", "--set", "target=5", "--set", "label=fast")
+    assert code == 0
+    assert seen and all(c["target"] == 5 and c["label"] == "fast" for c in seen)
