@@ -27,9 +27,10 @@ from suite.worldwar.rules.cards import Deck, make_deck
 from suite.worldwar.rules.data import CARD_MODES, RuleSet, default_rules
 from suite.worldwar.rules.legal import ActionList, CountBlock
 from suite.worldwar.rules.odds import sample_outcome
+from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
+from suite.worldwar.rules.views import build_view
 
-GAME = "worldwar"
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
 
@@ -203,7 +204,7 @@ class WorldWar:
             return f"{', '.join(deck.label(c) for c in cards) or 'no cards'} is not a set"
         return None
 
-    def _forced(self, seat: Seat) -> bool:
+    def forced(self, seat: Seat) -> bool:
         """Must `seat` turn in now? (hand at the limit and a set in it, R5-R6)."""
         deck = self.deck_rules
         if deck is None or len(self.hands[seat]) < self.rules.hand_limit:
@@ -214,7 +215,7 @@ class WorldWar:
         deck = self.deck_rules
         if deck is None:
             return []
-        if self._forced(seat) and deck.mode == "poker":
+        if self.forced(seat) and deck.mode == "poker":
             return deck.best_sets(self.hands[seat], self.sets_done)
         return deck.legal_sets(self.hands[seat])
 
@@ -247,7 +248,7 @@ class WorldWar:
         if self.phase == "setup":
             return self.step_left
         if self.phase == "place":
-            if not self.mid_turn and self._forced(seat):
+            if not self.mid_turn and self.forced(seat):
                 return f"you hold {len(self.hands[seat])} cards: turn in a set first"
             return self.pool
         return "there are no armies to place now"
@@ -296,7 +297,7 @@ class WorldWar:
             return reason
         deck = self.deck_rules
         assert deck is not None
-        if self._forced(seat) and deck.mode == "poker":
+        if self.forced(seat) and deck.mode == "poker":
             best = deck.best_sets(self.hands[seat], self.sets_done)
             if tuple(sorted(a.cards)) not in best:
                 return "with a full hand you must turn in your best poker hand"
@@ -399,7 +400,7 @@ class WorldWar:
     def _check_skip_turn_in(self, seat: Seat, a: A.SkipTurnIn) -> str | None:
         if self.phase != "cards":
             return "there is no turn-in to skip"
-        if self._forced(seat):
+        if self.forced(seat):
             return f"you hold {len(self.hands[seat])} cards: you must turn in a set"
         return None
 
@@ -480,7 +481,7 @@ class WorldWar:
         """Stay in "cards" while a turn-in is due or offered, then place what it gave."""
         deck = self.deck_rules
         if deck is not None and (
-            self._forced(seat)
+            self.forced(seat)
             or (deck.rules.optional_after_elimination and deck.legal_sets(self.hands[seat]))
         ):
             self.phase = "cards"
@@ -710,7 +711,7 @@ class WorldWar:
             events.extend(self._occupy(self.pending["min"]))
         deck = self.deck_rules
         if deck is not None and self.phase in ("place", "cards"):
-            while self._forced(me):
+            while self.forced(me):
                 best = deck.best_sets(self.hands[me], self.sets_done)[0]
                 events.extend(self._do_turn_in(me, A.TurnIn(best)))
                 self.phase = "place"
@@ -756,12 +757,12 @@ class WorldWar:
         elif ph == "place":
             if self._may_turn_in(seat):
                 out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
-            if self.mid_turn or not self._forced(seat):
+            if self.mid_turn or not self.forced(seat):
                 owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
                 out.add_counts(CountBlock(owned, [self.pool] * len(owned), A.Place, "place"))
         elif ph == "cards":
             out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
-            if not self._forced(seat):
+            if not self.forced(seat):
                 out.add("skip_turn_in", [A.SkipTurnIn()])
         elif ph == "attack":
             pairs = self.attack_pairs(seat)
@@ -835,144 +836,18 @@ class WorldWar:
         return self._view(seat, copy=True)
 
     def _view(self, seat: Seat | None, copy: bool) -> dict[str, Any]:
-        deck = self.deck_rules
-        mine = seat is not None and 0 <= seat < self.players
-        hand = sorted(self.hands[seat]) if mine and seat is not None else []
-        pending = None
-        if self.pending is not None:
-            pending = dict(self.pending)
-            if self.phase == "occupy":
-                pending["max"] = (
-                    pending["min"] + self.armies[self.pending["source"]] - self.rules.stay_behind
-                )
-        actor = self.actor()
-        topo = self.topo
-        view: dict[str, Any] = {
-            "game": GAME,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "current": self.current,
-            "awaiting": [] if actor is None else [actor],
-            "turn": self.turn,
-            "territories": topo.ids,
-            "names": topo.names,
-            "neighbours": topo.adj,
-            "continents": topo.continents,
-            "continent_of": topo.continent_of,
-            "continent_members": topo.members,
-            "continent_bonus": topo.bonus,
-            "owner": self.owner[:] if copy else self.owner,
-            "armies": self.armies[:] if copy else self.armies,
-            "territory_counts": self.counts[:] if copy else self.counts,
-            "alive": self.alive[:] if copy else self.alive,
-            "setup_left": self.setup_left[:] if copy else self.setup_left,
-            "step_left": self.step_left,
-            "pool": self.pool,
-            "mid_turn": self.mid_turn,
-            "cards": self.mode,
-            "hand": hand,
-            "hand_cards": (),
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_left": len(self.deck),
-            "sets_turned_in": self.sets_done,
-            "next_set_value": None,
-            "best_turn_in": (),
-            "must_turn_in": False,
-            "conquered_this_turn": self.conquered,
-            "pending": pending,
-            "defender": "ask" if self.ask_defender else "auto",
-            "clock": self.clock,
-            "max_turns": self.max_turns,
-            "outcome": None if self.result is None else _outcome_dict(self.result),
-        }
-        if deck is not None:
-            view.update(
-                hand_cards=[deck.describe(c) for c in hand],
-                next_set_value=(
-                    deck.set_value("", self.sets_done) if deck.mode == "increasing" else None
-                ),
-                best_turn_in=(
-                    [list(s) for s in deck.best_sets(hand, self.sets_done)]
-                    if len(hand) >= 2
-                    else []
-                ),
-                must_turn_in=bool(mine and seat is not None and self._forced(seat)),
-            )
-        return view
+        return build_view(self, seat, copy)
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe snapshot; `from_dict` restores an equal state."""
-        d: dict[str, Any] = {
-            "game": GAME,
-            "config": dict(self.config),
-            "rng": self.rng.to_dict(),
-            "owner": list(self.owner),
-            "armies": list(self.armies),
-            "alive": list(self.alive),
-            "out_order": list(self.out_order),
-            "hands": [list(h) for h in self.hands],
-            "deck": list(self.deck),
-            "sets_done": self.sets_done,
-            "first": self.first,
-            "current": self.current,
-            "turn": self.turn,
-            "phase": self.phase,
-            "setup_left": list(self.setup_left),
-            "step_left": self.step_left,
-            "pool": self.pool,
-            "mid_turn": self.mid_turn,
-            "conquered": self.conquered,
-            "pending": None if self.pending is None else dict(self.pending),
-            "cards_after_occupy": self.cards_after_occupy,
-            "placed_total": self.placed_total,
-            "lost_total": self.lost_total,
-            "result": None if self.result is None else _outcome_dict(self.result),
-        }
-        if not _has_map_spec(self.config):
-            d["board"] = self.board.to_json()
-        return d
+        """A JSON-safe snapshot; `restore` (or the GameSpec's `load`) rebuilds an equal state."""
+        return snapshot(self)
 
     @classmethod
     def restore(cls, d: Mapping[str, Any], board: Board, rules: RuleSet | None = None) -> WorldWar:
         """Rebuild a state from `to_dict` output on `board` (KeyError/ValueError if broken)."""
         st = cls(board, d["config"], rules or default_rules(), Rng.from_dict(d["rng"]))
-        st.owner = [int(x) for x in d["owner"]]
-        st.armies = [int(x) for x in d["armies"]]
-        if len(st.owner) != len(st.topo) or len(st.armies) != len(st.topo):
-            raise ValueError("snapshot does not match the board's territories")
-        st.counts = [0] * st.players
-        for o in st.owner:
-            st.counts[o] += 1
-        st.alive = [bool(x) for x in d["alive"]]
-        st.out_order = [int(x) for x in d["out_order"]]
-        st.hands = [[int(c) for c in h] for h in d["hands"]]
-        st.deck = [int(c) for c in d["deck"]]
-        st.sets_done = int(d["sets_done"])
-        st.first = int(d["first"])
-        st.current = int(d["current"])
-        st.turn = int(d["turn"])
-        st.phase = str(d["phase"])
-        if st.phase not in PHASES:
-            raise ValueError(f"unknown phase {st.phase!r}")
-        st.setup_left = [int(x) for x in d["setup_left"]]
-        st.step_left = int(d["step_left"])
-        st.pool = int(d["pool"])
-        st.mid_turn = bool(d["mid_turn"])
-        st.conquered = bool(d["conquered"])
-        st.pending = None if d["pending"] is None else dict(d["pending"])
-        st.cards_after_occupy = bool(d["cards_after_occupy"])
-        st.placed_total = int(d["placed_total"])
-        st.lost_total = int(d["lost_total"])
-        r = d["result"]
-        st.result = (
-            None
-            if r is None
-            else Outcome(
-                tuple(r["winners"]), tuple(tuple(p) for p in r["places"]), str(r["reason"])
-            )
-        )
+        fill(st, d, PHASES)
         return st
 
 
@@ -1013,15 +888,3 @@ def _attack(key: tuple[str, str], dice: int) -> A.Attack:
 
 def _fortify(key: tuple[str, str], armies: int) -> A.Fortify:
     return A.Fortify(key[0], key[1], armies)
-
-
-def _outcome_dict(o: Outcome) -> dict[str, Any]:
-    return {
-        "winners": list(o.winners),
-        "places": [list(p) for p in o.places],
-        "reason": o.reason,
-    }
-
-
-def _has_map_spec(config: Mapping[str, Any]) -> bool:
-    return isinstance(config.get("map"), (str, Mapping))
