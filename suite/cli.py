@@ -46,8 +46,9 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         "max_turns": args.max_turns,
     }
     try:
+        options.update(_game_sim_options(args.game, args))
         options.update(parse_settings(args.set or []))
-    except ValueError as exc:
+    except (UnknownGame, ValueError) as exc:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
     bot_names = args.bots.split(",") if args.bots else None
@@ -92,6 +93,39 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_game_sim_options(sim: argparse.ArgumentParser) -> None:
+    """Add every installed game's own sim flags (each flag once, stored under its key)."""
+    added: set[str] = set()
+    for spec in registered_games().values():
+        for opt in spec.sim_options:
+            if opt.flag in added:
+                continue
+            added.add(opt.flag)
+            sim.add_argument(
+                opt.flag,
+                dest=f"game_option_{opt.key}",
+                metavar=opt.flag.lstrip("-").upper().replace("-", "_"),
+                type=opt.type,
+                help=f"{spec.title}: {opt.help}",
+            )
+
+
+def _game_sim_options(game: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The game-specific flags given on the command line, refusing flags of other games."""
+    from suite.core.match import game_spec
+
+    given = {
+        key.removeprefix("game_option_"): value
+        for key, value in vars(args).items()
+        if key.startswith("game_option_") and value is not None
+    }
+    own = {opt.key for opt in game_spec(game).sim_options}
+    foreign = sorted(set(given) - own)
+    if foreign:
+        raise ValueError(f"{game} has no option for {', '.join(foreign)}")
+    return given
+
+
 def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     """`KEY=VALUE` strings as config entries; VALUE is JSON when it parses, else a string."""
     out: dict[str, Any] = {}
@@ -132,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--cards", help="card mode (World War: increasing, royalty, poker, none)")
     sim.add_argument("--max-turns", type=int, help="end a game by its tie rule after N turns")
     sim.add_argument("--bots", help="comma-separated bot names, one per seat or one for all")
+    _add_game_sim_options(sim)
     sim.add_argument(
         "--set",
         action="append",

@@ -97,6 +97,16 @@ class State(Protocol):
 
 
 @dataclass(frozen=True)
+class SimOption:
+    """An extra `suite sim` flag a game offers: `--flag VALUE` sets config[`key`]."""
+
+    flag: str
+    key: str
+    help: str
+    type: Callable[[str], Any] = str
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """How the core creates, restores and decodes one game.
 
@@ -120,6 +130,8 @@ class GameSpec:
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     turn_of: Callable[[Any], int] | None = None
     """How many whole turns a state has played (lets `suite sim` report turns per game)."""
+    sim_options: tuple[SimOption, ...] = ()
+    """Game-specific `suite sim` flags (e.g. Tactics' `--pack` and `--pieces-per-turn`)."""
 
 
 _REGISTRY: dict[str, GameSpec] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suite.core.match import GameSpec, register_game
+from suite.core.match import GameSpec, SimOption, register_game
 from suite.tactics.rules.actions import TacticsAction
 from suite.tactics.rules.bots import BOTS
 from suite.tactics.rules.state import TacticsState
@@ -53,6 +53,15 @@ SPEC = register_game(
         players=(2, 4),
         default_config=default_config,
         bots=BOTS,
+        sim_options=(
+            SimOption("--pack", "pack", "pack folder (default: the shipped pack)"),
+            SimOption(
+                "--pieces-per-turn",
+                "pieces_per_turn",
+                "pieces a player moves per turn: 1-4, or 0 for all rested",
+                int,
+            ),
+        ),
     )
 )
 
