@@ -31,19 +31,19 @@ def new(players: int, cards: str, seed: int, **extra: Any) -> WorldWar:
 
 def throughput(players: int, cards: str, games: int, fast: bool) -> tuple[float, float]:
     """(games per second, actions per game) for aggressive self-play."""
-    bot = AggressiveBot()
     steps = 0
     started = time.perf_counter()
     for g in range(games):
         st = new(players, cards, g)
         rng = Rng(g + 1)
+        bots = [AggressiveBot() for _ in range(players)]
         while st.result is None:
             seat = st.current if st.phase != "defend" else st.actor()
             assert seat is not None
             if fast:
-                action = bot.choose(st.peek(seat), (), rng)
+                action = bots[seat].choose(st.peek(seat), (), rng)
             else:
-                action = bot.choose(st.view(seat), st.legal(seat), rng)
+                action = bots[seat].choose(st.view(seat), st.legal(seat), rng)
             st.apply(seat, action)
             steps += 1
     elapsed = time.perf_counter() - started

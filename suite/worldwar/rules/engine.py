@@ -29,7 +29,7 @@ from suite.worldwar.rules.legal import ActionList, CountBlock
 from suite.worldwar.rules.odds import sample_outcome
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
-from suite.worldwar.rules.views import build_view
+from suite.worldwar.rules.views import build_view, refresh_view
 
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
@@ -107,6 +107,7 @@ class WorldWar:
         self.result: Outcome | None = None
         self.start_events: list[Event] = []
         self.version = 0
+        self._peeked: dict[str, Any] | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -818,8 +819,14 @@ class WorldWar:
         """`view(seat)` without copying the board lists, for trusted in-process bots and
         benchmarks: the same keys and the same secrecy, but "owner", "armies",
         "territory_counts", "alive" and "setup_left" are the state's own lists, to be
-        read (never changed) before the next `apply`."""
-        return self._view(seat, copy=False)
+        read (never changed) before the next `apply`. The same dict is refreshed and
+        returned by the next `peek` of the same seat."""
+        cached = self._peeked
+        if cached is not None and cached["seat"] == seat:
+            refresh_view(self, cached, seat)
+            return cached
+        self._peeked = build_view(self, seat, copy=False)
+        return self._peeked
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Other players' hands are counts only.

@@ -13,24 +13,11 @@ if TYPE_CHECKING:
 
 def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
     """The view of `seat` (see `WorldWar.view`); `copy=False` shares the board lists."""
-    deck = st.deck_rules
-    mine = seat is not None and 0 <= seat < st.players
-    hand = sorted(st.hands[seat]) if mine and seat is not None else []
-    pending = None
-    if st.pending is not None:
-        pending = dict(st.pending)
-        if st.phase == "occupy":
-            pending["max"] = pending["min"] + st.armies[st.pending["source"]] - st.rules.stay_behind
-    actor = st.actor()
     topo = st.topo
     view: dict[str, Any] = {
         "game": GAME,
         "seat": seat,
         "players": st.players,
-        "phase": st.phase,
-        "current": st.current,
-        "awaiting": [] if actor is None else [actor],
-        "turn": st.turn,
         "territories": topo.ids,
         "names": topo.names,
         "neighbours": topo.adj,
@@ -43,25 +30,46 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
         "territory_counts": st.counts[:] if copy else st.counts,
         "alive": st.alive[:] if copy else st.alive,
         "setup_left": st.setup_left[:] if copy else st.setup_left,
-        "step_left": st.step_left,
-        "pool": st.pool,
-        "mid_turn": st.mid_turn,
         "cards": st.mode,
-        "hand": hand,
         "hand_cards": (),
-        "hand_sizes": [len(h) for h in st.hands],
-        "deck_left": len(st.deck),
-        "sets_turned_in": st.sets_done,
         "next_set_value": None,
         "best_turn_in": (),
         "must_turn_in": False,
-        "conquered_this_turn": st.conquered,
-        "pending": pending,
         "defender": "ask" if st.ask_defender else "auto",
         "clock": st.clock,
         "max_turns": st.max_turns,
-        "outcome": None if st.result is None else outcome_dict(st.result),
     }
+    refresh_view(st, view, seat)
+    return view
+
+
+def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
+    """Bring the keys that change during play up to date in `view` (in place)."""
+    mine = seat is not None and 0 <= seat < st.players
+    hand = sorted(st.hands[seat]) if mine and seat is not None else []
+    pending = None
+    if st.pending is not None:
+        pending = dict(st.pending)
+        if st.phase == "occupy":
+            pending["max"] = pending["min"] + st.armies[st.pending["source"]] - st.rules.stay_behind
+    actor = st.actor()
+    view.update(
+        phase=st.phase,
+        current=st.current,
+        awaiting=[] if actor is None else [actor],
+        turn=st.turn,
+        step_left=st.step_left,
+        pool=st.pool,
+        mid_turn=st.mid_turn,
+        hand=hand,
+        hand_sizes=[len(h) for h in st.hands],
+        deck_left=len(st.deck),
+        sets_turned_in=st.sets_done,
+        conquered_this_turn=st.conquered,
+        pending=pending,
+        outcome=None if st.result is None else outcome_dict(st.result),
+    )
+    deck = st.deck_rules
     if deck is not None:
         view.update(
             hand_cards=[deck.describe(c) for c in hand],
@@ -73,4 +81,3 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
             ),
             must_turn_in=bool(mine and seat is not None and st.forced(seat)),
         )
-    return view
