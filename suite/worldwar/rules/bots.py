@@ -32,26 +32,16 @@ def _mine(view: View, seat: int) -> list[int]:
 
 
 def _borders(view: View, seat: int) -> list[int]:
-    owner = view["owner"]
-    enemy = {t for t, o in enumerate(owner) if o != seat}
-    adj = _adjacency_sets(view)
-    return [t for t, o in enumerate(owner) if o == seat and not adj[t].isdisjoint(enemy)]
-
-
-_ADJ_SETS: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]] = {}
-
-
-def _adjacency_sets(view: View) -> tuple[frozenset[int], ...]:
-    """The view's neighbour lists as frozensets (cached per board)."""
-    adj = view["neighbours"]
-    hit = _ADJ_SETS.get(id(adj))
-    if hit is not None and hit[0] is adj:
-        return hit[1]
-    sets = tuple(frozenset(n) for n in adj)
-    if len(_ADJ_SETS) > 32:
-        _ADJ_SETS.clear()
-    _ADJ_SETS[id(adj)] = (adj, sets)
-    return sets
+    """Own territories with at least one enemy neighbour."""
+    owner, adj = view["owner"], view["neighbours"]
+    out = []
+    for t, o in enumerate(owner):
+        if o == seat:
+            for n in adj[t]:
+                if owner[n] != seat:
+                    out.append(t)
+                    break
+    return out
 
 
 def _armies_to_place(view: View) -> int:
@@ -172,8 +162,10 @@ class AggressiveBot:
                 border = _borders(view, seat) or _mine(view, seat)
                 self._borders = (key, border)
             counts: dict[int, int] = {}
+            draw = rng.randbelow
+            size = len(border)
             for _ in range(_armies_to_place(view)):
-                t = border[rng.randbelow(len(border))]
+                t = border[draw(size)]
                 counts[t] = counts.get(t, 0) + 1
             return A.PlaceMany(tuple((ids[t], n) for t, n in counts.items()))
         common = _common(view, legal)

@@ -107,7 +107,7 @@ class WorldWar:
         self.result: Outcome | None = None
         self.start_events: list[Event] = []
         self.version = 0
-        self._peeked: dict[str, Any] | None = None
+        self._peeked: dict[Seat, dict[str, Any]] = {}
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -233,9 +233,13 @@ class WorldWar:
         bonus = 0
         owner = self.owner
         for c, members in enumerate(self.topo.members):
-            if members and all(owner[t] == seat for t in members):
-                held.append(self.topo.continents[c])
-                bonus += self.topo.bonus[c]
+            for t in members:
+                if owner[t] != seat:
+                    break
+            else:
+                if members:
+                    held.append(self.topo.continents[c])
+                    bonus += self.topo.bonus[c]
         return base + bonus, base, tuple(held)
 
     def border_score(self, seat: Seat, t: int) -> int:
@@ -819,14 +823,14 @@ class WorldWar:
         """`view(seat)` without copying the board lists, for trusted in-process bots and
         benchmarks: the same keys and the same secrecy, but "owner", "armies",
         "territory_counts", "alive" and "setup_left" are the state's own lists, to be
-        read (never changed) before the next `apply`. The same dict is refreshed and
-        returned by the next `peek` of the same seat."""
-        cached = self._peeked
-        if cached is not None and cached["seat"] == seat:
+        read (never changed) before the next `apply`. Each seat's dict is refreshed and
+        returned again by its next `peek`."""
+        cached = self._peeked.get(seat)
+        if cached is not None:
             refresh_view(self, cached, seat)
             return cached
-        self._peeked = build_view(self, seat, copy=False)
-        return self._peeked
+        view = self._peeked[seat] = build_view(self, seat, copy=False)
+        return view
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Other players' hands are counts only.

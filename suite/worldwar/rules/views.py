@@ -53,22 +53,21 @@ def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
         if st.phase == "occupy":
             pending["max"] = pending["min"] + st.armies[st.pending["source"]] - st.rules.stay_behind
     actor = st.actor()
-    view.update(
-        phase=st.phase,
-        current=st.current,
-        awaiting=[] if actor is None else [actor],
-        turn=st.turn,
-        step_left=st.step_left,
-        pool=st.pool,
-        mid_turn=st.mid_turn,
-        hand=hand,
-        hand_sizes=[len(h) for h in st.hands],
-        deck_left=len(st.deck),
-        sets_turned_in=st.sets_done,
-        conquered_this_turn=st.conquered,
-        pending=pending,
-        outcome=None if st.result is None else outcome_dict(st.result),
-    )
+    # Plain assignments: this runs before every bot decision of `peek`.
+    view["phase"] = st.phase
+    view["current"] = st.current
+    view["awaiting"] = [] if actor is None else [actor]
+    view["turn"] = st.turn
+    view["step_left"] = st.step_left
+    view["pool"] = st.pool
+    view["mid_turn"] = st.mid_turn
+    view["hand"] = hand
+    view["hand_sizes"] = [len(h) for h in st.hands]
+    view["deck_left"] = len(st.deck)
+    view["sets_turned_in"] = st.sets_done
+    view["conquered_this_turn"] = st.conquered
+    view["pending"] = pending
+    view["outcome"] = None if st.result is None else outcome_dict(st.result)
     deck = st.deck_rules
     if deck is not None:
         view.update(
