@@ -130,10 +130,10 @@ class AggressiveBot:
         if owner[t] == seat:
             a = armies[t]
             if a > 1:
-                options.extend((t, x) for x in adj if owner[x] != seat and armies[x] < a)
+                options += [(t, x) for x in adj if owner[x] != seat and armies[x] < a]
         else:
-            d = armies[t]
-            options.extend((x, t) for x in adj if owner[x] == seat and armies[x] > max(1, d))
+            d = max(1, armies[t])
+            options += [(x, t) for x in adj if owner[x] == seat and armies[x] > d]
         return options
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:

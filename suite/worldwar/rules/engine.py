@@ -108,6 +108,7 @@ class WorldWar:
         self.start_events: list[Event] = []
         self.version = 0
         self._peeked: dict[Seat, dict[str, Any]] = {}
+        self._pair = (0, 0)
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -321,6 +322,7 @@ class WorldWar:
             and self.armies[s] > self.rules.stay_behind
             and t in self.topo.adj[s]
         ):
+            self._pair = (s, t)
             return s, t
         return self._battle_refusal(seat, source, target)
 
@@ -342,6 +344,7 @@ class WorldWar:
             return f"{self.topo.names[t]} is not next to {self.topo.names[s]}"
         if self.armies[s] <= self.rules.stay_behind:
             return f"{self.topo.names[s]} needs at least 2 armies to attack"
+        self._pair = (s, t)
         return s, t
 
     def _check_attack(self, seat: Seat, a: A.Attack) -> str | None:
@@ -557,7 +560,7 @@ class WorldWar:
         return events
 
     def _do_blitz(self, seat: Seat, a: A.Blitz) -> list[Event]:
-        s, t = self.topo.index[a.source], self.topo.index[a.target]
+        s, t = self._pair  # set by the check that `apply` just ran
         if self.ask_defender:
             dice = min(self.rules.attacker_max_dice, self.armies[s] - self.rules.stay_behind)
             return self._ask_defence(s, t, dice, blitz=True, move_all=a.move_all)
