@@ -1,6 +1,12 @@
 """World War rules: engine, cards, odds, bots and maps (no pygame).
 
 `SPEC` registers the game as "worldwar" (found by `suite sim` through its entry point).
+
+Modules: `engine` (the `WorldWar` state), `actions` (actions and events), `cards`
+(decks and sets), `odds` (exact battle odds), `bots` (random, easy, hard, aggressive),
+`legal` (lazy legal-action lists), `views` and `snapshot` (what a seat sees, saves),
+`topology` (integer tables of a board), `data` (the rules numbers from
+assets/worldwar/rules/rules.toml), `game` (create/load from configs), `maps` (boards).
 """
 
 from __future__ import annotations
