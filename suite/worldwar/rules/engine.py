@@ -26,7 +26,7 @@ from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.cards import Deck, make_deck
 from suite.worldwar.rules.data import CARD_MODES, RuleSet, default_rules
 from suite.worldwar.rules.legal import ActionList, CountBlock
-from suite.worldwar.rules.odds import sample_outcome
+from suite.worldwar.rules.odds import resolve_battle
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
 from suite.worldwar.rules.views import build_view, refresh_view
@@ -565,7 +565,7 @@ class WorldWar:
             dice = min(self.rules.attacker_max_dice, self.armies[s] - self.rules.stay_behind)
             return self._ask_defence(s, t, dice, blitz=True, move_all=a.move_all)
         att, dfn = self.armies[s], self.armies[t]
-        left_a, left_d = sample_outcome(att, dfn, self.rng.random())
+        left_a, left_d = resolve_battle(att, dfn, self.rng)
         self.armies[s] = left_a
         self.armies[t] = left_d
         self.lost_total += att - left_a + dfn - left_d

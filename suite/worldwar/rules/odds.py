@@ -12,11 +12,18 @@ rolls are counted over all 6^n dice faces and the chain is propagated exactly wi
 - `win_probability(a, d)`: the conquest probability alone (table-backed for bots).
 - `sample_outcome(a, d, u)`: the battle's end state for a uniform draw u in [0, 1), exact in
   distribution (the engine's "attack to the end" fast path).
+- `resolve_battle(a, d, rng)`: the end state of a battle drawn from `rng`, for any size.
+
+The exact chain needs (a + 1) * (d + 1) cells. Past `EXACT_CELLS` (about 2000 against
+2000) memory and time would run away, so `battle` gives a normal approximation of the
+same chain instead (marked `exact=False`), and `resolve_battle` plays such a battle roll
+by roll, which is still exact in distribution.
 """
 
 from __future__ import annotations
 
 import bisect
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -25,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from suite.core.dice import risk_losses
+from suite.core.rng import Rng
 from suite.worldwar.rules.data import default_rules
 
 FloatArray = npt.NDArray[np.float64]
@@ -67,7 +75,8 @@ class BattleOdds:
 
     `attacker_left[k]` is the probability that the attacking territory ends with k armies
     (k >= 2 only on a conquest, k = 1 on a failure); `defender_left[k]` the probability
-    that the defender ends with k (k = 0 is a conquest). Arrays are read-only.
+    that the defender ends with k (k = 0 is a conquest). Arrays are read-only. `exact` is
+    False only for battles past `EXACT_CELLS`, whose figures are a normal approximation.
     """
 
     attackers: int
@@ -75,6 +84,7 @@ class BattleOdds:
     win: float
     attacker_left: FloatArray
     defender_left: FloatArray
+    exact: bool = True
 
     @property
     def expected_attacker_loss(self) -> float:
@@ -182,6 +192,8 @@ def battle(attackers: int, defenders: int) -> BattleOdds:
     elif default_rules().stay_behind >= A:
         att[A] = 1.0
         dfn[D] = 1.0
+    elif (A + 1) * (D + 1) > EXACT_CELLS:
+        return _approximate_battle(A, D)
     else:
         if A * D <= SMALL_BATTLE:
             grid = np.array(_propagate_small(A, D)).reshape(A + 1, D + 1)
@@ -194,6 +206,75 @@ def battle(attackers: int, defenders: int) -> BattleOdds:
     att.flags.writeable = False
     dfn.flags.writeable = False
     return BattleOdds(A, D, float(dfn[0]), att, dfn)
+
+
+EXACT_CELLS = 4_000_000
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def _approximate_battle(A: int, D: int) -> BattleOdds:
+    """A normal approximation of a huge battle's chain (no sampling).
+
+    Almost every roll of such a battle is a full roll (3 against 2 by default), in which a
+    share f of the removed armies are the defender's. Imagine the rolls going on until
+    L = A - 1 + D armies are gone in all: the defender's losses X are then a sum of
+    independent rolls, nearly normal. X >= D means a conquest; the rolls after the real end
+    removed the attacker's spare armies at the rate f, so stay + (X - D) / f attackers are
+    left. X < D means a failure with (D - X) / (1 - f) defenders left.
+    """
+    rules = default_rules()
+    stay = rules.stay_behind
+    rows = roll_probabilities(rules.attacker_max_dice, rules.defender_max_dice)
+    per_roll = rows[0][0] + rows[0][1]  # every outcome of a full roll removes as many
+    mean1 = sum(p * ld for _la, ld, p in rows)
+    var1 = sum(p * ld * ld for _la, ld, p in rows) - mean1 * mean1
+    share = mean1 / per_roll
+    total = A - stay + D
+    rolls = total / per_roll
+    mean, sd = mean1 * rolls, math.sqrt(max(var1 * rolls, 1e-12))
+    edges = (np.arange(total + 2, dtype=np.float64) - 0.5 - mean) / sd
+    cdf = np.array([_normal_cdf(float(z)) for z in edges])
+    mass = np.diff(cdf)
+    mass /= mass.sum()
+    att = np.zeros(A + 1)
+    dfn = np.zeros(D + 1)
+    for x in np.flatnonzero(mass > 0.0):
+        p = float(mass[x])
+        if x >= D:
+            att[min(A, max(stay + 1, stay + round((x - D) / share)))] += p
+            dfn[0] += p
+        else:
+            att[stay] += p
+            dfn[min(D, max(1, round((D - x) / (1.0 - share))))] += p
+    att.flags.writeable = False
+    dfn.flags.writeable = False
+    return BattleOdds(A, D, float(dfn[0]), att, dfn, exact=False)
+
+
+def resolve_battle(attackers: int, defenders: int, rng: Rng) -> tuple[int, int]:
+    """The end state of a battle fought to the end, drawn from `rng`.
+
+    Battles the exact chain can hold take one draw (`sample_outcome`); larger ones are
+    rolled one roll at a time from the exact single-roll probabilities.
+    """
+    if (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
+        return sample_outcome(attackers, defenders, rng.random())
+    stay = default_rules().stay_behind
+    a, d = attackers, defenders
+    while a > stay and d > 0:
+        rows = roll_probabilities(*_dice(a, d))
+        u = rng.random()
+        pick = rows[-1]
+        for row in rows:
+            u -= row[2]
+            if u < 0.0:
+                pick = row
+                break
+        a, d = a - pick[0], d - pick[1]
+    return a, d
 
 
 _TABLE: list[list[float]] = [[0.0]]

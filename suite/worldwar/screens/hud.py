@@ -312,7 +312,7 @@ def odds_lines(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
             ("", theme.TEXT),
             ("Dice:", theme.TEXT_MUTED),
             ("", theme.TEXT),
-            (f"To the end: {chance:.1f}% to conquer", colour),
+            (f"To the end: {'' if odds.exact else 'about '}{chance:.1f}% to conquer", colour),
             (
                 f"Expected losses: you {odds.expected_attacker_loss:.1f}, "
                 f"them {odds.expected_defender_loss:.1f}",
