@@ -29,5 +29,6 @@ SPEC = register_game(
         players=(2, 6),
         default_config=lambda n: {"players": n, "map": "classic", "cards": "increasing"},
         bots={"random": RandomBot, "easy": EasyBot, "hard": HardBot, "aggressive": AggressiveBot},
+        turn_of=lambda state: state.turn,
     )
 )
