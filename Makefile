@@ -2,6 +2,7 @@
 # make test: set up .venv (with the dev extra) when missing, then ruff, mypy and pytest.
 # make bench: run the benchmarks in tests/bench and print their figures.
 PYTHON ?= python3
+PIP = PYTHONWARNINGS=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 $(BIN)/python -m pip
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
@@ -12,14 +13,14 @@ SDL_DUMMY := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PIP) install --quiet --upgrade pip
 
 $(STAMP_RUN): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP) install --quiet -e .
 	touch $@
 
 $(STAMP_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(PIP) install --quiet -e ".[dev]"
 	touch $@ $(STAMP_RUN)
 
 play: $(STAMP_RUN)
