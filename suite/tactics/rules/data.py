@@ -8,11 +8,11 @@ A missing or malformed key raises `RulesDataError` naming the file and the key.
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from suite.core.datafile import read_toml
 from suite.paths import asset
 
 RULES_FILE = ("tactics", "rules", "tactics.toml")
@@ -137,12 +137,7 @@ def _value(data: dict[str, Any], path: Path, table: str, key: str, kind: type) -
 
 def read_rules(path: Path) -> Rules:
     """Parse a rules file; RulesDataError names the file and the bad key."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RulesDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(f"{path}: {exc}") from exc
+    data = read_toml(path, RulesDataError)
     values = {attr: _value(data, path, *spec) for attr, spec in _FIELDS.items()}
     return Rules(**values)
 

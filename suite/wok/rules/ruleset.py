@@ -6,12 +6,12 @@ Every number the phases use comes from a `RuleSet`; a missing or mistyped entry 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from suite.core.datafile import read_toml
 from suite.paths import asset
 
 
@@ -365,14 +365,7 @@ def parse_ruleset(data: dict[str, Any], source: str) -> RuleSet:
 
 def load_ruleset_file(path: str | Path) -> RuleSet:
     """Read a rule-set TOML file; RuleSetError names the file (and line for syntax errors)."""
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RuleSetError(f"{p}: cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleSetError(f"{p}: {exc}") from exc
-    return parse_ruleset(data, str(p))
+    return parse_ruleset(read_toml(path, RuleSetError), str(Path(path)))
 
 
 @cache
