@@ -25,7 +25,7 @@ import numpy.typing as npt
 from suite.core.rng import Rng
 from suite.tactics.assets import elevation
 from suite.tactics.assets.bmp import save_bmp
-from suite.tactics.assets.model import START_INDICES, TRANSPARENT_INDEX
+from suite.tactics.assets.model import START_INDICES, TILE_SIZE, TRANSPARENT_INDEX
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assets" / "tactics"
@@ -1228,29 +1228,21 @@ def ini_text(maps: list[MapSpec]) -> str:
 # --------------------------------------------------------------------------- preview
 def render_preview(pack_dir: Path, map_id: int, out: Path, half: float = 0.5) -> None:
     """Draw one map as an iso battlefield with four armies into a PNG (visual check);
-    `half` is the drawing scale (0.5 = tiles 64 pixels wide)."""
+    `half` is the drawing scale (0.5 = tiles 64 pixels wide). Tiles and skins (army
+    colours, shadows) come from `suite.tactics.render`, as in the game."""
     import pygame
 
-    from suite.tactics.assets.pack import load_bitmap, load_pack
+    from suite.tactics.assets.pack import load_pack
+    from suite.tactics.render import PackArt
+    from suite.tactics.skins import ALT_STAND, STAND
 
     pygame.display.init()
     pack = load_pack(pack_dir)
     grid = pack.grids[map_id]
-
-    def surface(relative: str, key: bool = True):  # type: ignore[no-untyped-def]
-        bitmap = load_bitmap(pack, relative)
-        assert bitmap is not None, relative
-        h, w = bitmap.indices.shape
-        surf = pygame.Surface((w, h), depth=8)
-        surf.set_palette([tuple(int(v) for v in c) for c in bitmap.palette])
-        pygame.surfarray.blit_array(surf, bitmap.indices.T)
-        if key:
-            surf.set_colorkey(TRANSPARENT_INDEX)
-        return surf
-
-    tw, th = int(128 * half), int(64 * half)
+    art = PackArt(pack)
+    tw, th = int(TILE_SIZE * half), int(TILE_SIZE * half / 2)
     size = grid.size
-    tiles = {i: pygame.transform.scale(surface(t.bitmap), (tw, tw)) for i, t in pack.tiles.items()}
+    tiles = {i: pygame.transform.smoothscale(art.tile(i), (tw, tw)) for i in pack.tiles}
     width = size * tw + 40
     height = size * th + tw + 80
     screen = pygame.Surface((width, height))
@@ -1263,8 +1255,6 @@ def render_preview(pack_dir: Path, map_id: int, out: Path, half: float = 0.5) ->
         sy = oy + (x + y) * th // 2 - int(int(grid.elevation[y, x]) * lift)
         return sx, sy
 
-    team_rgb = [(220, 40, 40), (40, 190, 60), (230, 210, 40), (50, 90, 230)]
-    skins = {}
     army = list(pack.pieces.values())
     placed: dict[tuple[int, int], tuple[int, int]] = {}
     for team, start in enumerate(grid.starts):
@@ -1275,10 +1265,6 @@ def render_preview(pack_dir: Path, map_id: int, out: Path, half: float = 0.5) ->
             piece = army[(k + team * 5) % len(army)]
             if grid.passable(x, y, piece.movement):
                 placed[(x, y)] = (piece.id, team)
-    for pid in {pid for pid, _t in placed.values()}:
-        piece = pack.pieces[pid]
-        strip = surface(piece.bitmap)
-        skins[pid] = strip
     for s in range(2 * size - 1):
         for y in range(size):
             x = s - y
@@ -1290,20 +1276,9 @@ def render_preview(pack_dir: Path, map_id: int, out: Path, half: float = 0.5) ->
                 screen.blit(tile, (sx, sy))
             if (x, y) in placed:
                 pid, team = placed[(x, y)]
-                strip = skins[pid].copy()
-                first, last = pack.team_colors
-                palette = list(strip.get_palette())
-                tr, tg, tb = team_rgb[team]
-                for i in range(first, last + 1):
-                    f = (i - first + 4) / (last - first + 6)
-                    palette[i] = (int(tr * f + 40 * f), int(tg * f + 30 * f), int(tb * f + 30 * f))
-                strip.set_palette([tuple(min(255, v) for v in c[:3]) for c in palette])
-                frame = strip.subsurface((96 * (1 + (x + y) % 2 * 3), 0, 96, 96))
-                fs = int(96 * half * 1.2)
-                frame = pygame.transform.scale(frame, (fs, fs))
-                shadow = pygame.Surface((tw, th), pygame.SRCALPHA)
-                pygame.draw.ellipse(shadow, (0, 0, 0, 90), (tw // 4, th // 4, tw // 2, th // 2))
-                screen.blit(shadow, (sx, sy + th // 4))
+                frame = art.frame(pid, team, STAND if (x + y) % 2 == 0 else ALT_STAND)
+                fs = int(frame.get_height() * half * 1.2)
+                frame = pygame.transform.smoothscale(frame, (fs, fs))
                 screen.blit(frame, (sx + tw // 2 - fs // 2, sy + th // 2 - fs + int(fs * 0.12)))
     pygame.image.save(screen, str(out))
 
