@@ -25,7 +25,7 @@ from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.cards import Deck, make_deck
 from suite.worldwar.rules.data import CARD_MODES, RuleSet, default_rules
-from suite.worldwar.rules.legal import ActionList, CountBlock
+from suite.worldwar.rules.legal import ActionList, CountBlock, StateActions
 from suite.worldwar.rules.odds import resolve_battle
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
@@ -109,6 +109,8 @@ class WorldWar:
         self.version = 0
         self._peeked: dict[Seat, dict[str, Any]] = {}
         self._pair = (0, 0)
+        # The unchanging keys of every view, built on first use (`views.view_base`).
+        self.view_base: dict[str, Any] | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -747,14 +749,10 @@ class WorldWar:
         (`StaleActions` otherwise). `TimeUp` (the host's) and `PlaceMany` (several listed
         `Place` actions at once) are accepted but not listed.
         """
-        version = self.version
-        return ActionList(
-            lambda action: self.check(seat, action) is None,
-            lambda out: self._fill_legal(seat, out),
-            lambda: self.version == version,
-        )
+        return StateActions(self, seat)
 
-    def _fill_legal(self, seat: Seat, out: ActionList) -> None:
+    def fill_legal(self, seat: Seat, out: ActionList) -> None:
+        """Add to `out` everything `seat` may do now (what `legal` lists, built eagerly)."""
         if self.phase == "over" or seat != self.actor():
             return
         ph = self.phase
@@ -847,10 +845,7 @@ class WorldWar:
         (attack waiting for a defence or conquest waiting for occupation, by index),
         defender, clock, max_turns, outcome.
         """
-        return self._view(seat, copy=True)
-
-    def _view(self, seat: Seat | None, copy: bool) -> dict[str, Any]:
-        return build_view(self, seat, copy)
+        return build_view(self, seat, True)
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 from suite.core.match import Action
 from suite.core.rng import Rng
@@ -112,7 +112,7 @@ class ActionList(Sequence[Action]):
             yield self[i]
 
     def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and self._check(action)
+        return isinstance(action, Action) and self.contains(action)
 
     def contains(self, action: Action) -> bool:
         """True when `action` is legal now (the state's own check)."""
@@ -147,3 +147,41 @@ class ActionList(Sequence[Action]):
                 return self[s + r]
             r -= e - s
         raise ValueError(f"no {kind} action on offer")
+
+
+class Lister(Protocol):
+    """A state that lists its legal actions into an `ActionList` (see `StateActions`)."""
+
+    version: int
+
+    def check(self, seat: int, action: Action) -> str | None: ...
+
+    def fill_legal(self, seat: int, out: ActionList) -> None: ...
+
+
+class StateActions(ActionList):
+    """The legal actions of `seat` in a `Lister` state, built on first use.
+
+    The same contract as an `ActionList` built from callbacks, made without allocating
+    any: `legal()` runs before every decision, and most bots never read the list.
+    """
+
+    __slots__ = ("_state", "_seat", "_version")
+
+    def __init__(self, state: Lister, seat: int) -> None:  # no super(): blocks come later
+        self._state = state
+        self._seat = seat
+        self._version = state.version
+
+    def _ready(self) -> None:
+        if self._version >= 0:
+            if self._state.version != self._version:
+                raise StaleActions("the state changed since legal() was called")
+            self._version = -1
+            self._blocks = []
+            self._ends = []
+            self._state.fill_legal(self._seat, self)
+
+    def contains(self, action: Action) -> bool:
+        """True when `action` is legal now (the state's own check)."""
+        return self._state.check(self._seat, action) is None

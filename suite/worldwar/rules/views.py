@@ -1,4 +1,11 @@
-"""Per-seat views of a World War state (what `WorldWar.view` and `peek` return)."""
+"""Per-seat views of a World War state (what `WorldWar.view` and `peek` return).
+
+A view is a plain dict. The keys that never change during a match (the map's tables,
+the card mode, the clock...) are built once per state into `WorldWar.view_base` and
+copied into each view: their values are immutable tuples and scalars, so sharing them
+is safe. Every key that changes with play holds fresh copies (or, for `peek`, the
+state's own lists), so a view taken before an `apply` never changes under its reader.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +18,37 @@ if TYPE_CHECKING:
     from suite.worldwar.rules.engine import WorldWar
 
 
-def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
-    """The view of `seat` (see `WorldWar.view`); `copy=False` shares the board lists."""
+_CHANGING = (
+    "owner",
+    "armies",
+    "territory_counts",
+    "alive",
+    "setup_left",
+    "phase",
+    "current",
+    "awaiting",
+    "turn",
+    "step_left",
+    "pool",
+    "mid_turn",
+    "hand",
+    "hand_sizes",
+    "deck_left",
+    "sets_turned_in",
+    "conquered_this_turn",
+    "pending",
+    "outcome",
+)
+
+
+def view_base(st: WorldWar) -> dict[str, Any]:
+    """The keys of every view of `st` that never change during the match (shared values)."""
     topo = st.topo
-    view: dict[str, Any] = {
+    # Every key is present (the changing ones as placeholders) so that a copy of this dict
+    # already has room for them all and filling it in never resizes it.
+    return {
         "game": GAME,
-        "seat": seat,
+        "seat": None,
         "players": st.players,
         "territories": topo.ids,
         "names": topo.names,
@@ -25,11 +57,6 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
         "continent_of": topo.continent_of,
         "continent_members": topo.members,
         "continent_bonus": topo.bonus,
-        "owner": st.owner[:] if copy else st.owner,
-        "armies": st.armies[:] if copy else st.armies,
-        "territory_counts": st.counts[:] if copy else st.counts,
-        "alive": st.alive[:] if copy else st.alive,
-        "setup_left": st.setup_left[:] if copy else st.setup_left,
         "cards": st.mode,
         "hand_cards": (),
         "next_set_value": None,
@@ -38,7 +65,29 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
         "defender": "ask" if st.ask_defender else "auto",
         "clock": st.clock,
         "max_turns": st.max_turns,
+        **dict.fromkeys(_CHANGING),
     }
+
+
+def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
+    """The view of `seat` (see `WorldWar.view`); `copy=False` shares the board lists."""
+    base = st.view_base
+    if base is None:
+        base = st.view_base = view_base(st)
+    view = base.copy()
+    view["seat"] = seat
+    if copy:
+        view["owner"] = st.owner[:]
+        view["armies"] = st.armies[:]
+        view["territory_counts"] = st.counts[:]
+        view["alive"] = st.alive[:]
+        view["setup_left"] = st.setup_left[:]
+    else:
+        view["owner"] = st.owner
+        view["armies"] = st.armies
+        view["territory_counts"] = st.counts
+        view["alive"] = st.alive
+        view["setup_left"] = st.setup_left
     refresh_view(st, view, seat)
     return view
 
@@ -47,36 +96,38 @@ def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
     """Bring the keys that change during play up to date in `view` (in place)."""
     mine = seat is not None and 0 <= seat < st.players
     hand = sorted(st.hands[seat]) if mine and seat is not None else []
-    pending = None
-    if st.pending is not None:
-        pending = dict(st.pending)
-        if st.phase == "occupy":
-            pending["max"] = pending["min"] + st.armies[st.pending["source"]] - st.rules.stay_behind
-    actor = st.actor()
-    # Plain assignments: this runs before every bot decision of `peek`.
-    view["phase"] = st.phase
+    phase = st.phase
+    actor = st.current
+    pending = st.pending
+    if pending is not None:
+        if phase == "defend":
+            actor = st.owner[pending["target"]]
+        pending = dict(pending)
+        if phase == "occupy":
+            pending["max"] = pending["min"] + st.armies[pending["source"]] - st.rules.stay_behind
+    result = st.result
+    # Plain assignments: this runs before every bot decision.
+    view["phase"] = phase
     view["current"] = st.current
-    view["awaiting"] = [] if actor is None else [actor]
+    view["awaiting"] = [] if phase == "over" else [actor]
     view["turn"] = st.turn
     view["step_left"] = st.step_left
     view["pool"] = st.pool
     view["mid_turn"] = st.mid_turn
     view["hand"] = hand
-    view["hand_sizes"] = [len(h) for h in st.hands]
+    view["hand_sizes"] = list(map(len, st.hands))
     view["deck_left"] = len(st.deck)
     view["sets_turned_in"] = st.sets_done
     view["conquered_this_turn"] = st.conquered
     view["pending"] = pending
-    view["outcome"] = None if st.result is None else outcome_dict(st.result)
+    view["outcome"] = None if result is None else outcome_dict(result)
     deck = st.deck_rules
     if deck is not None:
-        view.update(
-            hand_cards=[deck.describe(c) for c in hand],
-            next_set_value=(
-                deck.set_value("", st.sets_done) if deck.mode == "increasing" else None
-            ),
-            best_turn_in=(
-                [list(s) for s in deck.best_sets(hand, st.sets_done)] if len(hand) >= 2 else []
-            ),
-            must_turn_in=bool(mine and seat is not None and st.forced(seat)),
+        view["hand_cards"] = [deck.describe(c) for c in hand]
+        view["next_set_value"] = (
+            deck.set_value("", st.sets_done) if deck.mode == "increasing" else None
         )
+        view["best_turn_in"] = (
+            [list(s) for s in deck.best_sets(hand, st.sets_done)] if len(hand) >= 2 else []
+        )
+        view["must_turn_in"] = bool(mine and seat is not None and st.forced(seat))
