@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from suite.paths import asset
 from suite.tactics.assets.bmp import Bitmap
@@ -90,6 +92,31 @@ def test_recolouring_changes_exactly_the_team_pixels(army: int) -> None:
     row = frames[0][SIZE - 1, 2 : 2 + len(TEAM), :3]
     # the test ramp is linear up to rounding: its shades sit on the army ramp within 2
     assert np.abs(row.astype(int) - ramp.astype(int)).max() <= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    first=st.integers(7, 255),
+    length=st.integers(1, 24),
+    army=st.integers(0, len(TEAM_NAMES) - 1),
+)
+def test_recolouring_touches_only_team_pixels_of_any_strip(
+    seed: int, first: int, length: int, army: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    palette = rng.integers(0, 256, (256, 3), dtype=np.uint8)
+    indices = rng.integers(0, 256, (8, 8 * SKIN_FRAMES), dtype=np.uint8)
+    team = range(first, min(256, first + length))
+    frames = skin_frames(Bitmap(indices, palette), team, army)
+    drawn = np.concatenate(list(frames), axis=1)
+    inside = np.isin(indices, list(team))
+    opaque = indices != TRANSPARENT_INDEX
+    keep = opaque & ~inside
+    assert np.array_equal(drawn[keep][:, :3], palette[indices[keep]])
+    assert np.all(drawn[opaque][:, 3] == 255) and np.all(drawn[~opaque][:, 3] == 0)
+    recoloured = team_palette(palette, team, default_style().colour(army))
+    assert np.array_equal(drawn[inside][:, :3], recoloured[indices[inside]])
 
 
 def test_recolouring_keeps_the_shading_order_and_the_army_hue() -> None:
