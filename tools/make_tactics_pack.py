@@ -749,8 +749,13 @@ def draw_swordsman(c: Canvas) -> None:
 
 
 def draw_archer(c: Canvas) -> None:
-    hand = humanoid(c, "forest", head_item="hood")
     p = c.pose
+    # a ranger's green cloak behind a team-coloured tunic and hood
+    c.poly(
+        shade("forest", 6),
+        [(36 + p.lean, 38 + p.bob), (50 + p.lean, 38 + p.bob), (52, 74 + p.bob), (30, 76 + p.bob)],
+    )
+    hand = humanoid(c, "team", head_item="hood")
     bx, by = hand[0] + 4, hand[1] - 2
     span = 30
     c.pg.draw.arc(
@@ -767,7 +772,7 @@ def draw_archer(c: Canvas) -> None:
     if p.swing > 60:
         c.line(shade("wood", 12), (bx - pull, by), (bx + 16, by), 1)
         c.line(shade("metal", 14), (bx + 14, by), (bx + 18, by), 2)
-    c.rect(shade("team", 10), 30 + p.lean, 40 + p.bob, 5, 16)  # quiver band
+    c.rect(shade("wood", 6), 30 + p.lean, 40 + p.bob, 5, 16)  # quiver
     for k in range(3):
         c.line(
             shade("wood", 11),
@@ -804,13 +809,14 @@ def draw_king(c: Canvas) -> None:
 
 def draw_mage(c: Canvas) -> None:
     p = c.pose
+    # a team-coloured robe below the purple mantle and hood
     c.poly(
-        shade("magic", 8),
+        shade("team", 8),
         [(32, 82 + p.bob), (56, 82 + p.bob), (50 + p.lean, 46 + p.bob), (38 + p.lean, 46 + p.bob)],
     )
-    hand = humanoid(c, "magic", head_item="hood", legs="magic")
+    hand = humanoid(c, "magic", head_item="hood", legs="team")
     c.poly(
-        shade("team", 11), [(36, 80 + p.bob), (52, 80 + p.bob), (50, 76 + p.bob), (38, 76 + p.bob)]
+        shade("magic", 12), [(36, 80 + p.bob), (52, 80 + p.bob), (50, 77 + p.bob), (38, 77 + p.bob)]
     )
     angle = c.pose.swing * 0.5
     top = _tip(*hand, 30, angle)
@@ -825,9 +831,19 @@ def draw_mage(c: Canvas) -> None:
 
 def draw_scout(c: Canvas) -> None:
     hand = humanoid(c, "team", legs="wood", scale=0.88, cx=46)
-    c.poly(shade("forest", 5), [(38 + c.pose.lean, 40), (50 + c.pose.lean, 40), (56, 66), (36, 68)])
+    lean, bob = c.pose.lean, c.pose.bob
+    # a team-coloured travelling cloak, with a lit fold and a clasp
+    c.poly(
+        shade("team", 7),
+        [(38 + lean, 40 + bob), (50 + lean, 40 + bob), (56, 66 + bob), (36, 68 + bob)],
+    )
+    c.poly(
+        shade("team", 11),
+        [(41 + lean, 42 + bob), (44 + lean, 42 + bob), (42, 66 + bob), (39, 67 + bob)],
+    )
+    c.ellipse(shade("metal", 13), 44 + lean, 41 + bob, 4, 3)
     sword(c, hand, 12, 13)
-    off = (36 + c.pose.lean, 58 + c.pose.bob)
+    off = (36 + lean, 58 + bob)
     c.line(shade("metal", 12), off, (off[0] - 4, off[1] + 8), 2)
 
 
