@@ -311,10 +311,13 @@ class WorldWar:
                 return "with a full hand you must turn in your best poker hand"
         return None
 
-    def _battle_pair(self, seat: Seat, source: str, target: str) -> str | tuple[int, int]:
+    def _check_battle(self, seat: Seat, a: A.Attack | A.Blitz) -> str | None:
+        """Why `seat` may not fight from `a.source` into `a.target` now, or None (then the
+        pair's indices are left in `_pair` for the action that follows). Also the check
+        of `Blitz`."""
         index = self.topo.index
-        s = index.get(source)
-        t = index.get(target)
+        s = index.get(a.source)
+        t = index.get(a.target)
         if (
             self.phase == "attack"
             and s is not None
@@ -325,11 +328,11 @@ class WorldWar:
             and t in self.topo.adj[s]
         ):
             self._pair = (s, t)
-            return s, t
-        return self._battle_refusal(seat, source, target)
+            return None
+        return self._battle_refusal(seat, a.source, a.target)
 
-    def _battle_refusal(self, seat: Seat, source: str, target: str) -> str | tuple[int, int]:
-        """`_battle_pair` the slow way, naming the first thing that is wrong."""
+    def _battle_refusal(self, seat: Seat, source: str, target: str) -> str | None:
+        """`_check_battle` the slow way, naming the first thing that is wrong."""
         if self.phase != "attack":
             return "you can only attack in the attack phase"
         s = self._terr(source)
@@ -347,20 +350,18 @@ class WorldWar:
         if self.armies[s] <= self.rules.stay_behind:
             return f"{self.topo.names[s]} needs at least 2 armies to attack"
         self._pair = (s, t)
-        return s, t
+        return None
 
     def _check_attack(self, seat: Seat, a: A.Attack) -> str | None:
-        pair = self._battle_pair(seat, a.source, a.target)
-        if isinstance(pair, str):
-            return pair
-        most = min(self.rules.attacker_max_dice, self.armies[pair[0]] - self.rules.stay_behind)
+        reason = self._check_battle(seat, a)
+        if reason is not None:
+            return reason
+        most = min(
+            self.rules.attacker_max_dice, self.armies[self._pair[0]] - self.rules.stay_behind
+        )
         if not 1 <= a.dice <= most:
             return f"you can roll 1 to {most} dice from there, not {a.dice}"
         return None
-
-    def _check_blitz(self, seat: Seat, a: A.Blitz) -> str | None:
-        pair = self._battle_pair(seat, a.source, a.target)
-        return pair if isinstance(pair, str) else None
 
     def _check_defend(self, seat: Seat, a: A.Defend) -> str | None:
         if self.phase != "defend" or self.pending is None:
@@ -828,7 +829,7 @@ class WorldWar:
         returned again by its next `peek`."""
         cached = self._peeked.get(seat)
         if cached is not None:
-            refresh_view(self, cached, seat)
+            refresh_view(self, cached, seat, copy=False)
             return cached
         view = self._peeked[seat] = build_view(self, seat, copy=False)
         return view
@@ -880,7 +881,7 @@ _CHECK: dict[type, Callable[[WorldWar, Seat, Any], str | None]] = {
     A.PlaceMany: WorldWar._check_place_many,
     A.TurnIn: WorldWar._check_turn_in,
     A.Attack: WorldWar._check_attack,
-    A.Blitz: WorldWar._check_blitz,
+    A.Blitz: WorldWar._check_battle,
     A.Defend: WorldWar._check_defend,
     A.Occupy: WorldWar._check_occupy,
     A.EndAttack: WorldWar._check_end_attack,

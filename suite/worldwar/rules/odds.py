@@ -260,8 +260,16 @@ def resolve_battle(attackers: int, defenders: int, rng: Rng) -> tuple[int, int]:
     Battles the exact chain can hold take one draw (`sample_outcome`); larger ones are
     rolled one roll at a time from the exact single-roll probabilities.
     """
-    if (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
-        return sample_outcome(attackers, defenders, rng.random())
+    sampler = _SAMPLERS.get((attackers, defenders))
+    if sampler is None and (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
+        if len(_SAMPLERS) >= SAMPLER_LIMIT:
+            _SAMPLERS.clear()
+        sampler = _SAMPLERS[attackers, defenders] = _sampler(attackers, defenders)
+    if sampler is not None:
+        # `sample_outcome` inlined: this runs for every attack to the end.
+        cum, ends = sampler
+        i = bisect.bisect_right(cum, rng.random() * cum[-1])
+        return ends[min(i, len(ends) - 1)]
     stay = default_rules().stay_behind
     a, d = attackers, defenders
     while a > stay and d > 0:
@@ -318,7 +326,11 @@ def win_probability(attackers: int, defenders: int) -> float:
     return battle(attackers, defenders).win
 
 
-@lru_cache(maxsize=8192)
+SAMPLER_LIMIT = 8192
+_SAMPLERS: dict[tuple[int, int], tuple[list[float], list[tuple[int, int]]]] = {}
+
+
+@lru_cache(maxsize=SAMPLER_LIMIT)
 def _sampler(attackers: int, defenders: int) -> tuple[list[float], list[tuple[int, int]]]:
     odds = battle(attackers, defenders)
     ends: list[tuple[int, int]] = []

@@ -75,6 +75,28 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
     if base is None:
         base = st.view_base = view_base(st)
     view = base.copy()
+    refresh_view(st, view, seat, copy)
+    return view
+
+
+def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None, copy: bool) -> None:
+    """Bring the keys that change during play up to date in `view` (in place); the board
+    lists are copies, or with `copy=False` the state's own lists."""
+    hands = st.hands
+    mine = seat is not None and 0 <= seat < st.players
+    hand = sorted(hands[seat]) if mine and seat is not None and hands[seat] else []
+    phase = st.phase
+    actor = current = st.current
+    pending = st.pending
+    if pending is not None:
+        if phase == "defend":
+            actor = st.owner[pending["target"]]
+        pending = dict(pending)
+        if phase == "occupy":
+            pending["max"] = pending["min"] + st.armies[pending["source"]] - st.rules.stay_behind
+    result = st.result
+    # Plain assignments into a dict that already has every key: this runs before every
+    # bot decision.
     view["seat"] = seat
     if copy:
         view["owner"] = st.owner[:]
@@ -88,34 +110,15 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
         view["territory_counts"] = st.counts
         view["alive"] = st.alive
         view["setup_left"] = st.setup_left
-    refresh_view(st, view, seat)
-    return view
-
-
-def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
-    """Bring the keys that change during play up to date in `view` (in place)."""
-    mine = seat is not None and 0 <= seat < st.players
-    hand = sorted(st.hands[seat]) if mine and seat is not None else []
-    phase = st.phase
-    actor = st.current
-    pending = st.pending
-    if pending is not None:
-        if phase == "defend":
-            actor = st.owner[pending["target"]]
-        pending = dict(pending)
-        if phase == "occupy":
-            pending["max"] = pending["min"] + st.armies[pending["source"]] - st.rules.stay_behind
-    result = st.result
-    # Plain assignments: this runs before every bot decision.
     view["phase"] = phase
-    view["current"] = st.current
+    view["current"] = current
     view["awaiting"] = [] if phase == "over" else [actor]
     view["turn"] = st.turn
     view["step_left"] = st.step_left
     view["pool"] = st.pool
     view["mid_turn"] = st.mid_turn
     view["hand"] = hand
-    view["hand_sizes"] = list(map(len, st.hands))
+    view["hand_sizes"] = list(map(len, hands))
     view["deck_left"] = len(st.deck)
     view["sets_turned_in"] = st.sets_done
     view["conquered_this_turn"] = st.conquered
