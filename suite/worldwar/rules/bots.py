@@ -119,36 +119,46 @@ class AggressiveBot:
         # Borders do not change while armies are placed (set-up, or one turn's placing).
         self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
 
-    def _attack_options(self, view: View, seat: int) -> list[tuple[int, int]]:
+    def _attack_options(self, view: View, seat: int, turn: int) -> list[tuple[int, int]]:
         last = self._last
         owner, armies = view["owner"], view["armies"]
-        if last is None or last[0] != seat or last[1] != view["turn"] or armies[last[2]] != 1:
+        if last is None or last[0] != seat or last[1] != turn or armies[last[2]] != 1:
             return _favourable(view, seat)
-        _, _, s, t = last
+        s, t = last[2], last[3]
+        # Plain loops: the lists are short and this runs before nearly every attack.
+        options = []
+        for p in self._options:
+            if p[0] != s and p[1] != t:
+                options.append(p)
         adj = view["neighbours"][t]
-        options = [p for p in self._options if p[0] != s and p[1] != t]
         if owner[t] == seat:
             a = armies[t]
             if a > 1:
-                options += [(t, x) for x in adj if owner[x] != seat and armies[x] < a]
+                for x in adj:
+                    if owner[x] != seat and armies[x] < a:
+                        options.append((t, x))
         else:
             d = max(1, armies[t])
-            options += [(x, t) for x in adj if owner[x] == seat and armies[x] > d]
+            for x in adj:
+                if owner[x] == seat and armies[x] > d:
+                    options.append((x, t))
         return options
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         seat = view["seat"]
         phase = view["phase"]
-        ids = view["territories"]
         if phase == "attack":
-            options = self._attack_options(view, seat)
+            turn = view["turn"]
+            options = self._attack_options(view, seat, turn)
             if options:
                 s, t = options[rng.randbelow(len(options))]
                 self._options = options
-                self._last = (seat, view["turn"], s, t)
+                self._last = (seat, turn, s, t)
+                ids = view["territories"]
                 return A.Blitz(ids[s], ids[t], True)
             self._last = None
             return A.EndTurn()
+        ids = view["territories"]
         self._last = None
         if phase in ("setup", "place") and not view["must_turn_in"]:
             if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
@@ -167,7 +177,7 @@ class AggressiveBot:
             for _ in range(_armies_to_place(view)):
                 t = border[draw(size)]
                 counts[t] = counts.get(t, 0) + 1
-            return A.PlaceMany(tuple((ids[t], n) for t, n in counts.items()))
+            return A.PlaceMany(tuple([(ids[t], n) for t, n in counts.items()]))
         common = _common(view, legal)
         return A.EndTurn() if common is None else common
 

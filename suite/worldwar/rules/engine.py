@@ -288,11 +288,13 @@ class WorldWar:
             return left
         if not a.placements:
             return "no placements given"
+        index, owner = self.topo.index, self.owner
+        total = 0
         for territory, armies in a.placements:
-            reason = self._check_target(seat, territory, armies)
-            if reason is not None:
-                return reason
-        total = sum(n for _t, n in a.placements)
+            t = index.get(territory)
+            if t is None or owner[t] != seat or armies < 1:
+                return self._check_target(seat, territory, armies)
+            total += armies
         if total > left:
             return f"you can place 1 to {left} armies now, not {total}"
         return None
@@ -573,13 +575,13 @@ class WorldWar:
         self.armies[t] = left_d
         self.lost_total += att - left_a + dfn - left_d
         ids = self.topo.ids
-        events: list[Event] = [
-            A.BattleFought(seat, self.owner[t], ids[s], ids[t], att - left_a, dfn - left_d)
-        ]
-        if left_d == 0:
-            # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
-            dice = min(self.rules.attacker_max_dice, left_a - self.rules.stay_behind)
-            events.extend(self._conquer(seat, s, t, dice, a.move_all))
+        fought = A.BattleFought(seat, self.owner[t], ids[s], ids[t], att - left_a, dfn - left_d)
+        if left_d:
+            return [fought]
+        # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
+        dice = min(self.rules.attacker_max_dice, left_a - self.rules.stay_behind)
+        events = self._conquer(seat, s, t, dice, a.move_all)
+        events.insert(0, fought)
         return events
 
     def _conquer(self, seat: Seat, s: int, t: int, dice: int, move_all: bool) -> list[Event]:
@@ -682,8 +684,10 @@ class WorldWar:
                     self.deck.append(low)
                     events.append(A.CardDiscarded(seat, low))
         events.append(A.TurnEnded(seat))
-        n = self.players
-        nxt = next(s for k in range(1, n + 1) if self.alive[s := (seat + k) % n])
+        n, alive = self.players, self.alive
+        nxt = (seat + 1) % n
+        while not alive[nxt]:
+            nxt = (nxt + 1) % n
         events.extend(self._begin_turn(nxt))
         return events
 
@@ -829,7 +833,7 @@ class WorldWar:
         returned again by its next `peek`."""
         cached = self._peeked.get(seat)
         if cached is not None:
-            refresh_view(self, cached, seat, copy=False)
+            refresh_view(self, cached, seat)
             return cached
         view = self._peeked[seat] = build_view(self, seat, copy=False)
         return view

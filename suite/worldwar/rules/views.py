@@ -75,13 +75,6 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
     if base is None:
         base = st.view_base = view_base(st)
     view = base.copy()
-    refresh_view(st, view, seat, copy)
-    return view
-
-
-def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None, copy: bool) -> None:
-    """Bring the keys that change during play up to date in `view` (in place); the board
-    lists are copies, or with `copy=False` the state's own lists."""
     hands = st.hands
     mine = seat is not None and 0 <= seat < st.players
     hand = sorted(hands[seat]) if mine and seat is not None and hands[seat] else []
@@ -95,8 +88,8 @@ def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None, copy: bo
         if phase == "occupy":
             pending["max"] = pending["min"] + st.armies[pending["source"]] - st.rules.stay_behind
     result = st.result
-    # Plain assignments into a dict that already has every key: this runs before every
-    # bot decision.
+    # Plain stores into a dict that already has every key: this runs before every bot
+    # decision.
     view["seat"] = seat
     if copy:
         view["owner"] = st.owner[:]
@@ -123,7 +116,8 @@ def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None, copy: bo
     view["sets_turned_in"] = st.sets_done
     view["conquered_this_turn"] = st.conquered
     view["pending"] = pending
-    view["outcome"] = None if result is None else outcome_dict(result)
+    if result is not None:
+        view["outcome"] = outcome_dict(result)
     deck = st.deck_rules
     if deck is not None:
         view["hand_cards"] = [deck.describe(c) for c in hand]
@@ -134,3 +128,9 @@ def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None, copy: bo
             [list(s) for s in deck.best_sets(hand, st.sets_done)] if len(hand) >= 2 else []
         )
         view["must_turn_in"] = bool(mine and seat is not None and st.forced(seat))
+    return view
+
+
+def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
+    """Bring `view` (a view of `seat` sharing the board lists) up to date, in place."""
+    view.update(build_view(st, seat, copy=False))
