@@ -364,8 +364,10 @@ def test_view_hides_other_hands(position: Position) -> None:
     assert v0["deck_left"] == len(st.deck)
     assert v1["best_turn_in"] == [[2, 3, 4]]  # card c has rank c % 3: three different
     assert v0["best_turn_in"] == []
-    v0["owner"][0] = 1
-    assert st.owner[0] == 0
+    with pytest.raises(TypeError):  # the board in a view is immutable
+        v0["owner"][0] = 1
+    st.apply(0, A.Blitz("a3", "b1", True))
+    assert v0["armies"] == (2,) * 6 and v0["owner"] == (0, 0, 0, 1, 1, 1)
 
 
 def test_legal_lists_are_lazy_and_checked(position: Position) -> None:

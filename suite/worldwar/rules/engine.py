@@ -31,6 +31,7 @@ from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
 from suite.worldwar.rules.views import build_view, refresh_view
 
+BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
 
@@ -111,6 +112,9 @@ class WorldWar:
         self._pair = (0, 0)
         # The unchanging keys of every view, built on first use (`views.view_base`).
         self.view_base: dict[str, Any] | None = None
+        # Tuples of owner, counts, alive and setup_left shared by views; every change to
+        # one of those lists drops it (None), the next view rebuilds it.
+        self.board_view: BoardView | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
@@ -439,6 +443,7 @@ class WorldWar:
     def _placed(self, seat: Seat, armies: int, events: list[Event]) -> list[Event]:
         self.placed_total += armies
         if self.phase == "setup":
+            self.board_view = None
             self.setup_left[seat] -= armies
             self.step_left -= armies
             if self.step_left == 0:
@@ -586,6 +591,7 @@ class WorldWar:
 
     def _conquer(self, seat: Seat, s: int, t: int, dice: int, move_all: bool) -> list[Event]:
         loser = self.owner[t]
+        self.board_view = None
         self.owner[t] = seat
         self.counts[seat] += 1
         self.counts[loser] -= 1
@@ -611,6 +617,7 @@ class WorldWar:
         return events
 
     def _eliminate(self, loser: Seat, by: Seat) -> list[Event]:
+        self.board_view = None
         self.alive[loser] = False
         self.out_order.append(loser)
         taken = self.hands[loser]
@@ -714,6 +721,7 @@ class WorldWar:
         me = self.current
         if self.phase == "setup":
             events.extend(self._auto_place(me, self.step_left))
+            self.board_view = None
             self.setup_left[me] -= self.step_left
             self.step_left = 0
             events.extend(self._next_setup_seat())
@@ -826,31 +834,31 @@ class WorldWar:
 
     # -- views -----------------------------------------------------------------------
     def peek(self, seat: Seat) -> dict[str, Any]:
-        """`view(seat)` without copying the board lists, for trusted in-process bots and
-        benchmarks: the same keys and the same secrecy, but "owner", "armies",
-        "territory_counts", "alive" and "setup_left" are the state's own lists, to be
-        read (never changed) before the next `apply`. Each seat's dict is refreshed and
-        returned again by its next `peek`."""
+        """`view(seat)` refreshed in place: each seat's dict is updated and returned again
+        by its next `peek` (for callers that keep one view per seat)."""
         cached = self._peeked.get(seat)
         if cached is not None:
             refresh_view(self, cached, seat)
             return cached
-        view = self._peeked[seat] = build_view(self, seat, copy=False)
+        view = self._peeked[seat] = build_view(self, seat)
         return view
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator). Other players' hands are counts only.
 
         Keys: game, seat, players, phase, current, awaiting, turn, territories (ids),
-        names, neighbours (index lists), continents, continent_of, continent_members,
+        names, neighbours (index tuples), continents, continent_of, continent_members,
         continent_bonus, owner, armies (per territory index), territory_counts, alive,
         setup_left, step_left, pool, cards (the mode), hand (own card ids), hand_cards
         (own cards described), hand_sizes, deck_left, sets_turned_in, next_set_value,
         best_turn_in (own best sets), must_turn_in, conquered_this_turn, pending
         (attack waiting for a defence or conquest waiting for occupation, by index),
         defender, clock, max_turns, outcome.
+
+        The board (owner ... setup_left) and the map's tables are tuples shared between
+        views; the rest is the view's own. Nothing in a view changes when play goes on.
         """
-        return build_view(self, seat, True)
+        return build_view(self, seat)
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

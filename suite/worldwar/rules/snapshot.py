@@ -48,6 +48,7 @@ def snapshot(st: WorldWar) -> dict[str, Any]:
 
 def fill(st: WorldWar, d: Mapping[str, Any], phases: tuple[str, ...]) -> None:
     """Copy a snapshot's values into the fresh state `st` (ValueError/KeyError if broken)."""
+    st.board_view = None  # the views' cached board tuples describe the old lists
     st.owner = [int(x) for x in d["owner"]]
     st.armies = [int(x) for x in d["armies"]]
     if len(st.owner) != len(st.topo) or len(st.armies) != len(st.topo):

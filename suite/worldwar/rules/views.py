@@ -1,10 +1,14 @@
 """Per-seat views of a World War state (what `WorldWar.view` and `peek` return).
 
-A view is a plain dict. The keys that never change during a match (the map's tables,
-the card mode, the clock...) are built once per state into `WorldWar.view_base` and
-copied into each view: their values are immutable tuples and scalars, so sharing them
-is safe. Every key that changes with play holds fresh copies (or, for `peek`, the
-state's own lists), so a view taken before an `apply` never changes under its reader.
+A view is a plain dict that never changes under its reader once the state moves on:
+
+- the keys that never change during a match (the map's tables, the card mode, the
+  clock...) are built once per state into `WorldWar.view_base` and copied into each
+  view; their values are tuples and scalars, shared safely;
+- the board ("owner", "armies", "territory_counts", "alive", "setup_left") is given as
+  tuples. All but "armies" are kept in `WorldWar.board_view` until the engine changes
+  one of them (it then drops the cache), so successive views share them;
+- the other changing keys hold fresh lists and dicts (only the seat's own hand).
 """
 
 from __future__ import annotations
@@ -69,11 +73,19 @@ def view_base(st: WorldWar) -> dict[str, Any]:
     }
 
 
-def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
-    """The view of `seat` (see `WorldWar.view`); `copy=False` shares the board lists."""
+def build_view(st: WorldWar, seat: Seat | None) -> dict[str, Any]:
+    """The view of `seat` (see `WorldWar.view` and the module docstring)."""
     base = st.view_base
     if base is None:
         base = st.view_base = view_base(st)
+    board = st.board_view
+    if board is None:
+        board = st.board_view = (
+            tuple(st.owner),
+            tuple(st.counts),
+            tuple(st.alive),
+            tuple(st.setup_left),
+        )
     view = base.copy()
     hands = st.hands
     mine = seat is not None and 0 <= seat < st.players
@@ -91,18 +103,8 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
     # Plain stores into a dict that already has every key: this runs before every bot
     # decision.
     view["seat"] = seat
-    if copy:
-        view["owner"] = st.owner[:]
-        view["armies"] = st.armies[:]
-        view["territory_counts"] = st.counts[:]
-        view["alive"] = st.alive[:]
-        view["setup_left"] = st.setup_left[:]
-    else:
-        view["owner"] = st.owner
-        view["armies"] = st.armies
-        view["territory_counts"] = st.counts
-        view["alive"] = st.alive
-        view["setup_left"] = st.setup_left
+    view["owner"], view["territory_counts"], view["alive"], view["setup_left"] = board
+    view["armies"] = tuple(st.armies)
     view["phase"] = phase
     view["current"] = current
     view["awaiting"] = [] if phase == "over" else [actor]
@@ -111,7 +113,8 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
     view["pool"] = st.pool
     view["mid_turn"] = st.mid_turn
     view["hand"] = hand
-    view["hand_sizes"] = list(map(len, hands))
+    # Counting is the slow part; without cards (or before the first one) there is none.
+    view["hand_sizes"] = list(map(len, hands)) if any(hands) else [0] * len(hands)
     view["deck_left"] = len(st.deck)
     view["sets_turned_in"] = st.sets_done
     view["conquered_this_turn"] = st.conquered
@@ -132,5 +135,5 @@ def build_view(st: WorldWar, seat: Seat | None, copy: bool) -> dict[str, Any]:
 
 
 def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
-    """Bring `view` (a view of `seat` sharing the board lists) up to date, in place."""
-    view.update(build_view(st, seat, copy=False))
+    """Bring an earlier view of `seat` up to date, in place."""
+    view.update(build_view(st, seat))
