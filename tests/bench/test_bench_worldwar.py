@@ -2,9 +2,8 @@
 on wall-clock time.
 
 - games/s on the classic map with 2, 4 and 6 "aggressive random" players, cards off and
-  on (increasing), through the Bot contract (view + legal + choose + apply every step)
-  and through `peek` (the same bot and the same validated `apply`, without copying the
-  board lists into a fresh view each step);
+  on (increasing), through the Bot contract (view + legal + choose + apply every step),
+  the median of three runs;
 - exact odds time for 200 v 200 and 1000 v 1000;
 - the hard bot's time per turn (4 players: hard against three easy bots);
 - bot strength over 200 games each: hard v random (2 players), hard v 3 easy (4 players).
@@ -29,8 +28,8 @@ def new(players: int, cards: str, seed: int, **extra: Any) -> WorldWar:
     return st
 
 
-def throughput(players: int, cards: str, games: int, fast: bool) -> tuple[float, float]:
-    """(games per second, actions per game) for aggressive self-play."""
+def throughput(players: int, cards: str, games: int) -> tuple[float, float]:
+    """(games per second, actions per game) for aggressive self-play through the contract."""
     steps = 0
     started = time.perf_counter()
     for g in range(games):
@@ -40,10 +39,7 @@ def throughput(players: int, cards: str, games: int, fast: bool) -> tuple[float,
         while st.result is None:
             seat = st.current if st.phase != "defend" else st.actor()
             assert seat is not None
-            if fast:
-                action = bots[seat].choose(st.peek(seat), (), rng)
-            else:
-                action = bots[seat].choose(st.view(seat), st.legal(seat), rng)
+            action = bots[seat].choose(st.view(seat), st.legal(seat), rng)
             st.apply(seat, action)
             steps += 1
     elapsed = time.perf_counter() - started
@@ -51,19 +47,19 @@ def throughput(players: int, cards: str, games: int, fast: bool) -> tuple[float,
 
 
 def test_bench_throughput() -> None:
-    throughput(2, "none", 20, True)  # warm the odds caches
+    throughput(2, "none", 20)  # warm the odds caches
     print(
-        "\nWorld War aggressive self-play on the classic map (targets, cards off: 2p >= 850,"
-        " 4p >= 400 games/s)"
+        "\nWorld War aggressive self-play on the classic map through view/legal/apply"
+        " (targets, cards off: 2p >= 850, 4p >= 400 games/s; median of 3 runs)"
     )
     for cards in ("none", "increasing"):
         for players in (2, 4, 6):
-            games = {2: 600, 4: 300, 6: 200}[players]
-            contract, steps = throughput(players, cards, games, fast=False)
-            peeked, _ = throughput(players, cards, games, fast=True)
+            games = {2: 400, 4: 200, 6: 140}[players]
+            runs = [throughput(players, cards, games) for _ in range(3)]
+            rate = statistics.median(r[0] for r in runs)
             print(
-                f"  {players}p cards {cards:10s}: {contract:7.1f} games/s via view/legal, "
-                f"{peeked:7.1f} via peek ({steps:.0f} actions/game)"
+                f"  {players}p cards {cards:10s}: {rate:7.1f} games/s "
+                f"(runs {', '.join(f'{r[0]:.0f}' for r in runs)}; {runs[0][1]:.0f} actions/game)"
             )
 
 
