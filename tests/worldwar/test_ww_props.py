@@ -59,6 +59,15 @@ def check_invariants(s: WorldWar, deck_size: int) -> None:
     assert cards == list(range(deck_size))
 
 
+def check_view(s: WorldWar, seat: int) -> None:
+    """A fresh view shows the board as it is now (its cached tuples are not stale)."""
+    v = s.view(seat)
+    assert list(v["owner"]) == s.owner and list(v["armies"]) == s.armies
+    assert list(v["territory_counts"]) == s.counts and list(v["alive"]) == s.alive
+    assert list(v["setup_left"]) == s.setup_left
+    assert v["hand"] == sorted(s.hands[seat]) and v["hand_sizes"] == [len(h) for h in s.hands]
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     data=st.data(),
@@ -79,6 +88,8 @@ def test_random_play_keeps_invariants(
             break
         seat = s.actor()
         assert seat is not None
+        old_view = s.view(seat)
+        old_json = msgspec.json.encode(old_view)
         if data.draw(st.booleans()):
             action = wild_action(data)
             who = data.draw(st.sampled_from([seat, (seat + 1) % players]))
@@ -88,6 +99,7 @@ def test_random_play_keeps_invariants(
             except IllegalAction as exc:
                 assert exc.reason
                 assert msgspec.json.encode(s.to_dict()) == before
+                assert msgspec.json.encode(old_view) == old_json
                 continue
         else:
             legal = s.legal(seat)
@@ -99,8 +111,10 @@ def test_random_play_keeps_invariants(
         on_board += event_delta(events)
         assert sum(s.armies) == on_board
         check_invariants(s, deck_size)
+        assert msgspec.json.encode(old_view) == old_json, "a view changed after apply"
         seat = s.actor()
         if seat is not None:
             assert s.peek(seat) == s.view(seat)
+            check_view(s, seat)
     restored = WorldWar.restore(s.to_dict(), small_board)
     assert restored.to_dict() == s.to_dict()
