@@ -144,7 +144,7 @@ def test_no_card_without_conquest_or_without_cards(position: Position) -> None:
     assert "card_drawn" not in kinds(st.apply(0, A.EndTurn()))
     st = position([0, 0, 0, 1, 1, 1], [1, 1, 9, 1, 2, 1], cards="none", conquered=True)
     assert "card_drawn" not in kinds(st.apply(0, A.EndTurn()))
-    assert st.view(0)["hand"] == []
+    assert st.view(0)["hand"] == ()
 
 
 def test_blitz_move_all_and_last_army_stays(position: Position) -> None:
@@ -358,8 +358,8 @@ def test_bad_configs(small_board: Board) -> None:
 def test_view_hides_other_hands(position: Position) -> None:
     st = position([0, 0, 0, 1, 1, 1], [2] * 6, hands=[[0, 1], [2, 3, 4]])
     v0, v1, spectator = st.view(0), st.view(1), st.view(None)
-    assert v0["hand"] == [0, 1] and v1["hand"] == [2, 3, 4] and spectator["hand"] == []
-    assert v0["hand_sizes"] == [2, 3]
+    assert v0["hand"] == (0, 1) and v1["hand"] == (2, 3, 4) and spectator["hand"] == ()
+    assert v0["hand_sizes"] == (2, 3)
     assert "hands" not in v0 and "deck" not in v0
     assert v0["deck_left"] == len(st.deck)
     assert v1["best_turn_in"] == [[2, 3, 4]]  # card c has rank c % 3: three different

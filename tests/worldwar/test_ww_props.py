@@ -65,7 +65,8 @@ def check_view(s: WorldWar, seat: int) -> None:
     assert list(v["owner"]) == s.owner and list(v["armies"]) == s.armies
     assert list(v["territory_counts"]) == s.counts and list(v["alive"]) == s.alive
     assert list(v["setup_left"]) == s.setup_left
-    assert v["hand"] == sorted(s.hands[seat]) and v["hand_sizes"] == [len(h) for h in s.hands]
+    assert list(v["hand"]) == sorted(s.hands[seat])
+    assert list(v["hand_sizes"]) == [len(h) for h in s.hands]
 
 
 @settings(max_examples=40, deadline=None)

@@ -855,8 +855,9 @@ class WorldWar:
         (attack waiting for a defence or conquest waiting for occupation, by index),
         defender, clock, max_turns, outcome.
 
-        The board (owner ... setup_left) and the map's tables are tuples shared between
-        views; the rest is the view's own. Nothing in a view changes when play goes on.
+        The board (owner ... setup_left), awaiting, hand, hand_sizes and the map's tables
+        are tuples (shared between views); pending, outcome, hand_cards and best_turn_in
+        are the view's own. Nothing in a view changes when play goes on.
         """
         return build_view(self, seat)
 

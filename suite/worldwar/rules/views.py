@@ -8,7 +8,8 @@ A view is a plain dict that never changes under its reader once the state moves 
 - the board ("owner", "armies", "territory_counts", "alive", "setup_left") is given as
   tuples. All but "armies" are kept in `WorldWar.board_view` until the engine changes
   one of them (it then drops the cache), so successive views share them;
-- the other changing keys hold fresh lists and dicts (only the seat's own hand).
+- "awaiting", "hand" (the seat's own cards) and "hand_sizes" are tuples too;
+- "pending", "outcome", "hand_cards" and "best_turn_in" are fresh dicts and lists.
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ _CHANGING = (
     "step_left",
     "pool",
     "mid_turn",
-    "hand",
-    "hand_sizes",
     "deck_left",
     "sets_turned_in",
     "conquered_this_turn",
@@ -70,6 +69,9 @@ def view_base(st: WorldWar) -> dict[str, Any]:
         "clock": st.clock,
         "max_turns": st.max_turns,
         **dict.fromkeys(_CHANGING),
+        # Defaults that most views keep: an empty hand, nobody holding cards.
+        "hand": (),
+        "hand_sizes": (0,) * st.players,
     }
 
 
@@ -89,7 +91,7 @@ def build_view(st: WorldWar, seat: Seat | None) -> dict[str, Any]:
     view = base.copy()
     hands = st.hands
     mine = seat is not None and 0 <= seat < st.players
-    hand = sorted(hands[seat]) if mine and seat is not None and hands[seat] else []
+    hand = tuple(sorted(hands[seat])) if mine and seat is not None and hands[seat] else ()
     phase = st.phase
     actor = current = st.current
     pending = st.pending
@@ -107,14 +109,15 @@ def build_view(st: WorldWar, seat: Seat | None) -> dict[str, Any]:
     view["armies"] = tuple(st.armies)
     view["phase"] = phase
     view["current"] = current
-    view["awaiting"] = [] if phase == "over" else [actor]
+    view["awaiting"] = () if phase == "over" else (actor,)
     view["turn"] = st.turn
     view["step_left"] = st.step_left
     view["pool"] = st.pool
     view["mid_turn"] = st.mid_turn
-    view["hand"] = hand
-    # Counting is the slow part; without cards (or before the first one) there is none.
-    view["hand_sizes"] = list(map(len, hands)) if any(hands) else [0] * len(hands)
+    if hand:
+        view["hand"] = hand
+    if any(hands):
+        view["hand_sizes"] = tuple(map(len, hands))
     view["deck_left"] = len(st.deck)
     view["sets_turned_in"] = st.sets_done
     view["conquered_this_turn"] = st.conquered
