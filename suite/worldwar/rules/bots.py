@@ -119,37 +119,34 @@ class AggressiveBot:
         # Borders do not change while armies are placed (set-up, or one turn's placing).
         self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
 
-    def _attack_options(self, view: View, seat: int, turn: int) -> list[tuple[int, int]]:
-        last = self._last
-        owner, armies = view["owner"], view["armies"]
-        if last is None or last[0] != seat or last[1] != turn or armies[last[2]] != 1:
-            return _favourable(view, seat)
-        s, t = last[2], last[3]
-        # Plain loops: the lists are short and this runs before nearly every attack.
-        options = []
-        for p in self._options:
-            if p[0] != s and p[1] != t:
-                options.append(p)
-        adj = view["neighbours"][t]
-        if owner[t] == seat:
-            a = armies[t]
-            if a > 1:
-                for x in adj:
-                    if owner[x] != seat and armies[x] < a:
-                        options.append((t, x))
-        else:
-            d = max(1, armies[t])
-            for x in adj:
-                if owner[x] == seat and armies[x] > d:
-                    options.append((x, t))
-        return options
-
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         seat = view["seat"]
         phase = view["phase"]
         if phase == "attack":
+            # The options of the last attack, minus the pairs it changed, plus the new ones
+            # (plain loops: the lists are short and this runs before nearly every attack).
             turn = view["turn"]
-            options = self._attack_options(view, seat, turn)
+            owner, armies = view["owner"], view["armies"]
+            last = self._last
+            if last is None or last[0] != seat or last[1] != turn or armies[last[2]] != 1:
+                options = _favourable(view, seat)
+            else:
+                s, t = last[2], last[3]
+                options = []
+                for p in self._options:
+                    if p[0] != s and p[1] != t:
+                        options.append(p)
+                if owner[t] == seat:
+                    a = armies[t]
+                    if a > 1:
+                        for x in view["neighbours"][t]:
+                            if owner[x] != seat and armies[x] < a:
+                                options.append((t, x))
+                else:
+                    d = max(1, armies[t])
+                    for x in view["neighbours"][t]:
+                        if owner[x] == seat and armies[x] > d:
+                            options.append((x, t))
             if options:
                 s, t = options[rng.randbelow(len(options))]
                 self._options = options

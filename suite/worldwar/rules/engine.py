@@ -532,7 +532,7 @@ class WorldWar:
         ids = self.topo.ids
         events: list[Event] = [A.DiceRolled(seat, self.owner[t], ids[s], ids[t], ad, dd, al, dl)]
         if self.armies[t] == 0:
-            events.extend(self._conquer(seat, s, t, att, move_all))
+            self._conquer(seat, s, t, att, move_all, events)
         return events
 
     def _do_attack(self, seat: Seat, a: A.Attack) -> list[Event]:
@@ -585,11 +585,12 @@ class WorldWar:
             return [fought]
         # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
         dice = min(self.rules.attacker_max_dice, left_a - self.rules.stay_behind)
-        events = self._conquer(seat, s, t, dice, a.move_all)
-        events.insert(0, fought)
-        return events
+        return self._conquer(seat, s, t, dice, a.move_all, [fought])
 
-    def _conquer(self, seat: Seat, s: int, t: int, dice: int, move_all: bool) -> list[Event]:
+    def _conquer(
+        self, seat: Seat, s: int, t: int, dice: int, move_all: bool, events: list[Event]
+    ) -> list[Event]:
+        """Take `t` from `s`, appending what happens to `events` (returned)."""
         loser = self.owner[t]
         self.board_view = None
         self.owner[t] = seat
@@ -598,7 +599,7 @@ class WorldWar:
         self.conquered = True
         ids = self.topo.ids
         hi = self.armies[s] - self.rules.stay_behind
-        events: list[Event] = [A.Conquered(seat, loser, ids[s], ids[t], dice, hi)]
+        events.append(A.Conquered(seat, loser, ids[s], ids[t], dice, hi))
         if move_all and self.counts[loser] > 0:
             self.armies[s] -= hi
             self.armies[t] = hi
