@@ -6,12 +6,12 @@ naming the file and the key, so a modder sees what to fix.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from suite.core.datafile import read_toml
 from suite.paths import asset
 
 CARD_MODES = ("increasing", "royalty", "poker", "none")
@@ -147,14 +147,7 @@ def parse_rules(data: dict[str, Any], source: str) -> RuleSet:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read and validate a rules TOML file."""
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RulesDataError(f"{p}: cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(f"{p}: broken TOML: {exc}") from exc
-    return parse_rules(data, str(p))
+    return parse_rules(read_toml(path, RulesDataError), str(Path(path)))
 
 
 @lru_cache(maxsize=1)
