@@ -73,27 +73,21 @@ class State(Protocol):
 
     def awaiting(self) -> frozenset[Seat]:
         """Seats whose action the game waits for (several at once for simultaneous orders)."""
-        ...
 
     def legal(self, seat: Seat) -> Legal:
         """What `seat` may do now (empty when it is not awaited)."""
-        ...
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Validate then perform. On a bad action raise IllegalAction and change nothing."""
-        ...
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """Only what `seat` may see; None is a spectator."""
-        ...
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else None."""
-        ...
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot; `from_dict(to_dict())` gives an equal state."""
-        ...
 
 
 @dataclass(frozen=True)
