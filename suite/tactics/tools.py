@@ -1,4 +1,7 @@
-"""The `suite tactics` tools of the rules side: `balance` and `sim`.
+"""The `suite tactics` tools of the rules side: `balance`.
+
+Battles between bots on any pack are `suite sim tactics --pack DIR ...` (the generic
+simulator, with the flags the tactics GameSpec declares).
 
 `TOOLS` lists (name, help, configure, run) for `suite.tactics.cli` to register. This module
 imports only argparse: the work (numpy, the engine, pygame for the chart) is imported
@@ -35,34 +38,12 @@ def run_balance(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
-def configure_sim(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pack", type=Path, help="pack folder (default: the shipped pack)")
-    parser.add_argument("--players", type=int, default=2, help="armies (2-4, default 2)")
-    parser.add_argument("--map", help="map id or name (default: each map in turn)")
-    parser.add_argument("--bots", default="random", help="bot names, one for all or per seat")
-    parser.add_argument("--pieces-per-turn", type=int, default=0, help="1-4, 0 = all rested")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-
-
-def run_sim(args: argparse.Namespace) -> int:
-    from suite.tactics.sim_tool import run_command
-
-    return run_command(args)
-
-
 TOOLS: list[Tool] = [
     (
         "balance",
         "report over- and under-powered pieces of a pack (simulated duels and squads)",
         configure_balance,
         run_balance,
-    ),
-    (
-        "sim",
-        "bot battles on any pack (--pack, --map, --bots, --pieces-per-turn)",
-        configure_sim,
-        run_sim,
     ),
 ]
 

@@ -51,4 +51,4 @@ def test_suite_command_line_has_the_tools(tmp_path: Path) -> None:
         main(["tactics", "balance", "--battles", "1", "--squads", "0", "--chart", str(chart)]) == 0
     )
     assert chart.exists()
-    assert main(["tactics", "sim", "--games", "1", "--map", "1"]) == 0
+    assert main(["sim", "tactics", "--games", "1", "--map", "1"]) == 0
