@@ -63,8 +63,3 @@ def contest_round(rng: Rng, attacker_power: float, defender_power: float) -> Con
     high = max(a, d)
     injured = abs(a - d) < high / 2
     return ContestRound(a, d, loser, injured)
-
-
-def percent_check(rng: Rng, p: float) -> bool:
-    """True with probability p percent."""
-    return rng.percent(p)

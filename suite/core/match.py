@@ -39,6 +39,15 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind"):
     """Base of every event record: what happened, for screens, reports and the server."""
 
 
+class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+    """Base of every game's typed view: what one seat (or a spectator) may see.
+
+    Subclasses set ``tag="..."``. A view holds everything a screen needs to draw and to
+    offer choices (including the rule numbers that matter to the seat now) and nothing the
+    seat may not know. Views encode to JSON with msgspec and decode back equal.
+    """
+
+
 class Outcome(msgspec.Struct, frozen=True):
     """How a game ended.
 
@@ -49,6 +58,16 @@ class Outcome(msgspec.Struct, frozen=True):
     winners: tuple[Seat, ...]
     places: tuple[tuple[Seat, ...], ...]
     reason: str
+
+
+class GameOver(Event, frozen=True, tag="game_over"):
+    """The one event every game emits when it ends, carrying the final `Outcome`."""
+
+    outcome: Outcome
+
+
+GAME_OVER = "game_over"
+"""The `kind` of the game-over event, the same in every game."""
 
 
 @runtime_checkable
@@ -62,12 +81,23 @@ class ActionSpace(Protocol):
 
     def sample(self, rng: Rng) -> Action: ...
 
+    def describe(self) -> dict[str, Any]:
+        """A JSON-safe description of the choices (limits, sources, targets) for screens.
+
+        It may hold only what the seat's view holds.
+        """
+        ...
+
 
 Legal = Sequence[Action] | ActionSpace
 
 
 class State(Protocol):
-    """The state of one match of one game."""
+    """The state of one match of one game.
+
+    Each game's state class is named ``<Game>State`` and restores with the classmethod
+    ``from_dict(to_dict())`` (registered as its spec's `load`).
+    """
 
     game: str
 
@@ -80,14 +110,17 @@ class State(Protocol):
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Validate then perform. On a bad action raise IllegalAction and change nothing."""
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        """Only what `seat` may see; None is a spectator."""
+    def view(self, seat: Seat | None) -> View:
+        """Only what `seat` may see, as the game's typed view; None is a spectator."""
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else None."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot; `from_dict(to_dict())` gives an equal state."""
+
+    def check(self) -> None:
+        """Assert the engine's invariants; raise AssertionError naming what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -102,21 +135,25 @@ class SimOption:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """How the core creates, restores and decodes one game.
+    """Everything the suite knows of one game; a game registers exactly one.
 
-    `create(config, seed)` makes a new state; `load(d)` restores `to_dict()` output;
-    `action_type` is a type msgspec can convert plain dicts into (a tagged union of the
-    game's actions); `players` is the allowed range of seats; `default_config(n)` gives a
-    playable config for n players (used by `suite sim`, which overlays its `--map`,
-    `--variant`, `--cards` and `--max-turns` options as the config keys "map", "variant",
-    "cards" and "max_turns"); `bots` maps bot names to factories of objects following
-    `suite.core.bots.Bot` (the random bot is always available as "random"); `turn_of`,
-    when given, counts the turns a state has played.
+    `create(config, seed)` makes a new state from a config mapping or record; `load(d)`
+    restores `to_dict()` output; `action_type`, `view_type` and `event_type` are types
+    msgspec converts plain data into (tagged unions of the game's records); `config_type`
+    is the game's match-config record (unknown keys and bad values refused, see
+    `parse_config`); `players` is the allowed range of seats; `default_config(n)` gives a
+    playable config for n players (`suite sim` overlays its `--map`, `--variant`,
+    `--cards` and `--max-turns` options as the keys "map", "variant", "cards" and
+    "max_turns" when the config record has them); `bots` maps bot names to factories of
+    `suite.core.bots.Bot` objects; `turn_of`, when given, counts the turns a state has
+    played. `blurb` is the launcher's text for the game and `ui` names the game's desktop
+    UI object as "module:attribute" (loaded lazily by the launcher, "" when the game has no
+    screens); `save_kind` is the kind of its save documents.
     """
 
     name: str
     title: str
-    create: Callable[[Mapping[str, Any], int], State]
+    create: Callable[[Any, int], State]
     load: Callable[[dict[str, Any]], State]
     action_type: Any
     players: tuple[int, int]
@@ -126,6 +163,90 @@ class GameSpec:
     """How many whole turns a state has played (lets `suite sim` report turns per game)."""
     sim_options: tuple[SimOption, ...] = ()
     """Game-specific `suite sim` flags (e.g. Tactics' `--pack` and `--pieces-per-turn`)."""
+    config_type: type[msgspec.Struct] | None = None
+    view_type: Any = None
+    event_type: Any = None
+    blurb: str = ""
+    ui: str = ""
+    save_kind: str = ""
+
+
+class ConfigError(ValueError):
+    """A match config was refused: names the key and what is wrong (and the known keys)."""
+
+
+def _config_fields(config_type: type[msgspec.Struct]) -> list[str]:
+    return sorted(f.encode_name for f in msgspec.structs.fields(config_type))
+
+
+def parse_config(game: str | GameSpec, config: Any) -> Any:
+    """`config` (a mapping or the game's record) as the game's typed config record.
+
+    Raises `ConfigError` naming an unknown key (listing the known ones) or a bad value.
+    """
+    spec = game if isinstance(game, GameSpec) else game_spec(game)
+    config_type = spec.config_type
+    if config_type is None:
+        raise ConfigError(f"{spec.name} declares no config record")
+    if isinstance(config, config_type):
+        return config
+    if isinstance(config, msgspec.Struct):
+        config = msgspec.structs.asdict(config)
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"a {spec.name} config is a table of settings, not {config!r}")
+    known = _config_fields(config_type)
+    for key in config:
+        if key not in known:
+            raise ConfigError(f"unknown {spec.name} config key {key!r} (known: {', '.join(known)})")
+    try:
+        return msgspec.convert(dict(config), type=config_type, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"bad {spec.name} config: {_where(str(exc))}") from exc
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"bad {spec.name} config: {exc}") from exc
+
+
+def _where(message: str) -> str:
+    """msgspec's "... - at `$.a[0]`" as "... (key `a[0]`)"."""
+    head, sep, path = message.rpartition(" - at `$")
+    if not sep:
+        return message
+    return f"{head} (key `{path.rstrip('`').lstrip('.')}`)"
+
+
+def validate_seat(seat: object, players: int) -> Seat:
+    """`seat` as a seat index of a match of `players`; IllegalAction for anything else.
+
+    Only a real int (not a bool, not a float such as 1.0) in 0..players-1 is a seat.
+    """
+    if type(seat) is not int:
+        raise IllegalAction(f"a seat is a whole number, not {seat!r}")
+    if not 0 <= seat < players:
+        raise IllegalAction(f"no seat {seat} in a game of {players}")
+    return seat
+
+
+def validate_action(action: object, action_type: Any) -> Action:
+    """`action` checked field by field against `action_type`; IllegalAction when wrong.
+
+    Records built in Python are not type-checked by msgspec, so `Place(t, 1.5)` would
+    otherwise reach the engine: this re-converts the record from its builtins strictly.
+    """
+    if not isinstance(action, Action):
+        raise IllegalAction(f"not an action: {action!r}")
+    try:
+        checked = msgspec.convert(msgspec.to_builtins(action), type=action_type, strict=True)
+    except msgspec.ValidationError as exc:
+        raise IllegalAction(f"malformed {_kind(action)} action: {_where(str(exc))}") from exc
+    except (TypeError, ValueError) as exc:
+        raise IllegalAction(f"malformed {_kind(action)} action: {exc}") from exc
+    if type(checked) is not type(action):
+        raise IllegalAction(f"not an action of this game: {_kind(action)}")
+    return action
+
+
+def _kind(action: Action) -> str:
+    return type(action).__name__
 
 
 _REGISTRY: dict[str, GameSpec] = {}

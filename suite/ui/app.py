@@ -124,7 +124,9 @@ class App:
             warnings.simplefilter("always", SettingsWarning)
             settings = load_settings(path)
         if caught:
-            self.toasts.add("Your settings file was unreadable: defaults restored", 5.0)
+            aside = path.with_name(f"{path.name}.broken")
+            kept = f" (the old file is kept as {aside.name})" if aside.exists() else ""
+            self.toasts.add(f"Your settings file was unreadable: defaults restored{kept}", 6.0)
         return settings
 
     @staticmethod

@@ -89,9 +89,26 @@ def load_settings(path: Path | None = None) -> Settings:
     try:
         data = load_document(source, KIND)
     except SaveError as exc:
-        warnings.warn(SettingsWarning(f"{exc}; using default settings"), stacklevel=2)
+        aside = keep_aside(source)
+        where = f"; the broken file is kept as {aside.name}" if aside else ""
+        warnings.warn(SettingsWarning(f"{exc}; using default settings{where}"), stacklevel=2)
         return Settings()
     return _from_data(data, source)
+
+
+def keep_aside(source: Path) -> Path | None:
+    """Rename a broken settings file to `<name>.broken[-N]` so the next save does not
+    destroy it; returns the new path, or None when it could not be moved."""
+    for n in range(100):
+        aside = source.with_name(f"{source.name}.broken" + (f"-{n}" if n else ""))
+        if aside.exists():
+            continue
+        try:
+            source.rename(aside)
+        except OSError:
+            return None
+        return aside
+    return None
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:

@@ -14,7 +14,6 @@ from suite.core.dice import (
     ContestRound,
     contest_range,
     contest_round,
-    percent_check,
     risk_losses,
     roll_sorted,
 )
@@ -229,10 +228,3 @@ def test_contest_exact_shares() -> None:
 
 
 # -- percent checks -----------------------------------------------------------
-
-
-def test_percent_check_uses_the_rng() -> None:
-    a, b = Rng(77), Rng(77)
-    assert [percent_check(a, 37.5) for _ in range(50)] == [b.percent(37.5) for _ in range(50)]
-    assert percent_check(a, 0) is False
-    assert percent_check(a, 100) is True

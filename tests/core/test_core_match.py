@@ -364,6 +364,9 @@ def test_random_bot_samples_action_spaces(race21: ModuleType) -> None:
             step: Action = race21.Step(2 * rng.randint(1, 5))
             return step
 
+        def describe(self) -> dict[str, Any]:
+            return {"steps": [2, 4, 6, 8, 10]}
+
     space = EvenSteps()
     assert isinstance(space, ActionSpace)
     rng = Rng(3)

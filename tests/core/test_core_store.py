@@ -87,7 +87,7 @@ def test_broken_json(saved: Path) -> None:
 def test_missing_file_and_folder(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match=r"nothing\.json: no such file"):
         load_document(tmp_path / "nothing.json", "save")
-    with pytest.raises(SaveError, match="cannot read"):
+    with pytest.raises(SaveError, match="is a folder"):
         load_document(tmp_path, "save")
 
 
@@ -167,3 +167,35 @@ def test_any_json_data_round_trips(tmp_path: Path, data: Any) -> None:
     path = tmp_path / "any.json"
     save_document(path, "any", data)
     assert load_document(path, "any") == data
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"schema": 1, "kind": "save", "data": "\xff\xfe"}', "invalid UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "recursion"),
+        (b"", "broken JSON"),
+    ],
+)
+def test_every_broken_file_is_a_save_error(tmp_path: Path, content: bytes, problem: str) -> None:
+    path = tmp_path / "bad.save"
+    path.write_bytes(content)
+    with pytest.raises(SaveError, match=problem):
+        load_document(path, "save")
+
+
+def test_a_file_past_the_size_limit_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.save"
+    save_document(path, "save", {"x": "y" * 2000})
+    with pytest.raises(SaveError, match="more than the 1000"):
+        store.read_limited(path, 1000)
+
+
+def test_temp_files_of_killed_writes_are_cleaned_by_the_next_write(tmp_path: Path) -> None:
+    path = tmp_path / "game.save"
+    for n in range(5):  # what five kill -9s in the middle of a write leave behind
+        (tmp_path / f".game.save.dead{n}.tmp").write_bytes(b"x" * 1000)
+    (tmp_path / ".other.save.dead.tmp").write_bytes(b"keep")  # another file's temp
+    save_document(path, "save", GOOD)
+    assert leftovers(tmp_path) == [".other.save.dead.tmp"]
+    assert load_document(path, "save") == GOOD

@@ -68,3 +68,32 @@ def test_app_with_a_broken_file_starts_with_defaults_and_says_so(tmp_path) -> No
     with Harness((400, 300), settings_file=path) as h:
         assert h.app.settings == Settings()
         assert any("settings" in text for text in h.notices)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"schema": 1, "kind": "settings", "data": {"name": "\xff\xfe"}}',
+        b"[" * 100_000 + b"]" * 100_000,
+        b"\x00\x01\x02",
+    ],
+)
+def test_a_broken_file_is_kept_aside_and_defaults_are_used(tmp_path, content: bytes) -> None:
+    path = tmp_path / "settings.json"
+    path.write_bytes(content)
+    with pytest.warns(SettingsWarning, match="kept as settings.json.broken"):
+        assert load_settings(path) == Settings()
+    assert not path.exists()
+    assert (tmp_path / "settings.json.broken").read_bytes() == content
+    save_settings(Settings(name="Di"), path)
+    assert load_settings(path).name == "Di"
+
+
+def test_a_second_broken_file_does_not_overwrite_the_first(tmp_path) -> None:
+    path = tmp_path / "settings.json"
+    for content in (b"one", b"two"):
+        path.write_bytes(content)
+        with pytest.warns(SettingsWarning):
+            load_settings(path)
+    assert (tmp_path / "settings.json.broken").read_bytes() == b"one"
+    assert (tmp_path / "settings.json.broken-1").read_bytes() == b"two"
