@@ -169,6 +169,8 @@ class GameSpec:
     blurb: str = ""
     ui: str = ""
     save_kind: str = ""
+    order: int = 100
+    """Where the game's card stands in the launcher (lower first, then by name)."""
 
 
 class ConfigError(ValueError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pygame
@@ -351,3 +352,16 @@ def greyed(art: pygame.Surface) -> pygame.Surface:
     grey.blit(hint, (0, 0))
     grey.fill((128, 146, 180), special_flags=pygame.BLEND_RGB_MULT)
     return grey
+
+
+def placeholder_art(title: str) -> Callable[[tuple[int, int]], pygame.Surface]:
+    """Card art for a game whose screens have not arrived: its initials on a dusk gradient."""
+
+    def draw(size: tuple[int, int]) -> pygame.Surface:
+        w, h = size
+        surface = vertical_gradient(size, (34, 44, 70), (64, 64, 100))
+        initials = "".join(word[0] for word in title.split()[:2]).upper()
+        draw_text_badge(surface, initials, (w / 2, h / 2), max(24, h // 4))
+        return surface
+
+    return draw

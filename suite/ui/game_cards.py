@@ -1,8 +1,9 @@
 """The launcher's game cards: what each game shows, whether it can open, and the drawing.
 
-A game opens through `suite.<game>.screens.open_setup(app) -> Scene`. Until that module
-exists the card is "coming soon"; when it exists but cannot be used (import error, no
-`open_setup`) the card is "unavailable" and says why.
+Every card comes from the game's registered `GameSpec` (title, blurb, launcher order) and
+the desktop UI object its `ui` names ("module:attribute", a `GameUI`: art, tags, tooltip
+and `open_setup`). A game whose spec names no UI, or whose UI module does not exist yet,
+is "coming soon"; one whose UI cannot be used is "unavailable" and says why.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from suite.core.match import GameSpec, registered_games
 from suite.ui import card_art, theme
 from suite.ui.app import App, Scene
 from suite.ui.widgets import Hover, draw_panel, draw_text, fit_lines, text_image
@@ -21,73 +23,75 @@ from suite.ui.widgets import Hover, draw_panel, draw_text, fit_lines, text_image
 log = logging.getLogger(__name__)
 
 OpenSetup = Callable[[App], Scene]
+Art = Callable[[tuple[int, int]], pygame.Surface]
+
+
+@dataclass(frozen=True)
+class GameUI:
+    """A game's desktop face, exported by its screens package and named by its spec's `ui`.
+
+    `open_setup(app)` returns the game's set-up scene; `art(size)` draws the card picture.
+    """
+
+    open_setup: OpenSetup
+    art: Art
+    tooltip: str
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameInfo:
     """What a card shows for one game."""
 
-    key: str  # the package name under suite/
+    key: str  # the registered game name
     title: str
     blurb: str
     tooltip: str
     tags: tuple[str, ...]
-    art: Callable[[tuple[int, int]], pygame.Surface]
+    art: Art
 
 
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo(
-        "worldwar",
-        "World War",
-        "Conquer the map with dice battles, card sets and a turn clock.",
-        "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
-        "reinforcements, and roll for every border.",
-        ("Dice battles", "Card sets", "Turn clock"),
-        card_art.worldwar_art,
-    ),
-    GameInfo(
-        "wok",
-        "WoK",
-        "The World of Kaomaris: secret orders, resolved all at once.",
-        "Everyone writes orders at the same time, then the turn runs phase by phase. "
-        "Standard, Intermediate and WoK IV rules; Skirmish, Duel and Trinity.",
-        ("Simultaneous orders", "Missiles", "Robots"),
-        card_art.wok_art,
-    ),
-    GameInfo(
-        "tactics",
-        "WoS Tactics",
-        "Squad battles on isometric hills: height, rest and critical hits.",
-        "Turn-based grid combat with elevation and agility. Pieces level up; play bots "
-        "or friends, and mod the art and units.",
-        ("Elevation", "Levels", "Moddable"),
-        card_art.tactics_art,
-    ),
-)
+def load_ui(spec: GameSpec) -> tuple[GameUI | None, str | None]:
+    """Import the `GameUI` that `spec.ui` names.
 
-
-def load_setup(game: str) -> tuple[OpenSetup | None, str | None]:
-    """Find `suite.<game>.screens.open_setup`.
-
-    Returns (open_setup, None) when the game can be opened, (None, None) when it has no
-    screens module yet (coming soon), and (None, problem) when the module exists but
-    cannot be used (the problem is logged and shown to the player on click).
+    Returns (ui, None) when the game can be opened, (None, None) when it has no screens
+    yet (coming soon), and (None, problem) when they exist but cannot be used (the problem
+    is logged and shown to the player on click).
     """
-    name = f"suite.{game}.screens"
+    if not spec.ui:
+        return None, None
+    module_name, _, attribute = spec.ui.partition(":")
     try:
-        module = importlib.import_module(name)
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name in (name, f"suite.{game}"):
+        if exc.name is not None and module_name.startswith(exc.name):
             return None, None
-        log.exception("cannot import %s", name)
+        log.exception("cannot import %s", module_name)
         return None, f"missing module {exc.name}"
     except Exception as exc:  # a broken game must not take the launcher down
-        log.exception("cannot import %s", name)
+        log.exception("cannot import %s", module_name)
         return None, f"{type(exc).__name__}: {exc}"
-    opener = getattr(module, "open_setup", None)
-    if not callable(opener):
-        return None, f"{name} has no open_setup(app)"
-    return opener, None
+    ui = getattr(module, attribute or "UI", None)
+    if not isinstance(ui, GameUI):
+        return None, f"{spec.ui} is not a GameUI"
+    return ui, None
+
+
+def game_cards() -> list[GameCard]:
+    """One card per registered game, in the specs' launcher order."""
+    cards = []
+    for spec in sorted(registered_games().values(), key=lambda s: (s.order, s.name)):
+        ui, problem = load_ui(spec)
+        info = GameInfo(
+            key=spec.name,
+            title=spec.title,
+            blurb=spec.blurb,
+            tooltip=ui.tooltip if ui else spec.blurb,
+            tags=ui.tags if ui else (),
+            art=ui.art if ui else card_art.placeholder_art(spec.title),
+        )
+        cards.append(GameCard(info, ui.open_setup if ui else None, problem))
+    return cards
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """The launcher: the first screen of the suite.
 
-Three large game cards (World War, WoK, WoS Tactics), the player's profile name, the
-settings (volume, fullscreen) and quit. A card opens its game's set-up scene through
-`suite.<game>.screens.open_setup(app) -> Scene`; while a game has no screens module its card
-is greyed with "coming soon" and clicking it only shows a short notice.
+One large card per registered game (`suite.ui.game_cards`: everything on a card comes from
+the game's spec and its `GameUI`), the player's profile name, the settings (volume,
+fullscreen) and quit. A card opens its game's set-up scene through its UI's `open_setup`;
+while a game has no screens its card is greyed with "coming soon" and clicking it only
+shows a short notice.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.dialogs import ConfirmScene
-from suite.ui.game_cards import GAMES, GameCard, GameInfo, load_setup
+from suite.ui.game_cards import GameCard, game_cards
 from suite.ui.settings import MAX_NAME_LENGTH, clean_name, settings_path
 from suite.ui.widgets import (
     Button,
@@ -44,9 +45,9 @@ SAVE_DELAY = 0.8  # seconds after the last settings change before it is written
 class LauncherScene(Scene):
     """The root scene: game cards, profile, settings and quit."""
 
-    def __init__(self, app: App, games: tuple[GameInfo, ...] = GAMES) -> None:
+    def __init__(self, app: App, cards: list[GameCard] | None = None) -> None:
         super().__init__(app)
-        self.cards = [GameCard(info, *load_setup(info.key)) for info in games]
+        self.cards = game_cards() if cards is None else cards
         self.focus = 0  # card selected with the keyboard
         self.keyboard = False  # show the focus ring only while the keyboard is in use
         self._blip_wait = 0.0  # seconds until the volume slider may click again

@@ -10,9 +10,12 @@ from pathlib import Path
 import pygame
 import pytest
 
+from suite.core.match import GameSpec, registered_games
+from suite.ui import game_cards as game_cards_module
 from suite.ui.app import App, Scene
+from suite.ui.card_art import placeholder_art
 from suite.ui.dialogs import ConfirmScene
-from suite.ui.game_cards import load_setup
+from suite.ui.game_cards import GameUI, load_ui
 from suite.ui.harness import Harness
 from suite.ui.launcher import NO_DISPLAY, SAVE_DELAY, LauncherScene, run_launcher
 from suite.ui.settings import Settings, load_settings
@@ -26,18 +29,42 @@ class FakeSetup(Scene):
         self.game = game
 
 
-def _screens_module(game: str) -> types.ModuleType:
-    module = types.ModuleType(f"suite.{game}.screens")
-    module.open_setup = lambda app: FakeSetup(app, game)  # type: ignore[attr-defined]
-    return module
+UI_MODULE = "fake_screens_{}"
+
+
+def _spec(name: str, title: str, order: int) -> GameSpec:
+    return GameSpec(
+        name=name,
+        title=title,
+        create=lambda config, seed: None,  # type: ignore[arg-type,return-value]
+        load=lambda data: None,  # type: ignore[arg-type,return-value]
+        action_type=None,
+        players=(2, 2),
+        blurb=f"{title}: a staged game for the launcher tests.",
+        ui=f"{UI_MODULE.format(name)}:UI",
+        order=order,
+    )
 
 
 @pytest.fixture
 def staged_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """World War has screens, WoK has none yet, Tactics has a module without open_setup."""
-    monkeypatch.setitem(sys.modules, "suite.worldwar.screens", _screens_module("worldwar"))
-    monkeypatch.setitem(sys.modules, "suite.wok.screens", None)
-    monkeypatch.setitem(sys.modules, "suite.tactics.screens", types.ModuleType("broken"))
+    """World War has screens, WoK has none yet, Tactics has a module without a GameUI."""
+    specs = {
+        "worldwar": _spec("worldwar", "World War", 1),
+        "wok": _spec("wok", "WoK", 2),
+        "tactics": _spec("tactics", "WoS Tactics", 3),
+    }
+    world = types.ModuleType(UI_MODULE.format("worldwar"))
+    world.UI = GameUI(  # type: ignore[attr-defined]
+        open_setup=lambda app: FakeSetup(app, "worldwar"),
+        art=placeholder_art("World War"),
+        tooltip="Conquer the world",
+        tags=("Dice", "Cards"),
+    )
+    monkeypatch.setitem(sys.modules, UI_MODULE.format("worldwar"), world)
+    monkeypatch.setitem(sys.modules, UI_MODULE.format("wok"), None)
+    monkeypatch.setitem(sys.modules, UI_MODULE.format("tactics"), types.ModuleType("broken"))
+    monkeypatch.setattr(game_cards_module, "registered_games", lambda: specs)
 
 
 @pytest.fixture
@@ -52,12 +79,22 @@ def _launcher(h: Harness) -> LauncherScene:
     return scene
 
 
-def test_load_setup_tells_ready_missing_and_broken_apart(staged_games: None) -> None:
-    opener, problem = load_setup("worldwar")
-    assert callable(opener) and problem is None
-    assert load_setup("wok") == (None, None)
-    opener, problem = load_setup("tactics")
-    assert opener is None and problem is not None and "open_setup" in problem
+def test_load_ui_tells_ready_missing_and_broken_apart(staged_games: None) -> None:
+    specs = game_cards_module.registered_games()
+    ui, problem = load_ui(specs["worldwar"])
+    assert ui is not None and problem is None
+    assert load_ui(specs["wok"]) == (None, None)
+    ui, problem = load_ui(specs["tactics"])
+    assert ui is None and problem is not None and "not a GameUI" in problem
+
+
+def test_every_card_comes_from_a_registered_spec() -> None:
+    cards = game_cards_module.game_cards()
+    specs = registered_games()
+    assert {card.info.key for card in cards} == set(specs)
+    for card in cards:
+        spec = specs[card.info.key]
+        assert card.info.title == spec.title and card.info.blurb == spec.blurb
 
 
 def test_each_card_opens_its_game_or_says_why_not(
@@ -198,7 +235,9 @@ def test_harness_settings_default_to_memory_only() -> None:
         assert h.app.settings == Settings() and h.app.settings_file is None
 
 
-def test_tooltips_follow_the_mouse_over_cards_and_fields(launcher: Harness) -> None:
+def test_tooltips_follow_the_mouse_over_cards_and_fields(
+    staged_games: None, launcher: Harness
+) -> None:
     scene = _launcher(launcher)
     assert scene.name_entry is not None
     launcher.move(scene.name_entry)
