@@ -82,6 +82,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     console.print(table)
     endings = ", ".join(f"{reason} ({n})" for reason, n in report.reasons.most_common())
     console.print(f"how games ended: {escape(endings)}", highlight=False)
+    if options.get("max_turns") is not None:
+        console.print(f"games that reached the turn limit: {report.capped} of {report.games}")
     length = f"mean length: {report.mean_steps:.1f} actions per game"
     if report.mean_turns is not None:
         length += f", {report.mean_turns:.1f} turns"

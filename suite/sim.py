@@ -26,6 +26,8 @@ class SimReport:
     engine_seconds: float = 0.0
     reasons: Counter[str] = field(default_factory=Counter)
     unfinished: int = 0
+    capped: int = 0
+    """Games that played up to the config's `max_turns` (ended by the tie rule)."""
     seconds: float = 0.0
 
     @property
@@ -142,7 +144,11 @@ def simulate(
         report.total_steps += run.steps
         report.engine_seconds += run.engine_seconds
         if spec.turn_of is not None:
-            report.total_turns += spec.turn_of(state)
+            turns = spec.turn_of(state)
+            report.total_turns += turns
+            max_turns = cfg.get("max_turns")
+            if isinstance(max_turns, int) and turns >= max_turns:
+                report.capped += 1
         if run.outcome is None:
             report.unfinished += 1
             report.wins["unfinished"] += 1

@@ -282,3 +282,31 @@ def test_set_reaches_the_game_config(
     code, _out, _err = run(capsys, "race21", "--set", "target=5", "--set", "label=fast")
     assert code == 0
     assert seen and all(c["target"] == 5 and c["label"] == "fast" for c in seen)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["wok", "--set", "ruleset=no-such-rules"], "ruleset"),
+        (["wok", "--set", "names=5"], "names"),
+        (["wok", "--set", "colour_count=3"], "colour_count"),
+        (["tactics", "--set", "armies=5"], "armies"),
+        (["tactics", "--cards", "royalty"], "cards"),
+        (["worldwar", "--set", "cards=7"], "cards"),
+        (["worldwar", "--set", "nonsense=1"], "nonsense"),
+    ],
+)
+def test_a_bad_config_is_a_clear_error_naming_the_key(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    code, _out, err = run(capsys, *args, "--games", "1")
+    assert code == 2
+    assert fragment in err and "Traceback" not in err
+
+
+def test_sim_counts_the_games_that_reached_the_turn_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "worldwar", "--players", "3", "--games", "2", "--max-turns", "2")
+    assert code == 0, err
+    assert "games that reached the turn limit: 2 of 2" in flat(out)
