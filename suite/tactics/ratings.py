@@ -97,7 +97,7 @@ class BattleRecord:
 
 def expected_score(rating: float, other: float, rules: Rules) -> float:
     """Elo expectation of `rating` against `other`."""
-    return 1.0 / (1.0 + 10 ** ((other - rating) / rules.elo_scale))
+    return 1.0 / (1.0 + 10 ** ((other - rating) / rules.rating.elo_scale))
 
 
 def elo_changes(
@@ -111,7 +111,7 @@ def elo_changes(
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             score = 0.5 if rank[a] == rank[b] else (1.0 if rank[a] < rank[b] else 0.0)
-            change = rules.elo_k * (score - expected_score(ratings[a], ratings[b], rules))
+            change = rules.rating.elo_k * (score - expected_score(ratings[a], ratings[b], rules))
             deltas[a] += change
             deltas[b] -= change
     return deltas
@@ -128,7 +128,7 @@ def war_awards(
     below whose guild is at open war with its own (rounded half up)."""
     awards: dict[str, int] = {}
     for p, group in enumerate(places):
-        if p >= len(rules.place_divisors):
+        if p >= len(rules.war.place_divisors):
             break
         below = [name for later in places[p + 1 :] for name in later]
         for name in group:
@@ -139,7 +139,7 @@ def war_awards(
                 if mine and guilds.get(other) and frozenset((mine, guilds[other])) in at_war
             )
             if count:
-                share = points * count / rules.place_divisors[p]
+                share = points * count / rules.war.place_divisors[p]
                 awards[name] = int(share + 0.5)
     return awards
 
@@ -178,7 +178,7 @@ class RatingsDB:
         """The host's W (T11), the rules default until set."""
         row = self.db.execute("SELECT value FROM settings WHERE key=?", (WAR_POINTS_KEY,))
         found = row.fetchone()
-        return int(found[0]) if found else self.rules.war_points
+        return int(found[0]) if found else self.rules.war.default_points
 
     def set_war_points(self, points: int) -> None:
         if points < 0:
@@ -213,7 +213,7 @@ class RatingsDB:
     def _ensure(self, name: str, human: bool) -> None:
         self.db.execute(
             "INSERT OR IGNORE INTO players (name, human, elo) VALUES (?, ?, ?)",
-            (name, int(human), self.rules.elo_start),
+            (name, int(human), self.rules.rating.elo_start),
         )
 
     def player(self, name: str) -> PlayerStats | None:
@@ -224,7 +224,7 @@ class RatingsDB:
         ).fetchone()
         if row is None:
             return None
-        level = self.rules.start_level + row[3] // self.rules.wins_per_level
+        level = self.rules.profile.start_level + row[3] // self.rules.profile.wins_per_level
         tokens = frozenset(int(t) for t in json.loads(row[8]))
         return PlayerStats(
             row[0], bool(row[1]), row[2], row[3], row[4], row[5], row[6], row[7], level, tokens
@@ -233,7 +233,7 @@ class RatingsDB:
     def profile(self, name: str) -> Profile:
         """The profile requirements are checked against (a new player: start level)."""
         found = self.player(name)
-        return found.profile if found else Profile(self.rules.start_level)
+        return found.profile if found else Profile(self.rules.profile.start_level)
 
     def head_to_head(self, name: str, opponent: str) -> tuple[int, int]:
         row = self.db.execute(
@@ -304,11 +304,11 @@ class RatingsDB:
         after = self._stats(e.name)
         earned = []
         if won and before.wins == 0:
-            earned.append(rules.token_first_win)
-        if won and after.wins == rules.ten_wins_count:
-            earned.append(rules.token_ten_wins)
+            earned.append(rules.tokens.first_win)
+        if won and after.wins == rules.tokens.ten_wins_count:
+            earned.append(rules.tokens.ten_wins)
         if won and e.pieces_lost == 0:
-            earned.append(rules.token_flawless)
+            earned.append(rules.tokens.flawless)
         fresh = [t for t in earned if t not in after.tokens]
         if fresh:
             tokens = sorted(after.tokens | set(fresh))

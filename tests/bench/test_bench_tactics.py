@@ -28,9 +28,9 @@ def test_reachability_mobility_6_on_64x64() -> None:
         (3,) * size * size,
         (0,) * size * size,
         (None,) * 4,
-        rules.move_elevation_step,
-        rules.shot_elevation_step,
-        rules.air_bit,
+        rules.movement.move_elevation_step,
+        rules.movement.shot_elevation_step,
+        rules.movement.air_bit,
     )
     occupied = [0] * (size * size)
     start = terrain.index(32, 32)

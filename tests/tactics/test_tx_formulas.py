@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from suite.core.datafile import DataError
+from suite.paths import asset
 from suite.tactics.assets.model import Piece, Weapon
 from suite.tactics.rules import combat
-from suite.tactics.rules.data import RulesDataError, load_rules, read_rules
+from suite.tactics.rules.data import load_rules, read_rules
 from suite.tactics.rules.forecast import Side, strike
 
 R = load_rules()
@@ -37,8 +39,8 @@ def test_twice_the_summed_stats_gives_25_percent_crit() -> None:
 
 
 def test_crit_ratio_capped_and_zero_divisor_counts_as_cap() -> None:
-    assert combat.capped_ratio(100, 1, R) == R.ratio_cap
-    assert combat.capped_ratio(3, 0, R) == R.ratio_cap
+    assert combat.capped_ratio(100, 1, R) == R.combat.ratio_cap
+    assert combat.capped_ratio(3, 0, R) == R.combat.ratio_cap
     assert combat.crit_chance(5, 5, 2, 0, 0, 0, R) == 100
 
 
@@ -100,8 +102,15 @@ def test_forecast_expected_damage_and_kill_chance() -> None:
 def test_rules_file_errors_name_the_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "rules.toml"
     bad.write_text("[army]\nmax_pieces = 9\n", encoding="utf-8")
-    with pytest.raises(RulesDataError, match="formation_side"):
+    with pytest.raises(DataError, match="formation_side"):
         read_rules(bad)
     bad.write_text("[army\n", encoding="utf-8")
-    with pytest.raises(RulesDataError, match="rules.toml"):
+    with pytest.raises(DataError, match="rules.toml"):
+        read_rules(bad)
+    good = asset("tactics", "rules", "tactics.toml").read_text(encoding="utf-8")
+    bad.write_text(good.replace("full = 2", 'full = "two"'), encoding="utf-8")
+    with pytest.raises(DataError, match=r"rules.toml: at `rest.full`: Expected `int`"):
+        read_rules(bad)
+    bad.write_text(good.replace("full = 2", "full = 2\nfulll = 3"), encoding="utf-8")
+    with pytest.raises(DataError, match="fulll"):
         read_rules(bad)

@@ -1,5 +1,6 @@
-"""Invariants under random play (hypothesis): illegal actions change nothing, HP stays
-within 0..max, rest within 0..full, dead pieces never act."""
+"""Invariants under random play (hypothesis): illegal actions change nothing, the engine's
+`check()` holds after every action (HP, rest, occupancy, the current seat), dead pieces
+never act."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from hypothesis import strategies as st
 from suite.core.match import Action, IllegalAction
 from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
-from suite.tactics.rules import combat
 from suite.tactics.rules.state import TacticsState
 
 ANY_ACTION = st.one_of(
@@ -23,15 +23,7 @@ ANY_ACTION = st.one_of(
 
 
 def check(state: TacticsState) -> None:
-    rules = state.rules
-    for unit in state.units:
-        stats = combat.runtime(state.pieces[unit.kind], unit.level, rules)
-        assert 0 <= unit.hp <= stats.max_hp
-        assert 0 <= unit.rest <= rules.rest_full
-        if unit.hp == 0:
-            assert state.occupied[unit.cell] != unit.uid + 1
-        else:
-            assert state.occupied[unit.cell] == unit.uid + 1
+    state.check()
     for action in state.legal(state.current) if state.outcome() is None else []:
         if isinstance(action, A.Select):
             assert state.units[action.piece].hp > 0

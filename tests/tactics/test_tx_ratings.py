@@ -49,12 +49,12 @@ def test_record_battle_humans_bots_and_head_to_head(tmp_path: Path) -> None:
         ann, bob, bot = db.player("ann"), db.player("bob"), db.player("bot1")
         assert ann and bob and bot
         assert ann.elo == pytest.approx(1516.0) and bob.elo == pytest.approx(1484.0)
-        assert bot.elo == R.elo_start and record.elo.keys() == {"ann", "bob"}
+        assert bot.elo == R.rating.elo_start and record.elo.keys() == {"ann", "bob"}
         assert (ann.wins, ann.losses, bob.wins, bob.losses, bot.losses) == (1, 0, 0, 1, 1)
         assert db.head_to_head("ann", "bot1") == (1, 0)
         assert db.head_to_head("bob", "bot1") == (0, 1)
         assert db.head_to_head("bot1", "bob") == (1, 0)
-        assert record.tokens["ann"] == [R.token_first_win, R.token_flawless]
+        assert record.tokens["ann"] == [R.tokens.first_win, R.tokens.flawless]
         assert [s.name for s in db.leaderboard()] == ["ann", "bob", "bot1"]
         with pytest.raises(ValueError, match="own player name"):
             db.record_battle([Entrant("ann", True), Entrant("ann", True)], outcome((0,), (1,)))
@@ -64,18 +64,21 @@ def test_record_battle_humans_bots_and_head_to_head(tmp_path: Path) -> None:
 
 def test_levels_and_tokens_grow_with_wins(tmp_path: Path) -> None:
     with RatingsDB(tmp_path / "r.sqlite") as db:
-        for i in range(R.ten_wins_count):
+        for i in range(R.tokens.ten_wins_count):
             seats = [Entrant("ann", True, pieces_lost=1), Entrant(f"bot{i}", False)]
             db.record_battle(seats, outcome((0,), (1,)))
         profile = db.profile("ann")
-        assert profile.level == R.start_level + R.ten_wins_count // R.wins_per_level
-        assert profile.tokens == {R.token_first_win, R.token_ten_wins}
-        assert db.profile("nobody").level == R.start_level
+        assert (
+            profile.level
+            == R.profile.start_level + R.tokens.ten_wins_count // R.profile.wins_per_level
+        )
+        assert profile.tokens == {R.tokens.first_win, R.tokens.ten_wins}
+        assert db.profile("nobody").level == R.profile.start_level
 
 
 def test_war_settings_and_guilds_persist(tmp_path: Path) -> None:
     with RatingsDB(tmp_path / "r.sqlite") as db:
-        assert db.war_points_setting() == R.war_points
+        assert db.war_points_setting() == R.war.default_points
         db.set_war_points(400)
         db.set_guild("ann", "Red")
         db.set_guild("bob", "Blue")

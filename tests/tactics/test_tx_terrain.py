@@ -23,9 +23,9 @@ def grid(rows: list[str], heights: dict[tuple[int, int], int] | None = None) -> 
         movement,
         tuple(elevation),
         (None,) * 4,
-        R.move_elevation_step,
-        R.shot_elevation_step,
-        R.air_bit,
+        R.movement.move_elevation_step,
+        R.movement.shot_elevation_step,
+        R.movement.air_bit,
     )
 
 

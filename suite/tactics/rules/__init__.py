@@ -1,13 +1,16 @@
 """WoS Tactics rules: the battle engine, forecast, bots and requirements (no pygame).
 
 Registers the game `tactics` (`SPEC`). The modules, one job each:
-- `data`: the rule numbers (assets/tactics/rules/tactics.toml) as `Rules`;
+- `data`: the rule numbers (assets/tactics/rules/tactics.toml) as typed `Rules`;
+- `config`: the match config record `TacticsConfig`;
+- `view`: `TacticsView`, what a seat (or a spectator) sees;
 - `packs`: packs and maps loaded once (`get_pack`, `get_terrain`, `resolve_map`);
 - `terrain`: reachability (T2), shot lines (T3) and march distances on flat lists;
 - `combat`, `forecast`: the equations (T4-T6) and the info popup's `Forecast`;
 - `armies`, `requirements`: army checks, random and value-model armies, formations (T8);
   requirement strings and profiles (T12);
-- `actions`: the typed actions and events; `state`: `TacticsState`, the engine;
+- `actions`: the typed actions and events (`TacticsEvent`, ending with the core
+  `GameOver`); `state`: `TacticsState`, the engine;
 - `bots`: random, normal and hard bots; `arena`: bot-against-bot battles.
 
 Quick use::
@@ -23,9 +26,16 @@ from __future__ import annotations
 from typing import Any
 
 from suite.core.match import GameSpec, SimOption, register_game
-from suite.tactics.rules.actions import TacticsAction
+from suite.tactics.rules.actions import TacticsAction, TacticsEvent
 from suite.tactics.rules.bots import BOTS
+from suite.tactics.rules.config import TacticsConfig
 from suite.tactics.rules.state import TacticsState
+from suite.tactics.rules.view import TacticsView
+
+BLURB = (
+    "Isometric battles of up to four armies on the maps and pieces of a WoS Tactics pack: "
+    "move, shoot and outlast; rest, levels and weapon dominance decide the fights."
+)
 
 
 def _load(d: dict[str, Any]) -> TacticsState:
@@ -43,6 +53,11 @@ def default_config(players: int) -> dict[str, Any]:
     }
 
 
+def turns_played(state: TacticsState) -> int:
+    """Whole rounds a battle has played (for `suite sim`'s turns per game)."""
+    return state.round if state.outcome() is None else max(1, state.round - 1)
+
+
 SPEC = register_game(
     GameSpec(
         name="tactics",
@@ -53,6 +68,12 @@ SPEC = register_game(
         players=(2, 4),
         default_config=default_config,
         bots=BOTS,
+        config_type=TacticsConfig,
+        view_type=TacticsView,
+        event_type=TacticsEvent,
+        blurb=BLURB,
+        ui="suite.tactics.screens:UI",
+        save_kind="tactics-battle",
         sim_options=(
             SimOption("--pack", "pack", "pack folder (default: the shipped pack)"),
             SimOption(
@@ -65,4 +86,12 @@ SPEC = register_game(
     )
 )
 
-__all__ = ["SPEC", "TacticsState", "TacticsAction", "default_config"]
+__all__ = [
+    "SPEC",
+    "TacticsAction",
+    "TacticsConfig",
+    "TacticsEvent",
+    "TacticsState",
+    "TacticsView",
+    "default_config",
+]

@@ -1,12 +1,13 @@
 """Typed actions a seat sends and the events the engine reports (msgspec, tagged by kind).
 
 A turn: `Select` a piece, then `Move` it or `SkipMove`, then `Attack` or `SkipAttack`;
-repeat up to the pieces-per-turn limit; `EndTurn` is legal at any time.
+repeat up to the pieces-per-turn limit; `EndTurn` is legal at any time. A battle's
+events end with the core `GameOver` (see `TacticsEvent`).
 """
 
 from __future__ import annotations
 
-from suite.core.match import Action, Event, Seat
+from suite.core.match import Action, Event, GameOver, Seat
 
 
 class Select(Action, frozen=True, tag="select"):
@@ -112,6 +113,18 @@ class PlayerEliminated(Event, frozen=True, tag="player_eliminated"):
     place: int
 
 
-class BattleOver(Event, frozen=True, tag="battle_over"):
-    places: tuple[tuple[Seat, ...], ...]
-    reason: str
+TacticsEvent = (
+    TurnStarted
+    | PieceSelected
+    | PieceMoved
+    | MoveSkipped
+    | AttackResolved
+    | AttackSkipped
+    | ExperienceGained
+    | LevelUp
+    | PieceDied
+    | TurnEnded
+    | PlayerEliminated
+    | GameOver
+)
+"""Every event a battle reports; it ends with the core `GameOver`."""

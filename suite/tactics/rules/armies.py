@@ -37,7 +37,7 @@ def check_army(
     who: str = "army",
 ) -> list[int]:
     """The army's slots padded to the full formation; ArmyError says what is wrong."""
-    side = rules.formation_side
+    side = rules.army.formation_side
     if len(slots) > side * side:
         raise ArmyError(f"{who}: {len(slots)} slots, a formation has {side * side}")
     filled = [int(s) for s in slots if s]

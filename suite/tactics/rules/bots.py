@@ -1,7 +1,9 @@
 """Tactics bots: random, normal (Wesnoth-style candidate actions) and hard (expectimax).
 
-All bots see only their seat's view (everything but the random source) and rebuild a
-state from it. Their choices are deterministic for a given view and rng.
+All bots see only their seat's `TacticsView` (everything but the random source and other
+seats' XP) and rebuild an engine from it (`TacticsState.from_view`); given the full state
+on the local side they reason on a copy of it. Their choices are deterministic for a
+given view and rng.
 
 normal: for every commandable piece, every cell it may stand on (its own included) and
 every target from there, a candidate is scored by the value of the expected damage dealt,
@@ -19,9 +21,7 @@ evaluation is played. It also keeps out of reach while marching.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from suite.core.bots import NoLegalAction, RandomBot
 from suite.core.match import Action, ActionSpace, Legal, Seat
@@ -30,6 +30,7 @@ from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
 from suite.tactics.rules.forecast import Forecast
 from suite.tactics.rules.state import MOVE, SELECT, TacticsState, Unit
+from suite.tactics.rules.view import TacticsView
 
 PROGRESS_WEIGHT = 1.0
 MOVE_REST_PENALTY = 0.05
@@ -91,7 +92,9 @@ class Analysis:
         if state.pieces_per_turn:
             return True
         rules = state.rules
-        return min(rules.rest_full, unit.rest + rules.rest_gain) >= rules.act_threshold
+        return (
+            min(rules.rest.full, unit.rest + rules.rest.gain_per_turn) >= rules.rest.act_threshold
+        )
 
     def value(self, unit: Unit) -> float:
         got = self._values.get(unit.uid)
@@ -163,8 +166,13 @@ class Analysis:
         return out
 
 
-def _rebuild(view: Mapping[str, Any]) -> TacticsState:
-    return TacticsState.from_dict(view)
+def _rebuild(view: object) -> TacticsState:
+    """An engine to reason on: rebuilt from a `TacticsView`, or a copy of a full state."""
+    if isinstance(view, TacticsView):
+        return TacticsState.from_view(view)
+    if isinstance(view, TacticsState):
+        return view.clone()
+    raise TypeError(f"a tactics bot needs a TacticsView, not {type(view).__name__}")
 
 
 def _as_action(state: TacticsState, best: Candidate) -> Action:
@@ -191,7 +199,7 @@ class NormalBot:
         self._board: tuple[object, ...] = ()
         self._lists: dict[int, list[Candidate]] = {}
 
-    def choose(self, view: Mapping[str, Any], legal: Legal, rng: Rng) -> Action:
+    def choose(self, view: object, legal: Legal, rng: Rng) -> Action:
         if isinstance(legal, ActionSpace) or not legal:
             raise NoLegalAction("no legal action to choose from")
         state = _rebuild(view)
@@ -315,7 +323,7 @@ class HardBot(NormalBot):
             after.occupied[unit.cell] = 0
             unit.cell = cand.cell
             after.occupied[cand.cell] = unit.uid + 1
-            unit.rest = max(0, unit.rest - after.rules.move_cost)
+            unit.rest = max(0, unit.rest - after.rules.rest.move_cost)
         if cand.target < 0 or cand.forecast is None:
             return evaluate(after, seat, self.aggression)
         numbers = cand.forecast

@@ -1,51 +1,78 @@
-"""The numbers of the WoS Tactics rules (RULINGS T1-T11), read from
-`assets/tactics/rules/tactics.toml`.
+"""The numbers of the WoS Tactics rules (RULINGS T1-T17), read from
+`assets/tactics/rules/tactics.toml` into typed msgspec records in one call.
 
-`load_rules()` returns a frozen `Rules`; the default file is read once and cached.
-A missing or malformed key raises `RulesDataError` naming the file and the key.
+`load_rules()` returns the frozen `Rules` (one record per TOML table); the default file is
+read once and cached. A missing key, a misspelt key or a value of the wrong type raises
+the core `DataError` naming the file and the key (`tactics.toml: at `rest.full`: ...`).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from suite.core.datafile import read_toml
+import msgspec
+
+from suite.core.datafile import DataError
+from suite.core.datafile import read_rules as read_typed
 from suite.paths import asset
 
 RULES_FILE = ("tactics", "rules", "tactics.toml")
 
 
-class RulesDataError(ValueError):
-    """The rules data file is missing a key or holds a value of the wrong type."""
+class _Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A table of the rules file: every key required, unknown keys refused."""
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Every rule number the engine, bots, ratings and profiles use."""
+class Army(_Table, frozen=True):
+    """T8: `max_pieces` per army; the formation is `formation_side` squared."""
 
     max_pieces: int
     formation_side: int
+
+
+class Turn(_Table, frozen=True):
+    """T7, T17: pieces per turn (0 = all rested), the round cap and the stalemate count."""
+
     pieces_per_turn_choices: tuple[int, ...]
     default_pieces_per_turn: int
     max_rounds: int
-    rest_full: int
+    quiet_rounds: int
+
+
+class Rest(_Table, frozen=True):
+    """T1: rest a piece holds, what moving and attacking cost, the gain per turn."""
+
+    full: int
     move_cost: int
     attack_cost: int
-    rest_gain: int
+    gain_per_turn: int
     act_threshold: int
+
+
+class Movement(_Table, frozen=True):
+    """T2, T3: caps, elevation steps walkers and shots may take, the air bit."""
+
     max_mobility: int
     max_range: int
     move_elevation_step: int
     shot_elevation_step: int
     air_bit: int
+
+
+class Level(_Table, frozen=True):
+    """T4: runtime stat = base + per_level * (level - 1)."""
+
     str_per_level: int
     agi_per_level: int
     def_per_level: int
     hp_per_level: int
     mp_per_level: int
+
+
+class Combat(_Table, frozen=True):
+    """T5: the equations' constants."""
+
     miss_per_agility: float
     miss_offset: float
     crit_scale: float
@@ -55,91 +82,72 @@ class Rules:
     dominance_def_factor: float
     min_damage: int
     crit_multiplier: float
+
+
+class Experience(_Table, frozen=True):
+    """T6."""
+
     hit_xp: int
     kill_multiplier: int
     xp_per_level: int
+
+
+class Rating(_Table, frozen=True):
+    """T10."""
+
     elo_k: float
     elo_start: float
     elo_scale: float
-    war_points: int
+
+
+class War(_Table, frozen=True):
+    """T11."""
+
+    default_points: int
     place_divisors: tuple[int, ...]
+
+
+class ProfileRules(_Table, frozen=True):
+    """T12 profiles."""
+
     wins_per_level: int
     start_level: int
-    token_first_win: int
-    token_ten_wins: int
-    token_flawless: int
+
+
+class Tokens(_Table, frozen=True):
+    """T12 achievement tokens."""
+
+    first_win: int
+    ten_wins: int
+    flawless: int
     ten_wins_count: int
 
 
-# attribute -> (table, key, type)
-_FIELDS: dict[str, tuple[str, str, type]] = {
-    "max_pieces": ("army", "max_pieces", int),
-    "formation_side": ("army", "formation_side", int),
-    "pieces_per_turn_choices": ("turn", "pieces_per_turn_choices", tuple),
-    "default_pieces_per_turn": ("turn", "default_pieces_per_turn", int),
-    "max_rounds": ("turn", "max_rounds", int),
-    "rest_full": ("rest", "full", int),
-    "move_cost": ("rest", "move_cost", int),
-    "attack_cost": ("rest", "attack_cost", int),
-    "rest_gain": ("rest", "gain_per_turn", int),
-    "act_threshold": ("rest", "act_threshold", int),
-    "max_mobility": ("movement", "max_mobility", int),
-    "max_range": ("movement", "max_range", int),
-    "move_elevation_step": ("movement", "move_elevation_step", int),
-    "shot_elevation_step": ("movement", "shot_elevation_step", int),
-    "air_bit": ("movement", "air_bit", int),
-    "str_per_level": ("level", "str_per_level", int),
-    "agi_per_level": ("level", "agi_per_level", int),
-    "def_per_level": ("level", "def_per_level", int),
-    "hp_per_level": ("level", "hp_per_level", int),
-    "mp_per_level": ("level", "mp_per_level", int),
-    "miss_per_agility": ("combat", "miss_per_agility", float),
-    "miss_offset": ("combat", "miss_offset", float),
-    "crit_scale": ("combat", "crit_scale", float),
-    "chance_min": ("combat", "chance_min", float),
-    "chance_max": ("combat", "chance_max", float),
-    "ratio_cap": ("combat", "ratio_cap", float),
-    "dominance_def_factor": ("combat", "dominance_def_factor", float),
-    "min_damage": ("combat", "min_damage", int),
-    "crit_multiplier": ("combat", "crit_multiplier", float),
-    "hit_xp": ("experience", "hit_xp", int),
-    "kill_multiplier": ("experience", "kill_multiplier", int),
-    "xp_per_level": ("experience", "xp_per_level", int),
-    "elo_k": ("rating", "elo_k", float),
-    "elo_start": ("rating", "elo_start", float),
-    "elo_scale": ("rating", "elo_scale", float),
-    "war_points": ("war", "default_points", int),
-    "place_divisors": ("war", "place_divisors", tuple),
-    "wins_per_level": ("profile", "wins_per_level", int),
-    "start_level": ("profile", "start_level", int),
-    "token_first_win": ("tokens", "first_win", int),
-    "token_ten_wins": ("tokens", "ten_wins", int),
-    "token_flawless": ("tokens", "flawless", int),
-    "ten_wins_count": ("tokens", "ten_wins_count", int),
-}
+class Rules(_Table, frozen=True):
+    """Every rule number the engine, bots, ratings and profiles use, by TOML table."""
 
-
-def _value(data: dict[str, Any], path: Path, table: str, key: str, kind: type) -> Any:
-    section = data.get(table)
-    if not isinstance(section, dict) or key not in section:
-        raise RulesDataError(f"{path}: missing [{table}] {key}")
-    raw = section[key]
-    if kind is tuple:
-        if not isinstance(raw, list) or not all(isinstance(v, int) for v in raw):
-            raise RulesDataError(f"{path}: [{table}] {key} must be a list of integers")
-        return tuple(raw)
-    if isinstance(raw, bool) or not isinstance(raw, int | float):
-        raise RulesDataError(f"{path}: [{table}] {key} must be a number, not {raw!r}")
-    if kind is int and not isinstance(raw, int):
-        raise RulesDataError(f"{path}: [{table}] {key} must be an integer, not {raw!r}")
-    return kind(raw)
+    army: Army
+    turn: Turn
+    rest: Rest
+    movement: Movement
+    level: Level
+    combat: Combat
+    experience: Experience
+    rating: Rating
+    war: War
+    profile: ProfileRules
+    tokens: Tokens
 
 
 def read_rules(path: Path) -> Rules:
-    """Parse a rules file; RulesDataError names the file and the bad key."""
-    data = read_toml(path, RulesDataError)
-    values = {attr: _value(data, path, *spec) for attr, spec in _FIELDS.items()}
-    return Rules(**values)
+    """Parse a rules file; `DataError` names the file and the bad key."""
+    rules = read_typed(path, Rules)
+    if rules.turn.default_pieces_per_turn not in rules.turn.pieces_per_turn_choices:
+        raise DataError(
+            f"{path}: at `turn.default_pieces_per_turn`: "
+            f"{rules.turn.default_pieces_per_turn} is not one of pieces_per_turn_choices"
+        )
+    return rules
 
 
 @functools.cache

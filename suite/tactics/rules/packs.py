@@ -7,6 +7,7 @@ and JSON-safe; `get_pack` and `get_terrain` return the shared, read-only objects
 from __future__ import annotations
 
 import functools
+import hashlib
 from pathlib import Path
 
 from suite.paths import asset
@@ -92,3 +93,20 @@ def _terrain(key: str, map_id: int) -> Terrain:
 def get_terrain(root: str | Path | None, map_id: int) -> Terrain:
     """The engine's view of one loaded map (cached)."""
     return _terrain(pack_key(root), map_id)
+
+
+@functools.lru_cache(maxsize=8)
+def _digest(key: str) -> str:
+    from suite.tactics.assets.files import resolve
+    from suite.tactics.assets.model import INI_NAME
+
+    try:
+        data = resolve(Path(key), INI_NAME).read_bytes()
+    except OSError:
+        data = b""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def pack_digest(root: str | Path | None) -> str:
+    """The first 16 hex digits of the SHA-256 of the pack's `tactics_ini.txt` (cached)."""
+    return _digest(pack_key(root))

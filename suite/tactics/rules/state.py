@@ -3,18 +3,14 @@
 A turn (RULINGS T7) runs through phases: "select" (pick a piece or end the turn), "move"
 (walk the selected piece, T2, or skip), "attack" (T3, or skip), then back to "select"
 until the pieces-per-turn limit is used or no piece can act, when the turn passes on.
-Rest (T1), the equations (T4-T6), deaths and places (T9) follow the rulings; every rule
-number comes from `Rules`. `apply` validates fully before changing anything, so an illegal
-action raises `IllegalAction` and leaves the state as it was.
+Rest (T1), the equations (T4-T6), deaths and places (T9) and the endings (T17: one army
+left; 20 whole rounds without damage, or the round cap, end by score) follow the rulings;
+every rule number comes from `Rules`. `apply` checks the seat's and the action's types
+(core `validate_seat`, `validate_action`) and the action fully before changing anything,
+so an illegal action raises `IllegalAction` and leaves the state as it was. The battle
+ends with the core `GameOver` event; `outcome()` gives the places.
 
-Config keys: "pack" (folder, None = default pack), "map" (id, name or None = by seed),
-"players" (2-4), "pieces_per_turn" (1-4, or 0 = all rested), "armies" (per seat: a list of
-up to 9 formation slots of piece ids, 0 = empty, "random", or "value" for the army a
-simple value model picks), "army_size" (pieces in a
-random army), "max_pieces", "profiles" (per seat {"level", "tokens"} or None; armies of
-seats with a profile must meet the pieces' requirements; seat 0 is the host, whose
-profile must meet the map's requirement), "max_turns"/"max_rounds" (rounds
-before the battle ends by score).
+The config is a `TacticsConfig` (read through core `parse_config`; see that record).
 """
 
 from __future__ import annotations
@@ -22,29 +18,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from suite.core.match import Action, Event, IllegalAction, Outcome, Seat
+from suite.core.match import (
+    Action,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Seat,
+    parse_config,
+    validate_action,
+    validate_seat,
+)
 from suite.core.rng import Rng
 from suite.tactics.assets.model import TEAM_NAMES, Pack, Piece, Weapon
 from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
 from suite.tactics.rules.armies import (
-    ArmyError,
     check_army,
     place_formation,
     random_army,
     value_army,
 )
+from suite.tactics.rules.config import ProfileConfig, TacticsConfig
 from suite.tactics.rules.data import Rules, load_rules
 from suite.tactics.rules.forecast import Forecast, Side, strike
 from suite.tactics.rules.packs import (
     PackError,
     get_pack,
     get_terrain,
+    pack_digest,
     playable_pieces,
     resolve_map,
 )
 from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.rules.terrain import Terrain
+from suite.tactics.rules.view import MapRef, TacticsView, build_view
 
 SELECT, MOVE, ATTACK, OVER = "select", "move", "attack", "over"
 
@@ -127,12 +135,8 @@ class Unit:
         )
 
 
-def _profile(raw: object) -> Profile | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, Mapping):
-        raise ValueError(f"a profile is a mapping with level and tokens, not {raw!r}")
-    return Profile(int(raw.get("level", 1)), frozenset(int(t) for t in raw.get("tokens", ())))
+def _profile(raw: ProfileConfig | None) -> Profile | None:
+    return None if raw is None else Profile(raw.level, frozenset(raw.tokens))
 
 
 class TacticsState:
@@ -159,6 +163,7 @@ class TacticsState:
         self.players = int(config["players"])
         self.pieces_per_turn = int(config["pieces_per_turn"])
         self.max_rounds = int(config["max_rounds"])
+        self.max_pieces = int(config["max_pieces"])
         self.colours: list[int] = []
         self.order: list[Seat] = []
         self.turn_pos = 0
@@ -169,39 +174,55 @@ class TacticsState:
         self.active = -1
         self.commanded = 0
         self.idle_turns = 0
+        self.quiet_rounds = 0
+        self.damage_this_round = False
         self.eliminated: list[Seat] = []
         self.places: list[tuple[Seat, ...]] | None = None
         self.end_reason = ""
 
     # -- creation ---------------------------------------------------------------------
     @classmethod
-    def create(cls, config: Mapping[str, Any], seed: int) -> TacticsState:
-        """A new battle; ValueError (PackError, ArmyError) names what is wrong."""
+    def create(cls, config: Mapping[str, Any] | TacticsConfig, seed: int) -> TacticsState:
+        """A new battle; ConfigError, PackError or ArmyError (all ValueError) names what
+        is wrong."""
+        cfg: TacticsConfig = parse_config("tactics", config)
         rules = load_rules()
-        players = int(config.get("players", 2))
+        players = cfg.players
         if not 2 <= players <= len(TEAM_NAMES):
             raise ValueError(f"tactics takes 2-{len(TEAM_NAMES)} players, not {players}")
-        per_turn = int(config.get("pieces_per_turn", rules.default_pieces_per_turn))
-        if per_turn not in rules.pieces_per_turn_choices:
-            raise ValueError(
-                f"pieces_per_turn must be one of {rules.pieces_per_turn_choices}, not {per_turn}"
-            )
-        rounds = int(config.get("max_rounds") or config.get("max_turns") or rules.max_rounds)
-        if rounds < 1:
-            raise ValueError(f"max_rounds must be at least 1, not {rounds}")
-        max_pieces = int(config.get("max_pieces", rules.max_pieces))
-        if not 1 <= max_pieces <= rules.max_pieces:
-            raise ValueError(f"max_pieces must be 1-{rules.max_pieces}, not {max_pieces}")
-        root = config.get("pack")
+        choices = rules.turn.pieces_per_turn_choices
+        per_turn = (
+            rules.turn.default_pieces_per_turn
+            if cfg.pieces_per_turn is None
+            else cfg.pieces_per_turn
+        )
+        if per_turn not in choices:
+            raise ValueError(f"pieces_per_turn must be one of {choices}, not {per_turn}")
+        rounds = next(
+            (r for r in (cfg.max_rounds, cfg.max_turns) if r is not None), rules.turn.max_rounds
+        )
+        if not 1 <= rounds <= rules.turn.max_rounds:
+            raise ValueError(f"max_rounds must be 1-{rules.turn.max_rounds}, not {rounds}")
+        limit = rules.army.max_pieces
+        max_pieces = limit if cfg.max_pieces is None else cfg.max_pieces
+        if not 1 <= max_pieces <= limit:
+            raise ValueError(f"max_pieces must be 1-{limit}, not {max_pieces}")
+        size = max_pieces if cfg.army_size is None else cfg.army_size
+        if not 1 <= size <= max_pieces:
+            raise ValueError(f"army_size must be 1-{max_pieces}, not {size}")
+        for key, given in (("armies", cfg.armies), ("profiles", cfg.profiles)):
+            if given is not None and len(given) > players:
+                raise ValueError(f"{key} names {len(given)} seats for {players} players")
+        root = cfg.pack
         pack = get_pack(root)
-        map_id = resolve_map(pack, config.get("map"), seed, players)
-        host = _profile((config.get("profiles") or [None])[0])
+        map_id = resolve_map(pack, cfg.map, seed, players)
+        host = _profile((cfg.profiles or [None])[0])
         needs = pack.maps[map_id].requirements if map_id in pack.maps else ""
         if host is not None and not satisfied(needs, host):
             raise PackError(f"map {map_id} {pack.grids[map_id].name!r}: the host needs {needs!r}")
         terrain = get_terrain(root, map_id)
         norm: dict[str, Any] = {
-            "pack": str(root) if root else None,
+            "pack": root or None,
             "map": map_id,
             "players": players,
             "pieces_per_turn": per_turn,
@@ -211,15 +232,14 @@ class TacticsState:
         state = cls(norm, pack, terrain, map_id, Rng(seed))
         if not state.pieces:
             raise PackError(f"{pack.root}: the pack has no playable piece")
-        state._setup(config, max_pieces)
+        state._setup(cfg, size)
         return state
 
-    def _setup(self, config: Mapping[str, Any], max_pieces: int) -> None:
+    def _setup(self, cfg: TacticsConfig, size: int) -> None:
         rules = self.rules
         rng = self.rng
-        armies = list(config.get("armies") or [])
-        profiles = list(config.get("profiles") or [])
-        size = int(config.get("army_size", max_pieces))
+        armies = list(cfg.armies or [])
+        profiles = list(cfg.profiles or [])
         colours = list(range(len(TEAM_NAMES)))
         rng.shuffle(colours)  # seats get the remaining positions at random (T7)
         self.colours = colours[: self.players]
@@ -227,24 +247,15 @@ class TacticsState:
         chosen: list[list[int]] = []
         for seat in range(self.players):
             profile = _profile(profiles[seat]) if seat < len(profiles) else None
-            raw = armies[seat] if seat < len(armies) else "random"
-            if raw == "random" or raw is None:
-                slots = random_army(self.pieces, rng, min(size, max_pieces), profile)
+            raw = armies[seat] if seat < len(armies) else None
+            if raw is None or raw == "random":
+                slots = random_army(self.pieces, rng, size, profile)
             elif raw == "value":
-                count = min(size, max_pieces)
-                slots = value_army(self.pieces, self.weapons, rng, count, profile)
-            elif isinstance(raw, list | tuple):
-                try:
-                    slots = [int(v or 0) for v in raw]
-                except (TypeError, ValueError) as exc:
-                    raise ArmyError(f"seat {seat}: army slots must be piece ids: {exc}") from exc
+                slots = value_army(self.pieces, self.weapons, rng, size, profile)
             else:
-                raise ArmyError(
-                    f"seat {seat}: army must be a list of piece ids, 'random' or 'value'"
-                )
-            chosen.append(
-                check_army(slots, self.pieces, rules, max_pieces, profile, f"seat {seat} army")
-            )
+                slots = list(raw)
+            where = f"seat {seat} army"
+            chosen.append(check_army(slots, self.pieces, rules, self.max_pieces, profile, where))
         free = [i for i, s in enumerate(starts) if s is not None]
         for seat, slots in enumerate(chosen):
             colour = self.colours[seat]
@@ -254,13 +265,13 @@ class TacticsState:
             start = starts[colour]
             assert start is not None
             cells = place_formation(
-                self.terrain, start, slots, self.pieces, self.occupied, rules.formation_side
+                self.terrain, start, slots, self.pieces, self.occupied, rules.army.formation_side
             )
             for pid, cell in zip(slots, cells, strict=True):
                 if pid and cell is not None:
                     piece = self.pieces[pid]
                     unit = Unit(
-                        len(self.units), seat, pid, cell, piece.hp, piece.mp, rules.rest_full
+                        len(self.units), seat, pid, cell, piece.hp, piece.mp, rules.rest.full
                     )
                     self.units.append(unit)
                     self.occupied[cell] = unit.uid + 1
@@ -290,10 +301,36 @@ class TacticsState:
         mine = self.alive_units(seat)
         return len(mine), sum(u.hp for u in mine)
 
+    def score_key(self, seat: Seat) -> tuple[int, int, int]:
+        """T17 ranking by score: pieces left, then their total HP, then their total level."""
+        mine = self.alive_units(seat)
+        return len(mine), sum(u.hp for u in mine), sum(u.level for u in mine)
+
+    def map_ref(self) -> MapRef:
+        """The pack and map a client loads to draw this battle."""
+        info = self.pack.maps.get(self.map_id)
+        if info is None or info.elevation_bitmap:
+            elevation = f"bitmap {info.elevation_bitmap}" if info else "flat"
+        elif info.seed:
+            elevation = f"seed {info.seed} roughness {info.roughness:g}"
+        else:
+            elevation = "flat"
+        root = self.config["pack"]
+        return MapRef(
+            pack=root,
+            version=self.pack.version,
+            digest=pack_digest(root),
+            map_id=self.map_id,
+            name=info.name if info else str(self.map_id),
+            size=self.terrain.size,
+            elevation=elevation,
+            starts=self.terrain.starts,
+        )
+
     def reachable(self, unit: Unit) -> dict[int, int]:
         """Cells `unit` may move to now (flat index -> previous cell on its path)."""
         piece = self.pieces[unit.kind]
-        mobility = min(piece.mobility, self.rules.max_mobility)
+        mobility = min(piece.mobility, self.rules.movement.max_mobility)
         return self.terrain.reachable(unit.cell, piece.movement, mobility, self.occupied)
 
     def shot_cells(self, unit: Unit, cell: int | None = None) -> tuple[int, ...]:
@@ -301,7 +338,7 @@ class TacticsState:
         piece = self.pieces[unit.kind]
         weapon = self.weapon_of(unit)
         origin = unit.cell if cell is None else cell
-        reach = min(piece.range, self.rules.max_range)
+        reach = min(piece.range, self.rules.movement.max_range)
         return self.terrain.shot_cells(origin, weapon.movement, piece.min_range, reach)
 
     def targets(self, unit: Unit, cell: int | None = None) -> list[Unit]:
@@ -319,7 +356,7 @@ class TacticsState:
             return False
         if self.pieces_per_turn and self.commanded >= self.pieces_per_turn:
             return False
-        if not self.pieces_per_turn and unit.rest < self.rules.act_threshold:
+        if not self.pieces_per_turn and unit.rest < self.rules.rest.act_threshold:
             return False
         return bool(self.reachable(unit)) or bool(self.targets(unit))
 
@@ -332,7 +369,7 @@ class TacticsState:
         rest = attacker.rest
         origin = attacker.cell
         if cell is not None and cell != attacker.cell:
-            rest = max(0, rest - self.rules.move_cost)
+            rest = max(0, rest - self.rules.rest.move_cost)
             origin = cell
         in_range = target.cell in self.shot_cells(attacker, origin)
         return strike(self._side(attacker, rest), self._side(target), self.rules, in_range)
@@ -375,6 +412,8 @@ class TacticsState:
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Validate `action` for `seat`, then perform it; IllegalAction changes nothing."""
+        validate_seat(seat, self.players)
+        validate_action(action, A.TacticsAction)
         if self.phase == OVER:
             raise IllegalAction("the battle is over")
         if seat != self.current:
@@ -431,7 +470,7 @@ class TacticsState:
         self.occupied[unit.cell] = 0
         unit.cell = goal
         self.occupied[goal] = unit.uid + 1
-        unit.rest = max(0, unit.rest - self.rules.move_cost)
+        unit.rest = max(0, unit.rest - self.rules.rest.move_cost)
         self.phase = ATTACK
         events.append(A.PieceMoved(unit.uid, tuple(path), unit.rest))
 
@@ -460,9 +499,11 @@ class TacticsState:
     ) -> None:
         """Apply an attack whose chance outcome is `result` (also used by lookahead)."""
         rules = self.rules
-        unit.rest = max(0, unit.rest - rules.attack_cost)
+        unit.rest = max(0, unit.rest - rules.rest.attack_cost)
         points = {"miss": 0, "hit": numbers.hit_damage, "crit": numbers.crit_damage}[result]
         target.hp = max(0, target.hp - points)
+        if points > 0:
+            self.damage_this_round = True
         events.append(
             A.AttackResolved(
                 unit.uid, target.uid, result, points, target.hp, numbers.miss, numbers.crit
@@ -478,7 +519,7 @@ class TacticsState:
             unit.level += 1
             unit.xp = 0
             stats = combat.runtime(self.pieces[unit.kind], unit.level, rules)
-            unit.hp, unit.mp, unit.rest = stats.max_hp, stats.max_mp, rules.rest_full
+            unit.hp, unit.mp, unit.rest = stats.max_hp, stats.max_mp, rules.rest.full
             events.append(A.LevelUp(unit.uid, unit.level, unit.hp, unit.mp, unit.rest))
         if killed:
             self.occupied[target.cell] = 0
@@ -499,13 +540,17 @@ class TacticsState:
         self.end_reason = reason
         self.phase = OVER
         self.active = -1
-        events.append(A.BattleOver(tuple(self.places), reason))
+        outcome = self.outcome()
+        assert outcome is not None
+        events.append(GameOver(outcome))
 
     def _finish_by_score(self, reason: str, events: list[Event]) -> None:
+        """T17: the seats still in rank by pieces left, total HP, total level; equal
+        scores share the place."""
         alive = [s for s in self.order if s not in self.eliminated]
-        groups: dict[tuple[int, int], list[Seat]] = {}
+        groups: dict[tuple[int, int, int], list[Seat]] = {}
         for seat in alive:
-            groups.setdefault(self.score(seat), []).append(seat)
+            groups.setdefault(self.score_key(seat), []).append(seat)
         leaders = [tuple(sorted(groups[key])) for key in sorted(groups, reverse=True)]
         self._finish(leaders, reason, events)
 
@@ -533,8 +578,14 @@ class TacticsState:
             if self.turn_pos >= count:
                 self.turn_pos = 0
                 self.round += 1
+                self.quiet_rounds = 0 if self.damage_this_round else self.quiet_rounds + 1
+                self.damage_this_round = False
             if self.order[self.turn_pos] not in self.eliminated:
                 break
+        quiet = self.rules.turn.quiet_rounds
+        if self.quiet_rounds >= quiet:
+            self._finish_by_score(f"stalemate: {quiet} rounds without damage", events)
+            return
         if self.round > self.max_rounds:
             self._finish_by_score(f"{self.max_rounds} rounds played", events)
             return
@@ -545,7 +596,7 @@ class TacticsState:
         seat = self.current
         for unit in self.units:
             if unit.seat == seat and unit.hp > 0:
-                unit.rest = min(rules.rest_full, unit.rest + rules.rest_gain)
+                unit.rest = min(rules.rest.full, unit.rest + rules.rest.gain_per_turn)
                 unit.acted = False
         self.phase = SELECT
         self.active = -1
@@ -575,6 +626,8 @@ class TacticsState:
             "active": self.active,
             "commanded": self.commanded,
             "idle_turns": self.idle_turns,
+            "quiet_rounds": self.quiet_rounds,
+            "damage_this_round": self.damage_this_round,
             "eliminated": list(self.eliminated),
             "places": None if self.places is None else [list(p) for p in self.places],
             "end_reason": self.end_reason,
@@ -584,14 +637,17 @@ class TacticsState:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TacticsState:
-        """The state `to_dict` described (a view without "rng" gets a fresh Rng(0))."""
+        """The state `to_dict` described; ValueError (PackError for a missing pack) when
+        `d` is not one. The restored state passes `check()`."""
         try:
             config = dict(d["config"])
             root = config.get("pack")
             map_id = int(config["map"])
             pack = get_pack(root)
+            if map_id not in pack.grids:
+                raise PackError(f"{pack.root}: no map {map_id}")
             terrain = get_terrain(root, map_id)
-            rng = Rng.from_dict(d["rng"]) if "rng" in d else Rng(0)
+            rng = Rng.from_dict(d["rng"])
             state = cls(config, pack, terrain, map_id, rng)
             state.colours = [int(c) for c in d["colours"]]
             state.order = [int(s) for s in d["order"]]
@@ -601,27 +657,134 @@ class TacticsState:
             state.active = int(d["active"])
             state.commanded = int(d["commanded"])
             state.idle_turns = int(d["idle_turns"])
+            state.quiet_rounds = int(d.get("quiet_rounds", 0))
+            state.damage_this_round = bool(d.get("damage_this_round", False))
             state.eliminated = [int(s) for s in d["eliminated"]]
             places = d["places"]
             state.places = None if places is None else [tuple(int(s) for s in p) for p in places]
             state.end_reason = str(d["end_reason"])
             state.units = [Unit.from_dict(u, terrain.size) for u in d["units"]]
-        except (KeyError, TypeError) as exc:
+            state._occupy()
+            state.check()
+        except (KeyError, TypeError, IndexError, AssertionError) as exc:
             raise ValueError(f"not a tactics state: missing or bad {exc}") from exc
-        for unit in state.units:
-            if unit.hp > 0:
-                state.occupied[unit.cell] = unit.uid + 1
         return state
 
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        """Everything on the battlefield is public; only the random source stays hidden.
-        Adds "seat", each seat's "scores" and the "team" colour names."""
-        out = self.to_dict()
-        del out["rng"]
-        out["seat"] = seat
-        out["scores"] = [list(self.score(s)) for s in range(self.players)]
-        out["teams"] = [TEAM_NAMES[c] for c in self.colours]
-        return out
+    @classmethod
+    def from_view(cls, view: TacticsView) -> TacticsState:
+        """An engine rebuilt from what a seat sees (bots reason on it): the random source
+        is a fresh Rng(0) and pieces whose XP the view hides read 0 XP."""
+        ref = view.map
+        config: dict[str, Any] = {
+            "pack": ref.pack,
+            "map": ref.map_id,
+            "players": view.players,
+            "pieces_per_turn": view.pieces_per_turn,
+            "max_rounds": view.rules.max_rounds,
+            "max_pieces": view.rules.max_pieces,
+        }
+        state = cls(
+            config, get_pack(ref.pack), get_terrain(ref.pack, ref.map_id), ref.map_id, Rng(0)
+        )
+        size = ref.size
+        state.colours = [line.colour for line in view.seats]
+        state.order = list(view.order)
+        state.turn_pos = 0 if view.current is None else state.order.index(view.current)
+        state.round = view.round
+        state.phase = view.phase
+        state.active = -1 if view.selected is None else view.selected
+        state.commanded = view.commanded
+        state.idle_turns = view.idle_turns
+        state.quiet_rounds = view.quiet_rounds
+        state.damage_this_round = view.damage_this_round
+        state.eliminated = list(view.eliminated)
+        if view.outcome is not None:
+            state.places = list(view.outcome.places)
+            state.end_reason = view.outcome.reason
+        state.units = [
+            Unit(
+                p.uid,
+                p.owner,
+                p.kind,
+                p.y * size + p.x,
+                p.hp,
+                p.mp,
+                p.rest,
+                p.level,
+                p.xp or 0,
+                p.acted,
+            )
+            for p in view.pieces
+        ]
+        state._occupy()
+        return state
+
+    def _occupy(self) -> None:
+        self.occupied = [0] * (self.terrain.size * self.terrain.size)
+        for unit in self.units:
+            if unit.hp > 0:
+                self.occupied[unit.cell] = unit.uid + 1
+
+    def view(self, seat: Seat | None) -> TacticsView:
+        """What `seat` (None: a spectator) sees: the whole battlefield, but not the random
+        source nor the XP of pieces it does not own."""
+        return build_view(self, seat)
+
+    def check(self) -> None:
+        """Assert the engine's invariants; AssertionError names the first one broken."""
+        rules = self.rules
+        players = self.players
+        cells = self.terrain.size * self.terrain.size
+        assert 2 <= players <= len(TEAM_NAMES), f"{players} players"
+        assert sorted(self.order) == list(range(players)), f"turn order {self.order}"
+        assert len(set(self.colours)) == players, f"colours {self.colours}"
+        assert all(0 <= c < len(TEAM_NAMES) for c in self.colours), f"colours {self.colours}"
+        assert 0 <= self.turn_pos < players, f"turn position {self.turn_pos}"
+        assert self.phase in (SELECT, MOVE, ATTACK, OVER), f"phase {self.phase!r}"
+        assert (self.phase == OVER) == (self.places is not None), "places iff over"
+        assert self.quiet_rounds >= 0 and self.idle_turns >= 0, "negative counters"
+        seen: dict[int, int] = {}
+        for index, unit in enumerate(self.units):
+            name = f"piece {unit.uid}"
+            assert unit.uid == index, f"{name} at position {index}"
+            assert 0 <= unit.seat < players, f"{name}: seat {unit.seat}"
+            assert unit.kind in self.pieces, f"{name}: unknown piece id {unit.kind}"
+            assert 0 <= unit.cell < cells, f"{name}: cell {unit.cell} off the map"
+            assert unit.level >= 1, f"{name}: level {unit.level}"
+            stats = combat.runtime(self.pieces[unit.kind], unit.level, rules)
+            assert 0 <= unit.hp <= stats.max_hp, f"{name}: HP {unit.hp} of {stats.max_hp}"
+            assert 0 <= unit.mp <= stats.max_mp, f"{name}: MP {unit.mp} of {stats.max_mp}"
+            assert 0 <= unit.rest <= rules.rest.full, f"{name}: rest {unit.rest}"
+            need = combat.xp_to_level(unit.level, rules)
+            assert 0 <= unit.xp < need, f"{name}: XP {unit.xp} (levels up at {need})"
+            if unit.hp > 0:
+                assert unit.cell not in seen, f"{name} shares cell {unit.cell}"
+                seen[unit.cell] = unit.uid
+                assert self.occupied[unit.cell] == unit.uid + 1, f"{name}: occupancy"
+                assert unit.seat not in self.eliminated, f"{name}: owner eliminated"
+        assert sum(1 for o in self.occupied if o) == len(seen), "occupancy has dead pieces"
+        for seat in self.eliminated:
+            assert not self.alive_units(seat), f"seat {seat} eliminated with pieces left"
+        assert len(set(self.eliminated)) == len(self.eliminated), "seat eliminated twice"
+        if self.phase == OVER:
+            assert self.places is not None
+            placed = sorted(s for group in self.places for s in group)
+            assert placed == list(range(players)), f"places {self.places}"
+            return
+        assert 1 <= self.round <= self.max_rounds, f"round {self.round}"
+        assert self.quiet_rounds < rules.turn.quiet_rounds, "stalemate not ended"
+        current = self.current
+        assert current not in self.eliminated, f"current seat {current} is eliminated"
+        assert self.alive_units(current), f"current seat {current} has no piece"
+        if self.pieces_per_turn:
+            assert 0 <= self.commanded <= self.pieces_per_turn, f"commanded {self.commanded}"
+        if self.phase == SELECT:
+            assert self.active == -1, "a piece is selected in the select phase"
+        else:
+            assert 0 <= self.active < len(self.units), f"selected piece {self.active}"
+            unit = self.units[self.active]
+            assert unit.seat == current and unit.hp > 0, "selected piece not current's"
+            assert not unit.acted, "selected piece already acted"
 
     def clone(self) -> TacticsState:
         """A cheap copy for lookahead: units and occupancy copied, pack and terrain shared."""

@@ -45,9 +45,9 @@ class Terrain:
             tuple(int(v) for v in grid.movement.ravel()),
             tuple(int(v) for v in grid.elevation.ravel()),
             grid.starts,
-            rules.move_elevation_step,
-            rules.shot_elevation_step,
-            rules.air_bit,
+            rules.movement.move_elevation_step,
+            rules.movement.shot_elevation_step,
+            rules.movement.air_bit,
         )
 
     def index(self, x: int, y: int) -> int:

@@ -1,0 +1,296 @@
+"""What one seat (or a spectator) sees of a Tactics battle: the typed `TacticsView`.
+
+The battlefield is public in WoS Tactics: every seat sees every piece, its HP, MP, rest
+and level. Hidden are the random source and the experience points of other seats' pieces
+(the original shows the XP meter on one's own pieces only). A view carries everything a
+screen needs to draw and to offer choices: the pack and map to load (`MapRef`), the
+pieces, whose turn and which phase, the selected piece with its reachable tiles (each with
+the enemies it could attack from there), its attackable targets and the forecast against
+every enemy, the pieces-per-turn limit and what is left of it, the score lines and the
+rule numbers a screen shows (rest, costs, caps).
+
+`build_view(state, seat)` makes one; `TacticsState.from_view` rebuilds an engine from one
+(bots reason on it; another seat's XP reads 0 there).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from suite.core.match import Outcome, View
+from suite.tactics.assets.model import TEAM_NAMES, movement_letters
+from suite.tactics.rules import combat
+
+if TYPE_CHECKING:
+    from suite.tactics.rules.state import TacticsState, Unit
+
+
+class MapRef(msgspec.Struct, frozen=True, kw_only=True):
+    """The pack and map a client loads to draw the battlefield.
+
+    `pack` is the folder (None = the shipped pack); `version` and `digest` (SHA-256 of the
+    pack's `tactics_ini.txt`, first 16 hex digits) let a client check it holds the same
+    pack. `elevation` says where heights come from ("flat", "bitmap NAME" or
+    "seed N roughness R"); `starts` are the (x, y) starts of red, green, yellow, blue.
+    """
+
+    pack: str | None
+    version: float | None
+    digest: str
+    map_id: int
+    name: str
+    size: int
+    elevation: str
+    starts: tuple[tuple[int, int] | None, ...]
+
+
+class PieceView(msgspec.Struct, frozen=True, kw_only=True):
+    """One piece as the seat sees it; runtime stats at its level (RULINGS T4).
+
+    `xp` and `xp_next` are None for pieces the seat does not own. `movement` is the
+    letters EAFW; `can_act` is True when the current player may select it now.
+    """
+
+    uid: int
+    owner: int
+    kind: int
+    name: str
+    x: int
+    y: int
+    alive: bool
+    hp: int
+    max_hp: int
+    mp: int
+    max_mp: int
+    rest: int
+    level: int
+    xp: int | None
+    xp_next: int | None
+    strength: int
+    defense: int
+    agility: int
+    range: int
+    min_range: int
+    mobility: int
+    movement: str
+    weapon: str
+    acted: bool
+    can_act: bool
+
+
+class Reach(msgspec.Struct, frozen=True):
+    """A tile the selected piece may move to, and the enemy pieces it could attack there."""
+
+    x: int
+    y: int
+    targets: tuple[int, ...]
+
+
+class Odds(msgspec.Struct, frozen=True, kw_only=True):
+    """The info popup's forecast of the selected piece (where it stands) on `target`."""
+
+    target: int
+    in_range: bool
+    miss: float
+    crit: float
+    hit_damage: int
+    crit_damage: int
+    expected_damage: float
+    kill_chance: float
+    dominates: bool
+
+
+class SeatLine(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's line: team colour (index into red, green, yellow, blue and its name) and
+    score (T9: pieces left and their total HP; T17 adds their total level)."""
+
+    seat: int
+    colour: int
+    team: str
+    pieces_left: int
+    total_hp: int
+    total_level: int
+    eliminated: bool
+
+
+class RuleNumbers(msgspec.Struct, frozen=True, kw_only=True):
+    """The rule numbers a screen shows or needs to offer choices."""
+
+    rest_full: int
+    act_threshold: int
+    rest_gain: int
+    move_cost: int
+    attack_cost: int
+    max_pieces: int
+    max_rounds: int
+    quiet_rounds: int
+
+
+class TacticsView(View, frozen=True, kw_only=True, tag="tactics"):
+    """A seat's (or, with `seat` None, a spectator's) view of the battle.
+
+    `current` is None once the battle is over; `selected` the piece being commanded (None
+    in the select phase); `reach` its tiles in the move phase; `targets` the enemies it
+    may attack from where it stands (move and attack phases); `odds` its forecast on every
+    living enemy; `eliminated` lists beaten seats in the order they fell.
+    `pieces_left_this_turn` is None in "all rested" mode (`pieces_per_turn` 0).
+    `quiet_rounds` counts whole rounds without damage (T17) and `damage_this_round`
+    whether the round under way has seen some.
+    """
+
+    seat: int | None
+    map: MapRef
+    players: int
+    order: tuple[int, ...]
+    current: int | None
+    phase: str
+    round: int
+    selected: int | None
+    pieces: tuple[PieceView, ...]
+    seats: tuple[SeatLine, ...]
+    eliminated: tuple[int, ...]
+    commandable: tuple[int, ...]
+    acted: tuple[int, ...]
+    reach: tuple[Reach, ...]
+    targets: tuple[int, ...]
+    odds: tuple[Odds, ...]
+    pieces_per_turn: int
+    commanded: int
+    pieces_left_this_turn: int | None
+    idle_turns: int
+    quiet_rounds: int
+    damage_this_round: bool
+    rules: RuleNumbers
+    outcome: Outcome | None
+
+
+def _piece(state: TacticsState, unit: Unit, seat: int | None, can_act: bool) -> PieceView:
+    piece = state.pieces[unit.kind]
+    stats = combat.runtime(piece, unit.level, state.rules)
+    own = seat is not None and unit.seat == seat
+    x, y = state.terrain.cell(unit.cell)
+    return PieceView(
+        uid=unit.uid,
+        owner=unit.seat,
+        kind=unit.kind,
+        name=piece.name,
+        x=x,
+        y=y,
+        alive=unit.hp > 0,
+        hp=unit.hp,
+        max_hp=stats.max_hp,
+        mp=unit.mp,
+        max_mp=stats.max_mp,
+        rest=unit.rest,
+        level=unit.level,
+        xp=unit.xp if own else None,
+        xp_next=combat.xp_to_level(unit.level, state.rules) if own else None,
+        strength=stats.strength,
+        defense=stats.defense,
+        agility=stats.agility,
+        range=min(piece.range, state.rules.movement.max_range),
+        min_range=piece.min_range,
+        mobility=min(piece.mobility, state.rules.movement.max_mobility),
+        movement=movement_letters(piece.movement),
+        weapon=state.weapon_of(unit).name,
+        acted=unit.acted,
+        can_act=can_act,
+    )
+
+
+def _odds(state: TacticsState, unit: Unit) -> tuple[Odds, ...]:
+    out = []
+    for other in state.units:
+        if other.hp <= 0 or other.seat == unit.seat:
+            continue
+        numbers = state.forecast(unit, other)
+        out.append(
+            Odds(
+                target=other.uid,
+                in_range=numbers.in_range,
+                miss=numbers.miss,
+                crit=numbers.crit,
+                hit_damage=numbers.hit_damage,
+                crit_damage=numbers.crit_damage,
+                expected_damage=numbers.expected_damage,
+                kill_chance=numbers.kill_chance,
+                dominates=numbers.dominates,
+            )
+        )
+    return tuple(out)
+
+
+def build_view(state: TacticsState, seat: int | None) -> TacticsView:
+    """The view of `seat` (None: a spectator); see the module docstring."""
+    from suite.tactics.rules.state import MOVE, OVER
+
+    rules = state.rules
+    over = state.phase == OVER
+    commandable = () if over else tuple(u.uid for u in state.commandable())
+    able = set(commandable)
+    selected = None if state.active < 0 else state.units[state.active]
+    reach: tuple[Reach, ...] = ()
+    targets: tuple[int, ...] = ()
+    odds: tuple[Odds, ...] = ()
+    if selected is not None:
+        if state.phase == MOVE:
+            size = state.terrain.size
+            reach = tuple(
+                Reach(c % size, c // size, tuple(t.uid for t in state.targets(selected, c)))
+                for c in sorted(state.reachable(selected))
+            )
+        targets = tuple(t.uid for t in state.targets(selected))
+        odds = _odds(state, selected)
+    limit = state.pieces_per_turn
+    seats = []
+    for s in range(state.players):
+        left, hp, levels = state.score_key(s)
+        colour = state.colours[s]
+        seats.append(
+            SeatLine(
+                seat=s,
+                colour=colour,
+                team=TEAM_NAMES[colour],
+                pieces_left=left,
+                total_hp=hp,
+                total_level=levels,
+                eliminated=s in state.eliminated,
+            )
+        )
+    return TacticsView(
+        seat=seat,
+        map=state.map_ref(),
+        players=state.players,
+        order=tuple(state.order),
+        current=None if over else state.current,
+        phase=state.phase,
+        round=state.round,
+        selected=None if selected is None else selected.uid,
+        pieces=tuple(_piece(state, u, seat, u.uid in able) for u in state.units),
+        seats=tuple(seats),
+        eliminated=tuple(state.eliminated),
+        commandable=commandable,
+        acted=tuple(u.uid for u in state.units if u.acted and u.hp > 0),
+        reach=reach,
+        targets=targets,
+        odds=odds,
+        pieces_per_turn=limit,
+        commanded=state.commanded,
+        pieces_left_this_turn=max(0, limit - state.commanded) if limit else None,
+        idle_turns=state.idle_turns,
+        quiet_rounds=state.quiet_rounds,
+        damage_this_round=state.damage_this_round,
+        rules=RuleNumbers(
+            rest_full=rules.rest.full,
+            act_threshold=rules.rest.act_threshold,
+            rest_gain=rules.rest.gain_per_turn,
+            move_cost=rules.rest.move_cost,
+            attack_cost=rules.rest.attack_cost,
+            max_pieces=state.max_pieces,
+            max_rounds=state.max_rounds,
+            quiet_rounds=rules.turn.quiet_rounds,
+        ),
+        outcome=state.outcome(),
+    )
