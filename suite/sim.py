@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.core.bots import Bot, RandomBot
+from suite.core.bots import Bot, RandomBot, make_bot
 from suite.core.match import GameSpec, Outcome, State, game_spec, new_game
 from suite.core.rng import Rng
 
@@ -60,13 +60,7 @@ def make_bots(spec: GameSpec, names: list[str] | None, players: int) -> list[Bot
         chosen = chosen * players
     if len(chosen) != players:
         raise ValueError(f"--bots names {len(chosen)} bots for {players} players")
-    factories: dict[str, Any] = {"random": RandomBot, **spec.bots}
-    bots: list[Bot] = []
-    for name in chosen:
-        if name not in factories:
-            raise ValueError(f"unknown bot {name!r} for {spec.name} (have {', '.join(factories)})")
-        bots.append(factories[name]())
-    return bots
+    return [make_bot(spec, name) for name in chosen]
 
 
 @dataclass

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
-from suite.core.match import Action, ActionSpace, Legal
+from suite.core.match import Action, ActionSpace, GameSpec, Legal, View
 from suite.core.rng import Rng
 
 
@@ -14,7 +14,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: Mapping[str, Any], legal: Legal, rng: Rng) -> Action: ...
+    def choose(self, view: View, legal: Legal, rng: Rng) -> Action: ...
 
 
 class NoLegalAction(RuntimeError):
@@ -26,9 +26,18 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: Mapping[str, Any], legal: Legal, rng: Rng) -> Action:
+    def choose(self, view: View, legal: Legal, rng: Rng) -> Action:
         if isinstance(legal, ActionSpace):
             return legal.sample(rng)
         if not legal:
             raise NoLegalAction("no legal action to choose from")
         return rng.choice(legal)
+
+
+def make_bot(spec: GameSpec, name: str) -> Bot:
+    """A new bot of `spec`'s game by name ("random" always exists); ValueError names the
+    bots there are when `name` is not one of them."""
+    factories: dict[str, Callable[[], Bot]] = {"random": RandomBot, **spec.bots}
+    if name not in factories:
+        raise ValueError(f"unknown bot {name!r} for {spec.name} (have {', '.join(factories)})")
+    return factories[name]()

@@ -1,0 +1,198 @@
+"""The seam between a game's screens and a match: `Session`.
+
+A screen talks to nothing else. It reads `view(seat)` and `legal(seat)`, sends actions with
+`act`, and learns what happened (its own actions, other players', bots') from `poll()`.
+`LocalSession` runs the engine in this process, with the bots on the local side holding the
+full state; a connection to `suite serve` (`suite.net`) offers the same methods, so the same
+screens play hot-seat, against bots and online.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from suite.core.bots import Bot, make_bot
+from suite.core.match import (
+    Action,
+    ActionSpace,
+    Event,
+    IllegalAction,
+    Legal,
+    Outcome,
+    Recorder,
+    Replay,
+    Seat,
+    State,
+    View,
+    decode_action,
+    game_spec,
+)
+from suite.core.rng import Rng
+
+
+@dataclass(frozen=True)
+class Update:
+    """One accepted action as this client learns of it.
+
+    `action` is None when the acting seat's action is hidden from this client (a WoK order
+    set); `events` are what the client may know of its effects, in order.
+    """
+
+    seat: Seat
+    action: Action | None
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An action of this client's that the match refused, with the reason."""
+
+    seat: Seat
+    action: Action
+    reason: str
+
+
+Notice = Update | Refusal
+
+
+class Session(Protocol):
+    """What a screen may do with a match (the only thing it talks to).
+
+    `seats` are the seats this client plays (several in hot-seat); `act` raises
+    IllegalAction when it can tell at once that an action is refused (a remote session
+    reports later refusals as `Refusal` notices); everything accepted, from any seat,
+    arrives in order through `poll`.
+    """
+
+    game: str
+    seats: frozenset[Seat]
+
+    def view(self, seat: Seat | None) -> View:
+        """The typed view of `seat` (None: a spectator's)."""
+        ...
+
+    def legal(self, seat: Seat) -> Legal:
+        """What `seat` may do now (empty when it is not awaited)."""
+        ...
+
+    def awaiting(self) -> frozenset[Seat]:
+        """Seats the match waits for."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """The result once the match is over."""
+        ...
+
+    def act(self, seat: Seat, action: Action) -> None:
+        """Send `action` for one of this client's seats."""
+        ...
+
+    def poll(self) -> list[Notice]:
+        """Everything that happened since the last poll, oldest first."""
+        ...
+
+
+def is_legal(legal: Legal, action: Action) -> bool:
+    """Whether `action` is among `legal` (a list, or an action space's `contains`)."""
+    if isinstance(legal, ActionSpace):
+        return legal.contains(action)
+    return action in legal
+
+
+@dataclass
+class LocalSession:
+    """A match run in this process: the engine, a replay of every accepted action, and the
+    bots of the seats that are not played here.
+
+    Bots do not act by themselves: `run_bot()` lets the next awaited bot act, so a screen
+    paces them (bot speed) and a test can step them. `listeners` are called with every
+    update as it is made (statistics, logs, autosaves).
+    """
+
+    recorder: Recorder
+    seats: frozenset[Seat]
+    bots: Mapping[Seat, Bot] = field(default_factory=dict)
+    bot_rng: Rng = field(default_factory=lambda: Rng(0))
+    listeners: list[Callable[[Update], None]] = field(default_factory=list)
+    _pending: list[Notice] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        config: Mapping[str, Any],
+        seed: int,
+        *,
+        humans: frozenset[Seat],
+        bots: Mapping[Seat, str] | None = None,
+    ) -> LocalSession:
+        """A new match of `game`: `humans` play here, `bots` maps the other seats to bot
+        names of the game's spec."""
+        spec = game_spec(game)
+        chosen = {seat: make_bot(spec, name) for seat, name in (bots or {}).items()}
+        return cls(Recorder(game, config, seed), humans, chosen, Rng(seed).spawn())
+
+    @classmethod
+    def resume(
+        cls, replay: Replay, *, humans: frozenset[Seat], bots: Mapping[Seat, str] | None = None
+    ) -> LocalSession:
+        """The match `replay` recorded, replayed to its last action."""
+        session = cls.start(replay.game, replay.config, replay.seed, humans=humans, bots=bots)
+        session.recorder.replay = Replay(replay.game, dict(replay.config), replay.seed)
+        session.recorder.state = replay.start()
+        for step in replay.actions:
+            session.recorder.apply(step.seat, decode_action(replay.game, step.action))
+        return session
+
+    @property
+    def game(self) -> str:
+        return self.recorder.replay.game
+
+    @property
+    def state(self) -> State:
+        """The engine itself: for bots, saves and tests on the local side, never screens."""
+        return self.recorder.state
+
+    @property
+    def replay(self) -> Replay:
+        return self.recorder.replay
+
+    def view(self, seat: Seat | None) -> View:
+        return self.state.view(seat)
+
+    def legal(self, seat: Seat) -> Legal:
+        return self.state.legal(seat)
+
+    def awaiting(self) -> frozenset[Seat]:
+        return self.state.awaiting()
+
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
+
+    def act(self, seat: Seat, action: Action) -> None:
+        """Apply `action` for a seat played here; IllegalAction leaves everything as it was."""
+        if seat not in self.seats:
+            raise IllegalAction(f"seat {seat} is not played on this machine")
+        self._apply(seat, action)
+
+    def run_bot(self) -> Update | None:
+        """Let the lowest awaited bot seat act once; None when no bot is awaited."""
+        seat = next((s for s in sorted(self.awaiting()) if s in self.bots), None)
+        if seat is None or self.outcome() is not None:
+            return None
+        choice = self.bots[seat].choose(self.view(seat), self.legal(seat), self.bot_rng)
+        return self._apply(seat, choice)
+
+    def poll(self) -> list[Notice]:
+        out, self._pending = self._pending, []
+        return out
+
+    def _apply(self, seat: Seat, action: Action) -> Update:
+        events = self.recorder.apply(seat, action)
+        update = Update(seat, action, tuple(events))
+        self._pending.append(update)
+        for listener in self.listeners:
+            listener(update)
+        return update
