@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from suite.core.match import IllegalAction
+from suite.core.match import ConfigError, IllegalAction
 from suite.wok.rules import clock, create
 from suite.wok.rules.orders import OrderSet, SubmitOrders
 
@@ -43,6 +43,5 @@ def test_live_preset_and_three_missed_turns_quit():
 
 
 def test_unknown_clock_preset_is_refused():
-    state = create({"players": 2, "clock": "hourly"}, 1)
-    with pytest.raises(ValueError, match="unknown clock preset"):
-        clock.status(state, 0.0)
+    with pytest.raises(ConfigError, match="unknown clock preset 'hourly' \\(key `clock`"):
+        create({"players": 2, "clock": "hourly"}, 1)

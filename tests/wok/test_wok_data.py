@@ -7,13 +7,14 @@ import tomllib
 import pytest
 
 from suite.core.board import BoardError
+from suite.core.datafile import DataError
 from suite.core.geometry import polygon_area
 from suite.core.tiled import load_tmx, write_tmx
 from suite.paths import asset
 from suite.wok.rules import create
 from suite.wok.rules.mapgen import POP_MAX, POP_MIN, generate_map, independent_homes
 from suite.wok.rules.maps import SHIPPED, resolve_map
-from suite.wok.rules.ruleset import RuleSetError, load_ruleset, load_ruleset_file, parse_ruleset
+from suite.wok.rules.ruleset import load_ruleset, load_ruleset_file, parse_ruleset
 
 
 def _data() -> dict:
@@ -22,40 +23,48 @@ def _data() -> dict:
 
 def test_standard_rule_set_figures():
     r = load_ruleset("standard")
-    assert r.limits["bomb_orders"] == 5 and r.limits["bomb_missiles"] == 99
-    assert r.limits["attack_orders"] == 7 and r.limits["transform_pop_arm_orders"] == 3
-    assert r.limits["aim_orders"] == 4 and r.limits["spy_orders"] == 5
-    assert r.upgrade_costs == (100, 200, 300)
+    assert r.limits.bomb_orders == 5 and r.limits.bomb_missiles == 99
+    assert r.limits.attack_orders == 7 and r.limits.transform_pop_arm_orders == 3
+    assert r.limits.aim_orders == 4 and r.limits.spy_orders == 5
+    assert r.upgrades.costs == (100, 200, 300)
     assert [r.attacks_allowed(t) for t in range(6)] == [3, 4, 5, 6, 7, 7]
     assert [r.growth_percent(p) for p in (0, 99, 100, 250, 350, 999)] == [20, 20, 15, 10, 6, 3]
-    assert r.mis_per == 3  # S1
+    assert r.working.mis_per == 3  # S1
     assert set(r.variants) == {"standard", "skirmish", "duel", "trinity"}
 
 
 def test_missing_key_names_file_and_key():
     data = _data()
     del data["attack"]["base_attacks"]
-    with pytest.raises(RuleSetError, match=r"x\.toml: missing key attack\.base_attacks"):
+    with pytest.raises(
+        DataError, match=r"x\.toml: at `attack`: Object missing required field `base_attacks`"
+    ):
         parse_ruleset(data, "x.toml")
 
 
 def test_wrong_type_and_bad_aim_are_refused():
     data = _data()
     data["caps"]["pop"] = "many"
-    with pytest.raises(RuleSetError, match="caps.pop must be an integer"):
+    with pytest.raises(DataError, match="x.toml: at `caps.pop`: Expected `int`, got `str`"):
         parse_ruleset(data, "x.toml")
     data = _data()
     data["start"]["home"]["aim"] = "NAP"
-    with pytest.raises(RuleSetError, match="start.home.aim"):
+    with pytest.raises(DataError, match="start.home.aim"):
+        parse_ruleset(data, "x.toml")
+    data = _data()
+    data["bombing"]["hit_chance"] = 1.0
+    with pytest.raises(
+        DataError, match="x.toml: at `bombing`: Object contains unknown field `hit_chance`"
+    ):
         parse_ruleset(data, "x.toml")
 
 
 def test_broken_toml_and_unknown_variant(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("name = \n")
-    with pytest.raises(RuleSetError, match="bad.toml"):
+    with pytest.raises(DataError, match="bad.toml"):
         load_ruleset_file(bad)
-    with pytest.raises(RuleSetError, match="unknown variant 'blitz'"):
+    with pytest.raises(ValueError, match="unknown variant 'blitz'"):
         create({"players": 2, "variant": "blitz"}, 1)
 
 

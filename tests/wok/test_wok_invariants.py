@@ -19,16 +19,16 @@ _SETTINGS = settings(max_examples=30, deadline=None)
 def _check_invariants(state: WokState) -> None:
     w, r = state.world, state.rules
     for p in range(w.n):
-        assert 0 <= w.pop[p] <= r.cap_pop
-        assert 0 <= w.wok[p] <= r.cap_wok
-        assert 0 <= w.arm[p] <= r.cap_arm
-        assert r.lev_min <= w.lev[p] <= r.lev_max
-        assert 0 <= w.dfn[p] <= r.cap_def
-        assert 0 <= w.mis[p] <= r.cap_mis
-        assert 0 <= w.spy[p] <= r.cap_spy
+        assert 0 <= w.pop[p] <= r.caps.pop
+        assert 0 <= w.wok[p] <= r.caps.wok
+        assert 0 <= w.arm[p] <= r.caps.arm
+        assert r.caps.lev_min <= w.lev[p] <= r.caps.lev_max
+        assert 0 <= w.dfn[p] <= r.caps.def_tenths
+        assert 0 <= w.mis[p] <= r.caps.mis
+        assert 0 <= w.spy[p] <= r.caps.spy
         assert w.owner[p] == NEUTRAL or 0 <= w.owner[p] < len(w.colours)
     for i, c in enumerate(w.colours):
-        assert r.eff_min <= c.eff <= r.eff_max and c.gold >= 0 and c.tech >= 0
+        assert r.caps.eff_min <= c.eff <= r.caps.eff_max and c.gold >= 0 and c.tech >= 0
         assert c.alive == (i in w.owner)
         assert c.alive or c.rip_turn is not None
 
@@ -88,7 +88,7 @@ def test_an_illegal_order_leaves_the_state_unchanged(orders, seat):
     state = create({"players": 2}, 3)
     before = state.to_dict()
     action = SubmitOrders((orders,), ready=True)
-    legal_now = state.check(seat, action) is None
+    legal_now = state.refusal(seat, action) is None
     try:
         state.apply(seat, action)
     except IllegalAction:

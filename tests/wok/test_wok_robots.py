@@ -63,7 +63,7 @@ def test_bots_give_legal_orders_for_every_variant():
         for bot in (RobotBot(), GeneralBot()):
             for seat in sorted(state.awaiting()):
                 action = bot.choose(state.view(seat), state.legal(seat), Rng(1))
-                assert state.check(seat, action) is None
+                assert state.refusal(seat, action) is None
                 assert isinstance(action, SubmitOrders)
                 assert {s.colour for s in action.sets} == set(state.seat_colours[seat])
 

@@ -6,7 +6,7 @@ import pytest
 
 from suite.core.match import IllegalAction, decode_action, encode, new_game
 from suite.core.rng import Rng
-from suite.wok.rules import SPEC, WokState, create
+from suite.wok.rules import SPEC, WokSpectatorView, WokState, WokView, create
 from suite.wok.rules.orders import (
     Attack,
     Bomb,
@@ -135,17 +135,19 @@ def test_actions_round_trip_through_json():
 def test_views_hide_what_the_seat_has_not_seen():
     state = create({"players": 2}, 2)
     mine = state.view(0)
+    assert isinstance(mine, WokView)
     other = _home(state, 1)
     own = _home(state, 0)
-    assert mine["provinces"][own]["arm"] == 12
-    assert "arm" not in mine["provinces"][other]
-    assert mine["provinces"][other]["owner"] == 1
+    assert mine.provinces[own].figures is not None and mine.provinces[own].figures.arm == 12
+    assert mine.provinces[own].seen == state.turn
+    assert mine.provinces[other].figures is None and mine.provinces[other].seen is None
+    assert mine.provinces[other].owner == 1
     spectator = state.view(None)
-    assert all(set(p) == {"id", "name", "owner"} for p in spectator["provinces"])
-    assert "reports" not in spectator and "colours" not in spectator
+    assert isinstance(spectator, WokSpectatorView)
+    assert all(p.figures is None for p in spectator.provinces)
     state.province_intel[0] = {other: state.world.contents(other) | {"turn": 1}}
-    seen = state.view(0)["provinces"][other]
-    assert seen["seen"] == 1 and seen["arm"] == 12
+    seen = state.view(0).provinces[other]
+    assert seen.seen == 1 and seen.figures is not None and seen.figures.arm == 12
 
 
 def test_unanimous_vote_ends_with_shared_victory():

@@ -2,9 +2,12 @@
 
 `SPEC` registers the game as "wok" (see `suite.core.match.GameSpec`). The pieces:
 
-- `ruleset`: every number of a rule set, read from assets/wok/rules/<name>.toml;
+- `ruleset`: every number of a rule set, typed records read from assets/wok/rules/<name>.toml;
+- `config`: `WokConfig`, the typed match config;
 - `orders`: the typed orders, `SubmitOrders` and the other actions, entry checks;
+- `legality`: whether an action is accepted (shared by the engine and `legal()`);
 - `state`: `WokState` (the game contract, simultaneous orders with ready flags), `create`;
+- `views` / `viewing`: the typed seat and spectator views and how they are built;
 - `phases` / `turn`: the ten phases and the turn runner, endings and scores;
 - `reports`: per-colour turn reports; `events`: public events;
 - `robots` (S16), `bots` ("robot", "general"), `space` (random order sets), `belief`;
@@ -19,6 +22,8 @@ from typing import Any
 from suite.core.bots import RandomBot
 from suite.core.match import GameSpec, register_game
 from suite.wok.rules.bots import GeneralBot, RobotBot
+from suite.wok.rules.config import WokConfig
+from suite.wok.rules.events import WokEvent
 from suite.wok.rules.orders import (
     Attack,
     Bomb,
@@ -36,6 +41,7 @@ from suite.wok.rules.orders import (
     WokAction,
 )
 from suite.wok.rules.state import WokState, create
+from suite.wok.rules.views import WokSpectatorView, WokView, WokViews
 
 
 def default_config(players: int) -> dict[str, Any]:
@@ -58,6 +64,16 @@ SPEC = register_game(
         default_config=default_config,
         bots={"random": RandomBot, "robot": RobotBot, "general": GeneralBot},
         turn_of=lambda state: max(0, state.turn - 1),
+        config_type=WokConfig,
+        view_type=WokViews,
+        event_type=WokEvent,
+        blurb=(
+            "Kingdoms of simultaneous orders: bomb, attack, work, grow, spy and upgrade, "
+            "then watch the turn run for everyone at once. Standard rules; Skirmish, "
+            "Duel and Trinity."
+        ),
+        ui="suite.wok.screens:UI",
+        save_kind="wok-save",
     )
 )
 
@@ -79,7 +95,11 @@ __all__ = [
     "Upgrade",
     "Vote",
     "WokAction",
+    "WokConfig",
+    "WokEvent",
+    "WokSpectatorView",
     "WokState",
+    "WokView",
     "create",
     "default_config",
 ]

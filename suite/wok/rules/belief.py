@@ -8,23 +8,23 @@ home's level and DEF. EFF of other colours comes from Spy Player intel, else the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from suite.core.board import Board, Node, Region
-from suite.wok.rules.ruleset import RuleSet, load_ruleset
+from suite.wok.rules.ruleset import RuleSet
+from suite.wok.rules.views import WokView
 from suite.wok.rules.world import NEUTRAL, Colour, World
 
 _BOARDS: dict[tuple[tuple[int, ...], ...], Board] = {}
+_LETTER = {"": 0, "A": 0, "B": 1, "C": 2}
 
 
-def _board(neighbours: list[list[int]]) -> Board:
-    key = tuple(tuple(n) for n in neighbours)
+def _board(view: WokView) -> Board:
+    """A board with the view's adjacency (province i is node "p<i>"), cached per map."""
+    key = tuple(m.neighbours for m in view.map.provinces)
     board = _BOARDS.get(key)
     if board is None:
         nodes = [
-            Node(f"p{i}", f"p{i}", "r", tuple(f"p{j}" for j in nb))
-            for i, nb in enumerate(neighbours)
+            Node(f"p{m.id}", f"p{m.id}", "r", tuple(f"p{j}" for j in m.neighbours))
+            for m in view.map.provinces
         ]
         board = Board(nodes, [Region("r", "r")], name="belief", require_connected=False)
         if len(_BOARDS) > 16:
@@ -35,62 +35,64 @@ def _board(neighbours: list[list[int]]) -> Board:
 
 def neutral_estimate(rules: RuleSet, turn: int) -> tuple[int, int]:
     """(armies, DEF tenths) of an untouched neutral at the start of `turn`."""
-    n = rules.neutral
-    arm = n.arm + rules.neutral_arm_per_turn * turn
-    dfn = n.def_tenths + (n.wok // rules.def_per) * max(0, turn - 1)
-    return min(rules.cap_arm, arm), min(rules.cap_def, dfn)
+    n = rules.start.neutral
+    arm = n.arm + rules.start.neutral.arm_per_turn * turn
+    dfn = n.def_tenths + (n.wok // rules.working.def_per) * max(0, turn - 1)
+    return min(rules.caps.arm, arm), min(rules.caps.def_tenths, dfn)
 
 
-def believed_world(view: Mapping[str, Any]) -> World:
+def believed_world(view: WokView) -> World:
     """A `World` holding the seat's best knowledge (see the module docstring)."""
-    rules = load_ruleset(str(view["rules"]))
-    turn = int(view["turn"])
-    mine = {int(c): v for c, v in view.get("colours", {}).items()}
-    intel = {int(o): v for o, v in view.get("player_intel", {}).items()}
+    rules = view.rules
+    turn = view.turn
+    mine = {c.colour: c for c in view.colours}
+    intel = {i.colour: i for i in view.player_intel}
     colours = []
-    for pl in view["players"]:
-        c = int(pl["colour"])
+    for pl in view.players:
+        c = pl.colour
         if c in mine:
-            eff, gold, tech = mine[c]["eff"], mine[c]["gold"], mine[c]["tech"]
+            eff, gold, tech = mine[c].eff, mine[c].gold, mine[c].tech
         elif c in intel:
-            eff, gold, tech = intel[c]["eff"], intel[c]["gold"], intel[c]["tech"]
+            eff, gold, tech = intel[c].eff, intel[c].gold, intel[c].tech
         else:
-            eff, gold, tech = rules.start_eff, 0, 0
+            eff, gold, tech = rules.start.eff, 0, 0
         colours.append(
             Colour(
-                name=str(pl["name"]),
-                seat=pl["seat"],
-                eff=int(eff),
-                gold=int(gold),
-                tech=int(tech),
-                letter=int(pl.get("letter", 0)),
-                alive=bool(pl["alive"]),
+                name=pl.name,
+                seat=pl.seat,
+                eff=eff,
+                gold=gold,
+                tech=tech,
+                letter=_LETTER.get(pl.letter, 0),
+                alive=pl.alive,
+                ally=mine[c].ally if c in mine else pl.ally,
             )
         )
-    w = World(_board(view["neighbours"]), rules, colours)
+    w = World(_board(view), rules, colours)
     n_arm, n_def = neutral_estimate(rules, turn)
-    home = rules.home
-    for entry in view["provinces"]:
-        p = int(entry["id"])
-        w.owner[p] = int(entry["owner"])
-        w.home[p] = int(view["homes"][p])
-        if "arm" in entry:
-            w.pop[p], w.wok[p], w.arm[p] = entry["pop"], entry["wok"], entry["arm"]
-            w.lev[p], w.dfn[p] = float(entry["lev"]), round(float(entry["def"]) * 10)
-            w.mis[p], w.spy[p], w.aim[p] = entry["mis"], entry["spy"], entry["aim"]
-            w.false_orders[p] = bool(entry["false_orders"])
-            if w.owner[p] == NEUTRAL and entry["seen"] < turn:
-                gap = turn - int(entry["seen"])
-                w.arm[p] = min(rules.cap_arm, w.arm[p] + rules.neutral_arm_per_turn * gap)
+    home = rules.start.home
+    for entry in view.provinces:
+        p = entry.id
+        w.owner[p] = entry.owner
+        w.home[p] = entry.home
+        f = entry.figures
+        if f is not None:
+            w.pop[p], w.wok[p], w.arm[p] = f.pop, f.wok, f.arm
+            w.lev[p], w.dfn[p] = f.lev, round(f.def_ * 10)
+            w.mis[p], w.spy[p], w.aim[p] = f.mis, f.spy, f.aim
+            w.false_orders[p] = f.false_orders
+            if w.owner[p] == NEUTRAL and entry.seen is not None and entry.seen < turn:
+                gap = turn - entry.seen
+                w.arm[p] = min(rules.caps.arm, w.arm[p] + rules.start.neutral.arm_per_turn * gap)
         elif w.owner[p] == NEUTRAL:
             w.pop[p], w.wok[p], w.arm[p], w.dfn[p] = (
-                rules.default_pop,
-                rules.neutral.wok,
+                rules.start.neutral.default_pop,
+                rules.start.neutral.wok,
                 n_arm,
                 n_def,
             )
         else:
-            w.pop[p], w.wok[p] = rules.default_pop, home.wok
+            w.pop[p], w.wok[p] = rules.start.neutral.default_pop, home.wok
             w.arm[p], w.lev[p], w.dfn[p] = max(n_arm, home.arm), home.lev, home.def_tenths
             w.spy[p] = home.spy
     return w

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Mapping
 from typing import Any
 
 from suite.core.match import Action
@@ -34,6 +33,7 @@ from suite.wok.rules.orders import (
 from suite.wok.rules.phases import protection_reason
 from suite.wok.rules.robots import pdef_of, robot_orders
 from suite.wok.rules.ruleset import Variant
+from suite.wok.rules.views import WokView
 from suite.wok.rules.world import NEUTRAL, World
 
 
@@ -54,8 +54,11 @@ def armies_needed(patt: float, pdef: float, defenders: int, safety: float) -> in
     return math.ceil(expected + safety * spread) + 1
 
 
-def _my_colours(view: Mapping[str, Any]) -> list[int]:
-    return sorted(int(c) for c, v in view.get("colours", {}).items() if v["alive"])
+def _seat_view(view: object) -> WokView:
+    """The bot's view; bots play seats, never spectate."""
+    if not isinstance(view, WokView):
+        raise TypeError(f"a WoK bot needs a seat's WokView, not {type(view).__name__}")
+    return view
 
 
 class RobotBot:
@@ -63,11 +66,11 @@ class RobotBot:
 
     name = "robot"
 
-    def choose(self, view: Mapping[str, Any], legal: Any, rng: Rng) -> Action:
-        w = believed_world(view)
-        variant = w.rules.variant(str(view["variant"]))
-        turn = int(view["turn"])
-        sets = tuple(robot_orders(w, variant, c, turn) for c in _my_colours(view))
+    def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
+        v = _seat_view(view)
+        w = believed_world(v)
+        variant = w.rules.variant(v.variant.name)
+        sets = tuple(robot_orders(w, variant, c, v.turn) for c in sorted(v.own()))
         return SubmitOrders(sets=sets, ready=True)
 
 
@@ -90,14 +93,15 @@ class GeneralBot:
         self.keep_pop = keep_pop
         self.target_wok = target_wok
 
-    def choose(self, view: Mapping[str, Any], legal: Any, rng: Rng) -> Action:
-        w = believed_world(view)
-        variant = w.rules.variant(str(view["variant"]))
-        turn = int(view["turn"])
-        mine = _my_colours(view)
-        friends = set(int(c) for c in view.get("colours", {}))
-        intel = {int(o): int(v["turn"]) for o, v in view.get("player_intel", {}).items()}
-        sets = tuple(_General(w, variant, c, turn, friends, self, intel).orders() for c in mine)
+    def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
+        v = _seat_view(view)
+        w = believed_world(v)
+        variant = w.rules.variant(v.variant.name)
+        friends = {c.colour for c in v.colours}
+        intel = {i.colour: i.turn for i in v.player_intel}
+        sets = tuple(
+            _General(w, variant, c, v.turn, friends, self, intel).orders() for c in sorted(v.own())
+        )
         return SubmitOrders(sets=sets, ready=True)
 
 
@@ -147,7 +151,7 @@ class _General:
         for t in w.adj[p]:
             if self.is_enemy(t):
                 o = w.owner[t]
-                total += w.colours[o].eff * self.r.att_level_factor * w.lev[t] * w.arm[t]
+                total += w.colours[o].eff * self.r.attack.att_level_factor * w.lev[t] * w.arm[t]
         return total
 
     def garrison(self, p: int) -> int:
@@ -156,10 +160,10 @@ class _General:
         if pressure == 0:
             return 0
         per_army = max(1.0, pdef_of(self.w, p))
-        return min(self.w.arm[p], math.ceil(pressure / (self.r.robot_ratio * per_army)) + 1)
+        return min(self.w.arm[p], math.ceil(pressure / (self.r.robots.power_ratio * per_army)) + 1)
 
     def patt(self, p: int) -> float:
-        return max(1.0, self.me.eff * self.r.att_level_factor * self.w.lev[p])
+        return max(1.0, self.me.eff * self.r.attack.att_level_factor * self.w.lev[p])
 
     def need(self, src: int, t: int) -> int:
         safety = self.bot.safety_enemy if self.is_enemy(t) else self.bot.safety_neutral
@@ -203,7 +207,7 @@ class _General:
 
     def plan_attacks(self) -> list[Attack]:
         w, r = self.w, self.r
-        limit = min(r.attacks_allowed(self.me.tech), r.limits["attack_orders"])
+        limit = min(r.attacks_allowed(self.me.tech), r.limits.attack_orders)
         spare = {p: w.arm[p] - self.garrison(p) for p in self.own}
         held = set(self.own)
         attacks: list[Attack] = []
@@ -257,19 +261,19 @@ class _General:
         by_pop = sorted(self.own, key=lambda p: (-w.pop[p], p))
         pop_arm = 0
         for p in by_pop:
-            if pop_arm >= lim["transform_pop_arm_orders"]:
+            if pop_arm >= lim.transform_pop_arm_orders:
                 break
-            amount = min(lim["transform_amount"], w.pop[p] - self.bot.keep_pop)
-            if amount >= r.ratios["POP_ARM"]:
+            amount = min(lim.transform_amount, w.pop[p] - self.bot.keep_pop)
+            if amount >= r.transform.ratios["POP_ARM"]:
                 out.append(Transform(p, "POP_ARM", amount))
                 w.pop[p] -= amount
                 pop_arm += 1
         for p in by_pop:
-            if len(out) >= lim["transform_orders"]:
+            if len(out) >= lim.transform_orders:
                 break
             room = self.bot.target_wok - w.wok[p]
-            amount = min(lim["transform_amount"], w.pop[p] - self.bot.keep_pop // 2, 2 * room)
-            if amount >= r.ratios["POP_WOK"] * 4:
+            amount = min(lim.transform_amount, w.pop[p] - self.bot.keep_pop // 2, 2 * room)
+            if amount >= r.transform.ratios["POP_WOK"] * 4:
                 out.append(Transform(p, "POP_WOK", amount))
         return out
 
@@ -282,12 +286,12 @@ class _General:
         sources = {a.source for a in attacks}
         moves: list[Move] = []
         for p in sorted(self.own, key=lambda q: (-dist.get(q, 0), q)):
-            if len(moves) >= lim["move_orders"]:
+            if len(moves) >= lim.move_orders:
                 break
             d = dist.get(p)
             if not d or p in sources:
                 continue
-            amount = min(lim["move_amount"], w.arm[p] - self.garrison(p))
+            amount = min(lim.move_amount, w.arm[p] - self.garrison(p))
             if amount <= 0:
                 continue
             step = min(
@@ -302,10 +306,10 @@ class _General:
     def plan_aims(self, stage: int | None) -> list[SetAim]:
         w = self.w
         out: list[SetAim] = []
-        eff_low = self.me.eff < 50 and self.me.gold < self.r.upgrade_costs[0]
+        eff_low = self.me.eff < 50 and self.me.gold < self.r.upgrades.costs[0]
         eff_at = max(self.own, key=lambda p: (w.wok[p], -p)) if eff_low and self.own else None
         for p in self.own:
-            if len(out) >= self.r.limits["aim_orders"]:
+            if len(out) >= self.r.limits.aim_orders:
                 break
             if p == eff_at:
                 want = "EFF"
@@ -322,18 +326,18 @@ class _General:
         eff = self.me.eff
         tech = self.me.tech
         out: list[Upgrade] = []
-        for cost in self.r.upgrade_costs:
+        for cost in self.r.upgrades.costs:
             if gold < cost:
                 break
             if eff < 75:
                 out.append(Upgrade("EFF"))
-                eff += self.r.up_eff
+                eff += self.r.upgrades.eff
             elif tech < 4:
                 out.append(Upgrade("TECH"))
                 tech += 1
             elif eff < 90:
                 out.append(Upgrade("EFF"))
-                eff += self.r.up_eff
+                eff += self.r.upgrades.eff
             else:
                 out.append(Upgrade("LEV"))
             gold -= cost
@@ -347,7 +351,7 @@ class _General:
         players_done: set[int] = set()
         for p in self.own:
             for t in w.adj[p]:
-                if len(out) >= self.r.limits["spy_orders"]:
+                if len(out) >= self.r.limits.spy_orders:
                     return out
                 if not self.is_enemy(t) or not self.allowed(t) or spies[p] < 2:
                     continue

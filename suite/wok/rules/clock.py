@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 def preset(state: WokState) -> Clock:
     """The clock figures of the game's preset ("standard" 72 h, "live" 5 min)."""
     name = str(state.clock["preset"])
-    if name not in state.rules.clocks:
-        known = ", ".join(sorted(state.rules.clocks))
+    if name not in state.rules.clock:
+        known = ", ".join(sorted(state.rules.clock))
         raise ValueError(f"unknown clock preset {name!r} (have {known})")
-    return state.rules.clocks[name]
+    return state.rules.clock[name]
 
 
 def start(state: WokState, now: float) -> None:

@@ -1,8 +1,11 @@
-"""WoK events: what happened, public to every seat (details go into private reports)."""
+"""WoK events: what happened, public to every seat (details go into private reports).
+
+The game ends with the core `GameOver` event; `WokEvent` is the tagged union of them all.
+"""
 
 from __future__ import annotations
 
-from suite.core.match import Event
+from suite.core.match import Event, GameOver
 
 
 class OrdersAccepted(Event, frozen=True, tag="orders_accepted"):
@@ -39,9 +42,15 @@ class VoteCast(Event, frozen=True, tag="vote_cast"):
     end: bool
 
 
-class AllyDeclared(Event, frozen=True, tag="ally_declared"):
-    colour: int
-    partner: int | None
+class AllianceChanged(Event, frozen=True, tag="alliance_changed"):
+    """A mutual alliance (W13) between colours `a` < `b` was made or broken.
+
+    One-sided declarations are private and make no event.
+    """
+
+    a: int
+    b: int
+    allied: bool
 
 
 class SeatQuit(Event, frozen=True, tag="seat_quit"):
@@ -54,6 +63,15 @@ class Poked(Event, frozen=True, tag="poked"):
     waiting: tuple[int, ...]
 
 
-class GameOver(Event, frozen=True, tag="game_over"):
-    winners: tuple[int, ...]
-    reason: str
+WokEvent = (
+    OrdersAccepted
+    | ReadyChanged
+    | TurnRan
+    | ProvinceTaken
+    | Ripped
+    | VoteCast
+    | AllianceChanged
+    | SeatQuit
+    | Poked
+    | GameOver
+)

@@ -156,44 +156,44 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
     lim = rules.limits
     n = provinces
     problems = [
-        _count(orders.bombs, lim["bomb_orders"], "bombing"),
-        _count(orders.attacks, lim["attack_orders"], "attack"),
-        _count(orders.transforms, lim["transform_orders"], "transformation"),
-        _count(orders.moves, lim["move_orders"], "move"),
-        _count(orders.aims, lim["aim_orders"], "aim"),
-        _count(orders.upgrades, lim["upgrade_orders"], "upgrade"),
-        _count(orders.spies, lim["spy_orders"], "spy"),
+        _count(orders.bombs, lim.bomb_orders, "bombing"),
+        _count(orders.attacks, lim.attack_orders, "attack"),
+        _count(orders.transforms, lim.transform_orders, "transformation"),
+        _count(orders.moves, lim.move_orders, "move"),
+        _count(orders.aims, lim.aim_orders, "aim"),
+        _count(orders.upgrades, lim.upgrade_orders, "upgrade"),
+        _count(orders.spies, lim.spy_orders, "spy"),
     ]
     pop_arm = sum(1 for t in orders.transforms if t.kind == "POP_ARM")
-    if pop_arm > lim["transform_pop_arm_orders"]:
+    if pop_arm > lim.transform_pop_arm_orders:
         problems.append(
-            f"{pop_arm} POP->ARM transformations, at most {lim['transform_pop_arm_orders']}"
+            f"{pop_arm} POP->ARM transformations, at most {lim.transform_pop_arm_orders}"
         )
     for i, b in enumerate(orders.bombs, 1):
         what = f"bombing order {i}"
         problems += [_province(b.source, n, what), _province(b.target, n, what)]
-        problems.append(_amount(b.missiles, lim["bomb_missiles"], what))
+        problems.append(_amount(b.missiles, lim.bomb_missiles, what))
     for i, a in enumerate(orders.attacks, 1):
         what = f"attack order {i}"
         problems += [_province(a.source, n, what), _province(a.target, n, what)]
-        problems.append(_amount(a.armies, rules.cap_arm, what))
+        problems.append(_amount(a.armies, rules.caps.arm, what))
     for i, t in enumerate(orders.transforms, 1):
         what = f"transformation {i}"
         problems.append(_province(t.province, n, what))
-        problems.append(_amount(t.amount, lim["transform_amount"], what))
-        if t.kind not in rules.ratios:
+        problems.append(_amount(t.amount, lim.transform_amount, what))
+        if t.kind not in rules.transform.ratios:
             problems.append(f"{what}: unknown kind {t.kind!r}")
     for i, m in enumerate(orders.moves, 1):
         what = f"move {i}"
         problems += [_province(m.source, n, what), _province(m.target, n, what)]
-        problems.append(_amount(m.amount, lim["move_amount"], what))
-        if m.unit not in rules.move_kinds:
+        problems.append(_amount(m.amount, lim.move_amount, what))
+        if m.unit not in rules.movement.kinds:
             problems.append(f"{what}: unknown unit {m.unit!r}")
     seen_aims: set[int] = set()
     for i, s in enumerate(orders.aims, 1):
         what = f"aim order {i}"
         problems.append(_province(s.province, n, what))
-        if s.aim not in rules.aims:
+        if s.aim not in rules.working.aims:
             problems.append(f"{what}: unknown aim {s.aim!r}")
         if s.province in seen_aims:
             problems.append(f"{what}: province {s.province} already has an aim order")
@@ -204,8 +204,8 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
     for i, sp in enumerate(orders.spies, 1):
         what = f"spy order {i}"
         problems += [_province(sp.source, n, what), _province(sp.target, n, what)]
-        problems.append(_amount(sp.spies, lim["spy_amount"], what))
-        if sp.op not in rules.spy_ops:
+        problems.append(_amount(sp.spies, lim.spy_amount, what))
+        if sp.op not in rules.spying.operations:
             problems.append(f"{what}: unknown operation {sp.op!r}")
     for p in problems:
         if p is not None:

@@ -108,7 +108,7 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
             reason = f"no missiles in province {b.source}"
         elif w.owner[b.target] == colour:
             reason = "you cannot bomb your own province"
-        elif w.owner[b.target] == NEUTRAL and not r.bomb_neutrals:
+        elif w.owner[b.target] == NEUTRAL and not r.bombing.bomb_neutrals:
             reason = "neutral provinces cannot be bombed"
         elif b.target not in w.adj_sets[b.source] and b.target not in w.far[b.source]:
             reason = f"province {b.target} is out of range of province {b.source}"
@@ -118,7 +118,9 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
             ctx.log.cancel(colour, "bombing", i, b, reason)
             continue
         short = b.target in w.adj_sets[b.source]
-        chance = w.colours[colour].eff * (r.bomb_short if short else r.bomb_long)
+        chance = w.colours[colour].eff * (
+            r.bombing.short_chance if short else r.bombing.long_chance
+        )
         fired = min(b.missiles, w.mis[b.source])
         w.mis[b.source] -= fired
         hits = 0
@@ -128,17 +130,17 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
             if not ctx.rng.percent(chance):
                 continue
             hits += 1
-            kind = ctx.rng.choice(r.bomb_kinds)
+            kind = ctx.rng.choice(r.bombing.hit_kinds)
             if kind == "ARM" and w.arm[t] > 0:
-                lost = min(r.bomb_arm, w.arm[t])
+                lost = min(r.bombing.arm_per_hit, w.arm[t])
                 w.arm[t] -= lost
                 destroyed["ARM"] += lost
             elif kind == "SPY" and w.spy[t] > 0:
-                lost = min(r.bomb_spy, w.spy[t])
+                lost = min(r.bombing.spy_per_hit, w.spy[t])
                 w.spy[t] -= lost
                 destroyed["SPY"] += lost
             elif kind == "DEF" and w.dfn[t] > 0:
-                lost = min(r.bomb_def, w.dfn[t])
+                lost = min(r.bombing.def_tenths_per_hit, w.dfn[t])
                 w.dfn[t] -= lost
                 destroyed["DEF"] += lost
         ctx.log.bombings.append(
@@ -193,8 +195,8 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
     a_lev = w.lev[source]
     defender = w.owner[target]
     d_arm, d_lev, d_def = w.arm[target], w.lev[target], w.dfn[target] / 10
-    patt = w.colours[colour].eff * (r.att_level_factor * a_lev)
-    pdef = w.eff_of(target) * (r.def_level_factor * d_lev + r.def_def_factor * d_def)
+    patt = w.colours[colour].eff * (r.attack.att_level_factor * a_lev)
+    pdef = w.eff_of(target) * (r.attack.def_level_factor * d_lev + r.attack.def_def_factor * d_def)
     record: dict[str, Any] = {
         "attacker": colour,
         "defender": defender,
@@ -206,11 +208,11 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
         "pdef": round(pdef, 1),
     }
     if d_arm == 0:
-        gain = r.empty_gain / a_lev
+        gain = r.attack.empty_gain / a_lev
         record.update(rounds=0, a_lost=0, a_injured=0, d_lost=0, d_injured=0, won=True)
         _capture(w, ctx, colour, target, sent, w.bound_lev(a_lev + gain))
     else:
-        res = contest(ctx.rng, sent, patt, d_arm, pdef, r.injured_fraction)
+        res = contest(ctx.rng, sent, patt, d_arm, pdef, r.attack.injured_fraction)
         won = res.attacker_won(sent)
         record.update(
             rounds=res.rounds,
@@ -222,11 +224,11 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
         )
         if won:
             survivors = sent - res.a_lost + res.a_injured
-            new_lev = w.bound_lev(a_lev + r.gain_att_won * res.rounds)
+            new_lev = w.bound_lev(a_lev + r.attack.gain_attacker_won * res.rounds)
             _capture(w, ctx, colour, target, survivors, new_lev)
         else:
             w.arm[target] = d_arm - res.d_lost + res.d_injured
-            w.lev[target] = w.bound_lev(d_lev + r.gain_def_won * res.rounds)
+            w.lev[target] = w.bound_lev(d_lev + r.attack.gain_defender_won * res.rounds)
     ctx.log.battles.append(record)
 
 
@@ -235,13 +237,13 @@ def _capture(w: World, ctx: TurnContext, colour: int, p: int, armies: int, lev: 
     r = w.rules
     old = w.owner[p]
     w.owner[p] = colour
-    w.arm[p] = min(armies, r.cap_arm)
+    w.arm[p] = min(armies, r.caps.arm)
     w.lev[p] = lev
-    w.pop[p] = _frac(w.pop[p], r.capture_pop)
-    w.wok[p] = _frac(w.wok[p], r.capture_wok)
-    w.mis[p] = _frac(w.mis[p], r.capture_mis)
-    w.spy[p] = _frac(w.spy[p], r.capture_spy)
-    if not r.capture_keeps_false_orders:
+    w.pop[p] = _frac(w.pop[p], r.attack.capture_pop)
+    w.wok[p] = _frac(w.wok[p], r.attack.capture_wok)
+    w.mis[p] = _frac(w.mis[p], r.attack.capture_mis)
+    w.spy[p] = _frac(w.spy[p], r.attack.capture_spy)
+    if not r.attack.capture_keeps_false_orders:
         w.false_orders[p] = False
     ctx.log.captures.append({"province": p, "by": colour, "from": old})
     if old != NEUTRAL and not any(o == old for o in w.owner):
@@ -262,7 +264,7 @@ def entropy(w: World, ctx: TurnContext) -> None:
             counts[o] += 1
     for i, c in enumerate(w.colours):
         if c.alive:
-            c.eff = w.bound_eff(c.eff - counts[i] * w.rules.entropy_per_province)
+            c.eff = w.bound_eff(c.eff - counts[i] * w.rules.entropy.eff_per_province)
 
 
 # -- 4. working -------------------------------------------------------------
@@ -276,20 +278,20 @@ def working(w: World, ctx: TurnContext) -> None:
         aim = w.aim[p]
         o = w.owner[p]
         if aim == "DEF":
-            w.dfn[p] = min(r.cap_def, w.dfn[p] + wok // r.def_per)
+            w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + wok // r.working.def_per)
         elif aim == "LEV":
             if w.arm[p] > 0:
-                gain = min(r.lev_max_gain, wok / (w.arm[p] * w.lev[p]))
+                gain = min(r.working.lev_max_gain, wok / (w.arm[p] * w.lev[p]))
                 w.lev[p] = w.bound_lev(w.lev[p] + gain)
         elif aim == "MIS":
-            w.mis[p] = min(r.cap_mis, w.mis[p] + wok // r.mis_per)
+            w.mis[p] = min(r.caps.mis, w.mis[p] + wok // r.working.mis_per)
         elif aim == "SPY":
-            w.spy[p] = min(r.cap_spy, w.spy[p] + wok // r.spy_per)
+            w.spy[p] = min(r.caps.spy, w.spy[p] + wok // r.working.spy_per)
         elif aim == "MIN":
             if o != NEUTRAL:
-                w.colours[o].gold += wok * r.gold_per_wok
+                w.colours[o].gold += wok * r.working.gold_per_wok
         elif aim == "EFF" and o != NEUTRAL:
-            w.colours[o].eff = w.bound_eff(w.colours[o].eff + wok // r.eff_per)
+            w.colours[o].eff = w.bound_eff(w.colours[o].eff + wok // r.working.eff_per)
 
 
 # -- 5. transformations -----------------------------------------------------
@@ -311,9 +313,9 @@ def transforming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> N
             continue
         taken = min(t.amount, src[p])
         src[p] -= taken
-        made = taken // r.ratios[t.kind]
+        made = taken // r.transform.ratios[t.kind]
         if dst_kind == "ARM":
-            w.add_arm(p, made, r.new_arm_lev)
+            w.add_arm(p, made, r.transform.new_arm_lev)
         else:
             dst = w.units(dst_kind)
             dst[p] = min(w.cap(dst_kind), dst[p] + made)
@@ -324,7 +326,7 @@ def neutral_gain(w: World, ctx: TurnContext) -> None:
     r = w.rules
     for p in range(w.n):
         if w.owner[p] == NEUTRAL:
-            w.add_arm(p, r.neutral_arm_per_turn, r.new_arm_lev)
+            w.add_arm(p, r.start.neutral.arm_per_turn, r.transform.new_arm_lev)
 
 
 # -- 6. growth --------------------------------------------------------------
@@ -334,7 +336,7 @@ def growth(w: World, ctx: TurnContext) -> None:
     for p in range(w.n):
         pop = w.pop[p]
         if pop:
-            w.pop[p] = min(r.cap_pop, pop + pop * r.growth_percent(pop) // 100)
+            w.pop[p] = min(r.caps.pop, pop + pop * r.growth_percent(pop) // 100)
 
 
 # -- 7. movement ------------------------------------------------------------
@@ -384,7 +386,7 @@ def upgrading(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
     c = w.colours[colour]
     bought = 0
     for i, u in enumerate(orders.upgrades, 1):
-        cost = r.upgrade_costs[min(bought, len(r.upgrade_costs) - 1)]
+        cost = r.upgrades.costs[min(bought, len(r.upgrades.costs) - 1)]
         if c.gold < cost:
             ctx.log.cancel(colour, "upgrades", i, u, f"needs {cost} gold, you have {c.gold}")
             continue
@@ -392,22 +394,22 @@ def upgrading(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
         bought += 1
         own = w.owned(colour)
         if u.kind == "TECH":
-            c.tech += r.up_tech
+            c.tech += r.upgrades.tech
         elif u.kind == "EFF":
-            c.eff = w.bound_eff(c.eff + r.up_eff)
+            c.eff = w.bound_eff(c.eff + r.upgrades.eff)
         elif u.kind == "DEF":
             for p in own:
-                w.dfn[p] = min(r.cap_def, w.dfn[p] + r.up_def)
+                w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + r.upgrades.def_tenths)
         elif u.kind == "LEV":
             for p in own:
                 if w.arm[p]:
-                    w.lev[p] = w.bound_lev(w.lev[p] + r.up_lev)
+                    w.lev[p] = w.bound_lev(w.lev[p] + r.upgrades.lev)
         elif u.kind == "MIS":
             for p in own:
-                w.mis[p] = min(r.cap_mis, w.mis[p] + r.up_mis)
+                w.mis[p] = min(r.caps.mis, w.mis[p] + r.upgrades.mis)
         elif u.kind == "SPY":
             for p in own:
-                w.spy[p] = min(r.cap_spy, w.spy[p] + r.up_spy)
+                w.spy[p] = min(r.caps.spy, w.spy[p] + r.upgrades.spy)
         ctx.log.upgrades.setdefault(colour, []).append({"kind": u.kind, "cost": cost})
 
 
@@ -451,7 +453,7 @@ def spying(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
             victim = w.colours[owner]
             for _ in range(arrived):
                 if rng.percent(me.eff):
-                    take = min(r.gold_per_spy, victim.gold)
+                    take = min(r.spying.gold_per_spy, victim.gold)
                     victim.gold -= take
                     me.gold += take
                     stolen += take
@@ -466,7 +468,7 @@ def spying(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
                     returned = arrived - k
                     break
                 caught += 1
-        w.spy[s.source] = min(r.cap_spy, w.spy[s.source] + returned)
+        w.spy[s.source] = min(r.caps.spy, w.spy[s.source] + returned)
         result: dict[str, Any] = {}
         if success:
             result = _spy_effect(w, ctx, colour, s.op, s.target, owner)
@@ -505,7 +507,7 @@ def _spy_effect(
         return seen
     if op == "PROPAGANDA":
         victim = w.colours[owner]
-        victim.eff = w.bound_eff(victim.eff - r.propaganda_eff)
-        return {"eff_lost": r.propaganda_eff}
+        victim.eff = w.bound_eff(victim.eff - r.spying.propaganda_eff)
+        return {"eff_lost": r.spying.propaganda_eff}
     w.false_orders[target] = True
     return {"false_orders": True}

@@ -20,7 +20,9 @@ from suite.wok.rules.world import NEUTRAL, World
 def pdef_of(w: World, p: int) -> float:
     """Defence power of province p per defending army (PDEF)."""
     r = w.rules
-    return w.eff_of(p) * (r.def_level_factor * w.lev[p] + r.def_def_factor * w.dfn[p] / 10)
+    return w.eff_of(p) * (
+        r.attack.def_level_factor * w.lev[p] + r.attack.def_def_factor * w.dfn[p] / 10
+    )
 
 
 def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet:
@@ -35,44 +37,44 @@ def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet
 
     by_pop = sorted((p for p in own if w.pop[p] > 0), key=lambda p: (-w.pop[p], p))
     transforms = tuple(
-        Transform(p, "POP_ARM", min(lim["transform_amount"], w.pop[p]))
-        for p in by_pop[: min(r.robot_pop_arm_orders, lim["transform_pop_arm_orders"])]
+        Transform(p, "POP_ARM", min(lim.transform_amount, w.pop[p]))
+        for p in by_pop[: min(r.robots.pop_arm_orders, lim.transform_pop_arm_orders)]
     )
 
     aims: list[SetAim] = []
     for p in own:
-        want = r.robot_home_aim if w.home[p] == colour else r.robot_other_aim
+        want = r.robots.home_aim if w.home[p] == colour else r.robots.other_aim
         if w.aim[p] != want or w.false_orders[p]:
             aims.append(SetAim(p, want))  # type: ignore[arg-type]
     aims.sort(key=lambda s: (w.home[s.province] != colour, s.province))
 
     me = w.colours[colour]
-    patt = me.eff * r.att_level_factor
+    patt = me.eff * r.attack.att_level_factor
     attacks: list[Attack] = []
     for p in own:
-        if w.arm[p] < r.robot_min_armies:
+        if w.arm[p] < r.robots.min_armies:
             continue
         targets = [t for t in w.adj[p] if w.owner[t] != colour and allowed(t)]
         if not targets:
             continue
         target = min(targets, key=lambda t: (pdef_of(w, t), t))
-        sent = w.arm[p] - r.robot_keep
-        if patt * w.lev[p] * sent >= r.robot_ratio * pdef_of(w, target) * w.arm[target]:
+        sent = w.arm[p] - r.robots.keep_armies
+        if patt * w.lev[p] * sent >= r.robots.power_ratio * pdef_of(w, target) * w.arm[target]:
             attacks.append(Attack(p, target, sent))
 
     bombs: list[Bomb] = []
     for p in own:
-        if w.mis[p] == 0 or len(bombs) >= lim["bomb_orders"]:
+        if w.mis[p] == 0 or len(bombs) >= lim.bomb_orders:
             continue
         enemies = [t for t in w.adj[p] if w.owner[t] not in (colour, NEUTRAL) and allowed(t)]
         if enemies:
             target = min(enemies, key=lambda t: (-w.arm[t], t))
-            bombs.append(Bomb(p, target, min(lim["bomb_missiles"], w.mis[p])))
+            bombs.append(Bomb(p, target, min(lim.bomb_missiles, w.mis[p])))
 
     return OrderSet(
         colour=colour,
         bombs=tuple(bombs),
-        attacks=tuple(attacks[: lim["attack_orders"]]),
+        attacks=tuple(attacks[: lim.attack_orders]),
         transforms=transforms,
-        aims=tuple(aims[: lim["aim_orders"]]),
+        aims=tuple(aims[: lim.aim_orders]),
     )

@@ -1,91 +1,44 @@
-"""A WoK rule set read from its data file (assets/wok/rules/<name>.toml).
+"""A WoK rule set read from its data file (assets/wok/rules/<name>.toml) as typed records.
 
-Every number the phases use comes from a `RuleSet`; a missing or mistyped entry raises
-`RuleSetError` naming the file and the key, so a modder's typo never reaches a game.
+The file is converted in one call by `suite.core.datafile.read_rules` into `RuleSet`; every
+table is a record that refuses unknown or mistyped keys, so a modder's typo raises
+`DataError` naming the file and the key and never reaches a game. The records mirror the
+TOML tables (``rules.caps.pop`` is ``[caps] pop``). Rule sets are public knowledge, so
+views may carry them whole.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
-from suite.core.datafile import read_toml
+import msgspec
+
+from suite.core.datafile import DataError, convert_rules, read_rules
 from suite.paths import asset
 
 
-class RuleSetError(ValueError):
-    """A rule-set file that cannot be used; the message names the file and the key."""
+class _Table(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of every rules-data table: typed, immutable, unknown keys refused."""
 
 
-class _Reader:
-    """Typed access to a TOML table with errors that name the file and dotted key."""
+class Caps(_Table, frozen=True, kw_only=True):
+    """W1 caps; DEF is kept in tenths (0..99)."""
 
-    def __init__(self, data: dict[str, Any], source: str, prefix: str = "") -> None:
-        self.data = data
-        self.source = source
-        self.prefix = prefix
-
-    def _raw(self, key: str) -> Any:
-        if key not in self.data:
-            raise RuleSetError(f"{self.source}: missing key {self.prefix}{key}")
-        return self.data[key]
-
-    def _bad(self, key: str, want: str) -> RuleSetError:
-        return RuleSetError(f"{self.source}: {self.prefix}{key} must be {want}")
-
-    def integer(self, key: str) -> int:
-        v = self._raw(key)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self._bad(key, "an integer")
-        return v
-
-    def number(self, key: str) -> float:
-        v = self._raw(key)
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self._bad(key, "a number")
-        return float(v)
-
-    def flag(self, key: str) -> bool:
-        v = self._raw(key)
-        if not isinstance(v, bool):
-            raise self._bad(key, "true or false")
-        return v
-
-    def text(self, key: str) -> str:
-        v = self._raw(key)
-        if not isinstance(v, str):
-            raise self._bad(key, "a string")
-        return v
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        v = self._raw(key)
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise self._bad(key, "a list of strings")
-        return tuple(v)
-
-    def integers(self, key: str) -> tuple[int, ...]:
-        v = self._raw(key)
-        if not isinstance(v, list) or not all(isinstance(x, int) for x in v):
-            raise self._bad(key, "a list of integers")
-        return tuple(v)
-
-    def table(self, key: str) -> _Reader:
-        v = self._raw(key)
-        if not isinstance(v, dict):
-            raise self._bad(key, "a table")
-        return _Reader(v, self.source, f"{self.prefix}{key}.")
-
-    def tables(self, key: str) -> list[_Reader]:
-        v = self._raw(key)
-        if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
-            raise self._bad(key, "an array of tables")
-        return [_Reader(x, self.source, f"{self.prefix}{key}[{i}].") for i, x in enumerate(v)]
+    pop: int
+    wok: int
+    arm: int
+    lev_min: float
+    lev_max: float
+    def_tenths: int
+    mis: int
+    spy: int
+    eff_min: int
+    eff_max: int
 
 
-@dataclass(frozen=True, slots=True)
-class StartFigures:
+class StartFigures(_Table, frozen=True, kw_only=True):
     """What a province holds at the start (W2 home, W3 neutral)."""
 
     wok: int
@@ -94,77 +47,75 @@ class StartFigures:
     def_tenths: int
     mis: int
     spy: int
-    aim: str
+    aim: str = "DEF"
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """Set-up and victory figures of one variant (S12-S15)."""
+class NeutralStart(StartFigures, frozen=True, kw_only=True):
+    """W3: a neutral's start figures, its EFF, its armies per turn and the default POP."""
 
-    name: str
-    protect_home_until: int
-    alliances: bool
-    seats: int  # 0: one colour per seat, as many as players
-    colours_per_seat: int
-    robots: int
-    rips_to_win: int  # 0: last standing wins
-    nap_until: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """Turn-clock preset (W12), in seconds."""
-
-    deadline: int
-    run_now_after_poke: int
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """All numbers of one rule set. Attribute groups mirror the TOML tables."""
-
-    name: str
-    title: str
-    source: str
-    # caps (W1)
-    cap_pop: int
-    cap_wok: int
-    cap_arm: int
-    lev_min: float
-    lev_max: float
-    cap_def: int
-    cap_mis: int
-    cap_spy: int
-    eff_min: int
-    eff_max: int
-    # start
-    start_eff: int
-    start_gold: int
-    start_tech: int
-    home: StartFigures
-    neutral: StartFigures
-    neutral_eff: int
-    neutral_arm_per_turn: int
+    eff: int
+    arm_per_turn: int
     default_pop: int
-    # limits
-    limits: dict[str, int]
-    # bombing
-    bomb_short: float
-    bomb_long: float
-    bomb_kinds: tuple[str, ...]
-    bomb_arm: int
-    bomb_spy: int
-    bomb_def: int
+
+
+class Start(_Table, frozen=True, kw_only=True):
+    """The beginning: player figures and the home and neutral provinces."""
+
+    eff: int
+    gold: int
+    tech: int
+    home: StartFigures
+    neutral: NeutralStart
+
+
+class Limits(_Table, frozen=True, kw_only=True):
+    """Order entry limits: orders per phase and the most units one order may name."""
+
+    bomb_orders: int
+    bomb_missiles: int
+    attack_orders: int
+    transform_orders: int
+    transform_amount: int
+    transform_pop_arm_orders: int
+    move_orders: int
+    move_amount: int
+    aim_orders: int
+    upgrade_orders: int
+    spy_orders: int
+    spy_amount: int
+
+
+RevealSource = Literal["none", "province", "player"]
+
+
+class Bombing(_Table, frozen=True, kw_only=True):
+    """S2 bombing; chances are multiplied by the bombing player's EFF (percent).
+
+    `target_sees` is what the bombed player's report names of the source: nothing, the
+    province the missiles came from, or the province and the player.
+    """
+
+    short_chance: float
+    long_chance: float
+    hit_kinds: tuple[str, ...]
+    arm_per_hit: int
+    spy_per_hit: int
+    def_tenths_per_hit: int
     bomb_neutrals: bool
-    # attack
+    target_sees: RevealSource
+
+
+class AttackRules(_Table, frozen=True, kw_only=True):
+    """S3 attacking, W6 contest, W8 capture."""
+
     base_attacks: int
     attacks_per_tech: int
     max_attacks: int
     att_level_factor: float
     def_level_factor: float
     def_def_factor: float
-    gain_att_won: float
-    gain_def_won: float
+    gain_attacker_won: float
+    gain_defender_won: float
     empty_gain: float
     injured_fraction: float
     capture_pop: float
@@ -172,8 +123,15 @@ class RuleSet:
     capture_mis: float
     capture_spy: float
     capture_keeps_false_orders: bool
-    # entropy, working, transform, growth
-    entropy_per_province: int
+
+
+class Entropy(_Table, frozen=True, kw_only=True):
+    eff_per_province: int
+
+
+class Working(_Table, frozen=True, kw_only=True):
+    """S5 working: `*_per` workers make one unit; the aims workers may be given."""
+
     def_per: int
     mis_per: int
     spy_per: int
@@ -181,194 +139,177 @@ class RuleSet:
     gold_per_wok: int
     lev_max_gain: float
     aims: tuple[str, ...]
+
+
+class TransformRules(_Table, frozen=True, kw_only=True):
+    """S6: `ratios` maps a transformation kind to its source units per target unit."""
+
     ratios: dict[str, int]
     new_arm_lev: float
-    growth: tuple[tuple[int, int], ...]
-    move_kinds: tuple[str, ...]
-    # upgrades
-    upgrade_costs: tuple[int, ...]
-    up_tech: int
-    up_eff: int
-    up_def: int
-    up_lev: float
-    up_mis: int
-    up_spy: int
-    # spying
+
+
+class GrowthTier(_Table, frozen=True, kw_only=True):
+    """S7: POP below `upto` (exclusive) grows by `percent`."""
+
+    upto: int
+    percent: int
+
+
+class Movement(_Table, frozen=True, kw_only=True):
+    kinds: tuple[str, ...]
+
+
+class Upgrades(_Table, frozen=True, kw_only=True):
+    """S10: the n-th upgrade bought in a turn costs costs[n-1]; what each one gives."""
+
+    costs: tuple[int, ...]
+    kinds: tuple[str, ...]
+    tech: int
+    eff: int
+    def_tenths: int
+    lev: float
+    mis: int
+    spy: int
+
+
+class Spying(_Table, frozen=True, kw_only=True):
     gold_per_spy: int
     propaganda_eff: int
-    spy_ops: tuple[str, ...]
-    # score (W11)
-    score: dict[str, int]
-    # clock, end, robots, variants
-    clocks: dict[str, Clock]
+    operations: tuple[str, ...]
+
+
+class Score(_Table, frozen=True, kw_only=True):
+    """W11 score weights; `top` is the length of the Top Ten list."""
+
+    province: int
+    pop: int
+    wok: int
+    arm_lev: int
+    def_per_point: int
+    mis: int
+    spy: int
+    gold_divisor: int
+    tech: int
+    top: int
+
+
+class Clock(_Table, frozen=True, kw_only=True):
+    """Turn-clock preset (W12), in seconds."""
+
+    deadline: int
+    run_now_after_poke: int
+
+
+class ClockRules(_Table, frozen=True, kw_only=True):
     missed_turns_to_quit: int
+
+
+class End(_Table, frozen=True, kw_only=True):
     alliance_min_players: int
     vote_shared_victory: bool
     default_max_turns: int
-    robot_pop_arm_orders: int
-    robot_min_armies: int
-    robot_ratio: float
-    robot_keep: int
-    robot_home_aim: str
-    robot_other_aim: str
+
+
+class Robots(_Table, frozen=True, kw_only=True):
+    """S16 robot doctrine figures."""
+
+    pop_arm_orders: int
+    min_armies: int
+    power_ratio: float
+    keep_armies: int
+    home_aim: str
+    other_aim: str
+
+
+class Variant(_Table, frozen=True, kw_only=True):
+    """Set-up and victory figures of one variant (S12-S15); `name` is its table's key."""
+
+    protect_home_until: int
+    alliances: bool
+    name: str = ""
+    seats: int = 0  # 0: one colour per seat, as many as players
+    colours_per_seat: int = 1
+    robots: int = 0
+    rips_to_win: int = 0  # 0: last standing wins
+    nap_until: tuple[int, ...] = ()
+
+
+class RuleSet(_Table, frozen=True, kw_only=True):
+    """All numbers of one rule set; the tables mirror the TOML file."""
+
+    name: str
+    title: str
+    caps: Caps
+    start: Start
+    limits: Limits
+    bombing: Bombing
+    attack: AttackRules
+    entropy: Entropy
+    working: Working
+    transform: TransformRules
+    growth: tuple[GrowthTier, ...]
+    movement: Movement
+    upgrades: Upgrades
+    spying: Spying
+    score: Score
+    clock: dict[str, Clock]
+    clock_rules: ClockRules
+    end: End
+    robots: Robots
     variants: dict[str, Variant]
+    source: str = ""
 
     def attacks_allowed(self, tech: int) -> int:
         """S3: attacks per turn = min(max, base + per_tech * tech)."""
-        return min(self.max_attacks, self.base_attacks + self.attacks_per_tech * tech)
+        a = self.attack
+        return min(a.max_attacks, a.base_attacks + a.attacks_per_tech * tech)
 
     def growth_percent(self, pop: int) -> int:
         """S7: the growth rate of a province holding `pop`."""
-        for upto, percent in self.growth:
-            if pop < upto:
-                return percent
+        for tier in self.growth:
+            if pop < tier.upto:
+                return tier.percent
         return 0
 
     def variant(self, name: str) -> Variant:
+        """The variant `name`; DataError lists the known ones."""
         if name not in self.variants:
             known = ", ".join(sorted(self.variants))
-            raise RuleSetError(f"{self.source}: unknown variant {name!r} (have {known})")
+            raise DataError(f"{self.source}: unknown variant {name!r} (have {known})")
         return self.variants[name]
 
 
-def _start(t: _Reader) -> StartFigures:
-    return StartFigures(
-        wok=t.integer("wok"),
-        arm=t.integer("arm"),
-        lev=t.number("lev"),
-        def_tenths=t.integer("def_tenths"),
-        mis=t.integer("mis"),
-        spy=t.integer("spy"),
-        aim=t.text("aim") if "aim" in t.data else "DEF",
-    )
-
-
-def _variant(name: str, t: _Reader) -> Variant:
-    def opt_int(key: str, default: int) -> int:
-        return t.integer(key) if key in t.data else default
-
-    return Variant(
-        name=name,
-        protect_home_until=t.integer("protect_home_until"),
-        alliances=t.flag("alliances"),
-        seats=opt_int("seats", 0),
-        colours_per_seat=opt_int("colours_per_seat", 1),
-        robots=opt_int("robots", 0),
-        rips_to_win=opt_int("rips_to_win", 0),
-        nap_until=t.integers("nap_until") if "nap_until" in t.data else (),
-    )
-
-
-def parse_ruleset(data: dict[str, Any], source: str) -> RuleSet:
-    """Build a RuleSet from parsed TOML; RuleSetError names `source` and the key."""
-    r = _Reader(data, source)
-    caps, start, lim = r.table("caps"), r.table("start"), r.table("limits")
-    bomb, att, work = r.table("bombing"), r.table("attack"), r.table("working")
-    tr, up, spy, sc = r.table("transform"), r.table("upgrades"), r.table("spying"), r.table("score")
-    end, rob, var = r.table("end"), r.table("robots"), r.table("variants")
-    neutral = start.table("neutral")
-    growth = tuple((g.integer("upto"), g.integer("percent")) for g in r.tables("growth"))
-    clocks_t = r.table("clock")
-    clocks = {
-        k: Clock(
-            clocks_t.table(k).integer("deadline"), clocks_t.table(k).integer("run_now_after_poke")
-        )
-        for k in clocks_t.data
-    }
-    aims = work.texts("aims")
-    for who in ("home", "neutral"):
-        aim = start.table(who).data.get("aim", "DEF")
+def _checked(rules: RuleSet, source: str) -> RuleSet:
+    """Cross-table checks types cannot express; the variants learn their names."""
+    aims = rules.working.aims
+    for who, fig in (("home", rules.start.home), ("neutral", rules.start.neutral)):
+        if fig.aim not in aims:
+            raise DataError(f"{source}: at `start.{who}.aim`: {fig.aim!r} is not one of {aims}")
+    for who, aim in (("home_aim", rules.robots.home_aim), ("other_aim", rules.robots.other_aim)):
         if aim not in aims:
-            raise RuleSetError(f"{source}: start.{who}.aim {aim!r} is not one of {aims}")
-    return RuleSet(
-        name=r.text("name"),
-        title=r.text("title"),
-        source=source,
-        cap_pop=caps.integer("pop"),
-        cap_wok=caps.integer("wok"),
-        cap_arm=caps.integer("arm"),
-        lev_min=caps.number("lev_min"),
-        lev_max=caps.number("lev_max"),
-        cap_def=caps.integer("def_tenths"),
-        cap_mis=caps.integer("mis"),
-        cap_spy=caps.integer("spy"),
-        eff_min=caps.integer("eff_min"),
-        eff_max=caps.integer("eff_max"),
-        start_eff=start.integer("eff"),
-        start_gold=start.integer("gold"),
-        start_tech=start.integer("tech"),
-        home=_start(start.table("home")),
-        neutral=_start(neutral),
-        neutral_eff=neutral.integer("eff"),
-        neutral_arm_per_turn=neutral.integer("arm_per_turn"),
-        default_pop=neutral.integer("default_pop"),
-        limits={k: lim.integer(k) for k in lim.data},
-        bomb_short=bomb.number("short_chance"),
-        bomb_long=bomb.number("long_chance"),
-        bomb_kinds=bomb.texts("hit_kinds"),
-        bomb_arm=bomb.integer("arm_per_hit"),
-        bomb_spy=bomb.integer("spy_per_hit"),
-        bomb_def=bomb.integer("def_tenths_per_hit"),
-        bomb_neutrals=bomb.flag("bomb_neutrals"),
-        base_attacks=att.integer("base_attacks"),
-        attacks_per_tech=att.integer("attacks_per_tech"),
-        max_attacks=att.integer("max_attacks"),
-        att_level_factor=att.number("att_level_factor"),
-        def_level_factor=att.number("def_level_factor"),
-        def_def_factor=att.number("def_def_factor"),
-        gain_att_won=att.number("gain_attacker_won"),
-        gain_def_won=att.number("gain_defender_won"),
-        empty_gain=att.number("empty_gain"),
-        injured_fraction=att.number("injured_fraction"),
-        capture_pop=att.number("capture_pop"),
-        capture_wok=att.number("capture_wok"),
-        capture_mis=att.number("capture_mis"),
-        capture_spy=att.number("capture_spy"),
-        capture_keeps_false_orders=att.flag("capture_keeps_false_orders"),
-        entropy_per_province=r.table("entropy").integer("eff_per_province"),
-        def_per=work.integer("def_per"),
-        mis_per=work.integer("mis_per"),
-        spy_per=work.integer("spy_per"),
-        eff_per=work.integer("eff_per"),
-        gold_per_wok=work.integer("gold_per_wok"),
-        lev_max_gain=work.number("lev_max_gain"),
-        aims=aims,
-        ratios={k: tr.integer(k) for k in ("POP_WOK", "POP_ARM", "WOK_POP")},
-        new_arm_lev=tr.number("new_arm_lev"),
-        growth=growth,
-        move_kinds=r.table("movement").texts("kinds"),
-        upgrade_costs=up.integers("costs"),
-        up_tech=up.integer("tech"),
-        up_eff=up.integer("eff"),
-        up_def=up.integer("def_tenths"),
-        up_lev=up.number("lev"),
-        up_mis=up.integer("mis"),
-        up_spy=up.integer("spy"),
-        gold_per_spy=spy.integer("gold_per_spy"),
-        propaganda_eff=spy.integer("propaganda_eff"),
-        spy_ops=spy.texts("operations"),
-        score={k: sc.integer(k) for k in sc.data},
-        clocks=clocks,
-        missed_turns_to_quit=r.table("clock_rules").integer("missed_turns_to_quit"),
-        alliance_min_players=end.integer("alliance_min_players"),
-        vote_shared_victory=end.flag("vote_shared_victory"),
-        default_max_turns=end.integer("default_max_turns"),
-        robot_pop_arm_orders=rob.integer("pop_arm_orders"),
-        robot_min_armies=rob.integer("min_armies"),
-        robot_ratio=rob.number("power_ratio"),
-        robot_keep=rob.integer("keep_armies"),
-        robot_home_aim=rob.text("home_aim"),
-        robot_other_aim=rob.text("other_aim"),
-        variants={k: _variant(k, var.table(k)) for k in var.data},
-    )
+            raise DataError(f"{source}: at `robots.{who}`: {aim!r} is not one of {aims}")
+    if not rules.upgrades.costs:
+        raise DataError(f"{source}: at `upgrades.costs`: at least one cost is needed")
+    variants = {k: msgspec.structs.replace(v, name=k) for k, v in rules.variants.items()}
+    return msgspec.structs.replace(rules, variants=variants, source=source)
+
+
+def parse_ruleset(data: object, source: str) -> RuleSet:
+    """A RuleSet from parsed TOML; DataError names `source` and the key."""
+    return _checked(convert_rules(data, RuleSet, source), source)
 
 
 def load_ruleset_file(path: str | Path) -> RuleSet:
-    """Read a rule-set TOML file; RuleSetError names the file (and line for syntax errors)."""
-    return parse_ruleset(read_toml(path, RuleSetError), str(Path(path)))
+    """Read a rule-set TOML file; DataError names the file and the key (or line)."""
+    return _checked(read_rules(path, RuleSet), str(Path(path)))
+
+
+def ruleset_path(name: str) -> Path:
+    """Where the shipped rule set `name` lives."""
+    return asset("wok", "rules", f"{name}.toml")
 
 
 @cache
 def load_ruleset(name: str = "standard") -> RuleSet:
     """The shipped rule set `name` (assets/wok/rules/<name>.toml), cached."""
-    return load_ruleset_file(asset("wok", "rules", f"{name}.toml"))
+    return load_ruleset_file(ruleset_path(name))

@@ -2,22 +2,33 @@
 
 Each living seat submits an order set for each of its colours (`SubmitOrders`), may
 revise it until it marks itself ready, and the turn runs as soon as every living seat is
-ready (or when the turn clock allows "run now", see `suite.wok.rules.clock`).
-`awaiting()` is the set of living seats not yet ready. Robots are played by the engine.
+ready (or when the turn clock allows "run now", see `suite.wok.rules.clock`). Ready locks
+the orders until `SetReady(False)`. `awaiting()` is the set of living seats not yet
+ready. Robots are played by the engine. Views are typed (`suite.wok.rules.views`).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from suite.core.board import Board
-from suite.core.match import Action, Event, IllegalAction, Outcome
+from suite.core.match import (
+    Action,
+    ConfigError,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    validate_action,
+    validate_seat,
+)
 from suite.core.rng import Rng
 from suite.wok.rules import events as ev
+from suite.wok.rules.config import WokConfig, read_config
+from suite.wok.rules.legality import SeatFacts, refusal
 from suite.wok.rules.maps import resolve_map
 from suite.wok.rules.orders import (
     DeclareAlly,
@@ -26,7 +37,7 @@ from suite.wok.rules.orders import (
     SetReady,
     SubmitOrders,
     Vote,
-    check_order_set,
+    WokAction,
 )
 from suite.wok.rules.phases import TurnContext, TurnLog, neutral_gain
 from suite.wok.rules.ruleset import RuleSet, StartFigures, Variant, load_ruleset
@@ -35,13 +46,13 @@ from suite.wok.rules.turn import (
     decide_end,
     draw_oop,
     end_by_vote,
-    public_players,
     run_turn,
     seat_alive,
 )
-from suite.wok.rules.world import Colour, World
+from suite.wok.rules.viewing import mutual_ally, report_record, seat_view, spectator_view, wok_map
+from suite.wok.rules.views import Report, WokMap, WokSpectatorView, WokView
+from suite.wok.rules.world import NEUTRAL, Colour, World
 
-SEAT_NAMES = ("Han", "Kor", "Mir", "Tal", "Vey", "Sol", "Ura", "Bex", "Dov", "Fen")
 LETTERS = "ABC"
 
 
@@ -55,7 +66,7 @@ class WokState:
         *,
         rules: RuleSet,
         variant: Variant,
-        config: dict[str, Any],
+        config: WokConfig,
         board: Board,
         world: World,
         rng: Rng,
@@ -79,15 +90,18 @@ class WokState:
         self.province_intel: dict[int, dict[int, dict[str, Any]]] = {}
         self.player_intel: dict[int, dict[int, dict[str, Any]]] = {}
         self.reports: dict[int, dict[str, Any]] = {}
+        self.top_ten: list[dict[str, Any]] = []
         self.outcome_: Outcome | None = None
         self.clock: dict[str, Any] = {
-            "preset": str(config.get("clock", "standard")),
+            "preset": config.clock,
             "turn": None,
             "deadline_at": None,
             "poked_at": None,
         }
-        self.max_turns = int(config.get("max_turns") or rules.default_max_turns)
+        self.max_turns = config.max_turns or rules.end.default_max_turns
         self.started_colours = len(world.colours)
+        self._map: WokMap | None = None
+        self._report_cache: dict[int, tuple[int, Report]] = {}
 
     # -- the contract -------------------------------------------------------
     def awaiting(self) -> frozenset[int]:
@@ -103,57 +117,58 @@ class WokState:
     def living_colours(self, seat: int) -> list[int]:
         return [c for c in self.seat_colours[seat] if self.world.colours[c].alive]
 
+    def seat_names(self) -> list[str]:
+        """The seats' names (from the config)."""
+        return [self.config.names[s] for s in range(len(self.seat_colours))]
+
     def legal(self, seat: int) -> WokActionSpace | list[Action]:
-        if seat not in self.awaiting():
+        """The seat's action space (built from its view only); [] when it cannot act.
+
+        A ready seat is not awaited but keeps a space: it may unready, vote or quit,
+        and its space refuses new orders until it is unready.
+        """
+        if (
+            type(seat) is not int
+            or not 0 <= seat < len(self.seat_colours)
+            or self.outcome_ is not None
+            or not seat_alive(self, seat)
+        ):
             return []
-        return WokActionSpace(self, seat)
+        return WokActionSpace(seat_view(self, seat))
 
-    def check(self, seat: int, action: Action) -> str | None:
+    def facts(self, seat: int) -> SeatFacts:
+        """What `refusal` needs to know about `seat` (all visible in its view)."""
+        w = self.world
+        return SeatFacts(
+            rules=self.rules,
+            provinces=w.n,
+            over=self.outcome_ is not None,
+            alive=seat_alive(self, seat),
+            ready=seat in self.ready,
+            colours=tuple(self.seat_colours[seat]),
+            colour_names=tuple(c.name for c in w.colours),
+            living=frozenset(i for i, c in enumerate(w.colours) if c.alive),
+            alliances=self.alliances_allowed(),
+        )
+
+    def refusal(self, seat: int, action: Action) -> str | None:
         """Why `action` by `seat` is refused now, or None when apply() would accept it."""
-        if self.outcome_ is not None:
-            return "the game is over"
-        if not 0 <= seat < len(self.seat_colours):
-            return f"no seat {seat}"
-        if not seat_alive(self, seat):
-            return f"seat {seat} is out of the game"
-        if isinstance(action, SubmitOrders):
-            seen: set[int] = set()
-            for os in action.sets:
-                if os.colour not in self.seat_colours[seat]:
-                    return f"colour {os.colour} is not yours"
-                if not self.world.colours[os.colour].alive:
-                    return f"colour {os.colour} is out of the game"
-                if os.colour in seen:
-                    return f"two order sets for colour {os.colour}"
-                seen.add(os.colour)
-                problem = check_order_set(os, self.rules, self.world.n)
-                if problem:
-                    return f"{self.world.colours[os.colour].name}: {problem}"
-            return None
-        if isinstance(action, SetReady | Vote | Quit):
-            return None
-        if isinstance(action, DeclareAlly):
-            return self._check_ally(seat, action)
-        return f"unknown action {type(action).__name__}"
-
-    def _check_ally(self, seat: int, action: DeclareAlly) -> str | None:
-        if not self.alliances_allowed():
-            return "alliances are not recorded in this game (W13)"
-        if action.colour not in self.seat_colours[seat]:
-            return f"colour {action.colour} is not yours"
-        p = action.partner
-        if p is not None:
-            if not 0 <= p < len(self.world.colours) or p == action.colour:
-                return f"no such partner colour {p}"
-            if not self.world.colours[p].alive:
-                return f"colour {p} is out of the game"
-        return None
+        try:
+            validate_seat(seat, len(self.seat_colours))
+            validate_action(action, WokAction)
+        except IllegalAction as exc:
+            return exc.reason
+        return refusal(self.facts(seat), action)
 
     def alliances_allowed(self) -> bool:
-        return self.variant.alliances and self.started_colours >= self.rules.alliance_min_players
+        return (
+            self.variant.alliances and self.started_colours >= self.rules.end.alliance_min_players
+        )
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        problem = self.check(seat, action)
+        validate_seat(seat, len(self.seat_colours))
+        validate_action(action, WokAction)
+        problem = refusal(self.facts(seat), action)
         if problem is not None:
             raise IllegalAction(problem)
         out: list[Event] = []
@@ -161,6 +176,7 @@ class WokState:
             for os in action.sets:
                 self.orders[os.colour] = os
             self.submitted.add(seat)
+            self.missed[seat] = 0  # RULINGS W12: entering orders is not a missed turn
             self._set_ready(seat, action.ready)
             colours = tuple(os.colour for os in action.sets)
             out.append(ev.OrdersAccepted(seat, colours, action.ready))
@@ -172,16 +188,30 @@ class WokState:
             out.append(ev.VoteCast(seat, action.end))
             if all(s in self.votes for s in self.living_seats()):
                 self.outcome_ = end_by_vote(self)
-                out.append(ev.GameOver(self.outcome_.winners, self.outcome_.reason))
+                out.append(GameOver(self.outcome_))
                 return out
         elif isinstance(action, DeclareAlly):
-            self.world.colours[action.colour].ally = action.partner
-            out.append(ev.AllyDeclared(action.colour, action.partner))
+            out += self._declare(action)
         elif isinstance(action, Quit):
             out += self.quit_seat(seat, "quit")
             return out
         if self.outcome_ is None and not self.awaiting():
             out += self.run()
+        return out
+
+    def _declare(self, action: DeclareAlly) -> list[Event]:
+        """Record a declaration; only a change of a mutual alliance is a public event."""
+        w = self.world
+        touched = {action.colour, w.colours[action.colour].ally, action.partner} - {None}
+        before = {c: mutual_ally(w, c) for c in touched if c is not None}
+        w.colours[action.colour].ally = action.partner
+        out: list[Event] = []
+        for c in sorted(before):
+            after = mutual_ally(w, c)
+            if after != before[c]:
+                partner = after if after is not None else before[c]
+                if partner is not None and c < partner:
+                    out.append(ev.AllianceChanged(c, partner, after is not None))
         return out
 
     def _set_ready(self, seat: int, ready: bool) -> None:
@@ -201,7 +231,7 @@ class WokState:
         out: list[Event] = [ev.SeatQuit(seat, reason)]
         self.outcome_ = decide_end(self)
         if self.outcome_ is not None:
-            out.append(ev.GameOver(self.outcome_.winners, self.outcome_.reason))
+            out.append(GameOver(self.outcome_))
         elif not self.awaiting():
             out += self.run()
         return out
@@ -209,8 +239,8 @@ class WokState:
     def run(self) -> list[Event]:
         """Run the current turn now with the orders entered so far (W12 run-now too).
 
-        A living seat that submitted nothing this turn has missed it; after
-        `missed_turns_to_quit` misses in a row it quits.
+        A living seat that entered no orders and was not ready this turn has missed it;
+        after `missed_turns_to_quit` misses in a row it quits.
         """
         turn = self.turn
         out: list[Event] = []
@@ -218,6 +248,8 @@ class WokState:
             if s not in self.submitted and s not in self.ready:
                 self.missed[s] += 1
         log = run_turn(self)
+        self.top_ten = next(iter(self.reports.values()), {}).get("top_ten", [])
+        self._report_cache.clear()
         out += _turn_events(log)
         out.append(ev.TurnRan(turn, tuple(self.oop)))
         self.ready.clear()
@@ -227,97 +259,85 @@ class WokState:
         self.clock.update(turn=None, deadline_at=None, poked_at=None)
         if self.outcome_ is None:
             for s in self.living_seats():
-                if self.missed[s] >= self.rules.missed_turns_to_quit:
+                if self.missed[s] >= self.rules.clock_rules.missed_turns_to_quit:
                     out += self.quit_seat(s, f"missed {self.missed[s]} turns in a row")
                     if self.outcome_ is not None:
                         return out
         if self.outcome_ is not None:
-            out.append(ev.GameOver(self.outcome_.winners, self.outcome_.reason))
+            out.append(GameOver(self.outcome_))
         return out
 
     def outcome(self) -> Outcome | None:
         return self.outcome_
 
-    # -- views --------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Own provinces in full, ownership of all, others' contents where intel is held
-        (marked with the turn seen). Spectators (None) see ownership only."""
-        w = self.world
-        mine = set(self.seat_colours[seat]) if seat is not None else set()
-        intel: dict[int, dict[str, Any]] = {}
-        players: dict[int, dict[str, Any]] = {}
-        for c in sorted(mine):
-            for p, seen in self.province_intel.get(c, {}).items():
-                if p not in intel or seen["turn"] > intel[p]["turn"]:
-                    intel[p] = seen
-            for o, seen in self.player_intel.get(c, {}).items():
-                if o not in players or seen["turn"] > players[o]["turn"]:
-                    players[o] = seen
-        provinces = []
+    def check(self) -> None:
+        """Assert the invariants: caps (W1), owners, colour life, seats and orders."""
+        w, r = self.world, self.rules
+        c = r.caps
+        ncol = len(w.colours)
+        for name in ("owner", "pop", "wok", "arm", "lev", "dfn", "mis", "spy", "aim", "home"):
+            assert len(getattr(w, name)) == w.n, f"province list {name} has the wrong length"
         for p in range(w.n):
-            entry: dict[str, Any] = {"id": p, "name": w.names[p], "owner": w.owner[p]}
-            if w.owner[p] in mine:
-                entry.update(w.contents(p), seen=self.turn)
-            elif p in intel:
-                entry.update(intel[p])
-                entry["owner"] = w.owner[p]
-                entry["seen"] = intel[p]["turn"]
-                entry.pop("turn", None)
-            provinces.append(entry)
-        out: dict[str, Any] = {
-            "game": self.game,
-            "rules": self.rules.name,
-            "variant": self.variant.name,
-            "map": self.board.name,
-            "turn": self.turn,
-            "max_turns": self.max_turns,
-            "seat": seat,
-            "oop": list(self.oop),
-            "players": public_players(self),
-            "neighbours": [list(a) for a in w.adj],
-            "homes": list(w.home),
-            "protect_home_until": self.variant.protect_home_until,
-            "nap_until": list(self.variant.nap_until),
-            "provinces": provinces,
-            "ready": sorted(self.ready),
-            "awaiting": sorted(self.awaiting()),
-            "outcome": None if self.outcome_ is None else msgspec.to_builtins(self.outcome_),
-        }
-        if seat is not None:
-            out["colours"] = {
-                str(c): {
-                    "name": w.colours[c].name,
-                    "alive": w.colours[c].alive,
-                    "eff": w.colours[c].eff,
-                    "gold": w.colours[c].gold,
-                    "tech": w.colours[c].tech,
-                    "attacks": self.rules.attacks_allowed(w.colours[c].tech),
-                    "home": [p for p in range(w.n) if w.home[p] == c],
-                }
-                for c in self.seat_colours[seat]
-            }
-            out["player_intel"] = {str(o): dict(v) for o, v in sorted(players.items())}
-            out["orders"] = {
-                str(c): msgspec.to_builtins(self.orders[c])
-                for c in self.seat_colours[seat]
-                if c in self.orders
-            }
-            out["reports"] = {
-                str(c): copy.deepcopy(self.reports[c])
-                for c in self.seat_colours[seat]
-                if c in self.reports
-            }
-        return out
+            assert 0 <= w.pop[p] <= c.pop, f"province {p}: POP {w.pop[p]} outside 0..{c.pop}"
+            assert 0 <= w.wok[p] <= c.wok, f"province {p}: WOK {w.wok[p]} outside 0..{c.wok}"
+            assert 0 <= w.arm[p] <= c.arm, f"province {p}: ARM {w.arm[p]} outside 0..{c.arm}"
+            assert c.lev_min <= w.lev[p] <= c.lev_max, f"province {p}: LEV {w.lev[p]} out of range"
+            assert 0 <= w.dfn[p] <= c.def_tenths, f"province {p}: DEF {w.dfn[p] / 10} out of range"
+            assert 0 <= w.mis[p] <= c.mis, f"province {p}: MIS {w.mis[p]} outside 0..{c.mis}"
+            assert 0 <= w.spy[p] <= c.spy, f"province {p}: SPY {w.spy[p]} outside 0..{c.spy}"
+            assert w.owner[p] == NEUTRAL or 0 <= w.owner[p] < ncol, f"province {p}: bad owner"
+            assert w.aim[p] in r.working.aims, f"province {p}: unknown aim {w.aim[p]!r}"
+        owners = set(w.owner)
+        for i, col in enumerate(w.colours):
+            assert c.eff_min <= col.eff <= c.eff_max, f"colour {i}: EFF {col.eff} out of range"
+            assert col.gold >= 0 and col.tech >= 0, f"colour {i}: negative gold or tech"
+            assert col.alive == (i in owners), (
+                f"colour {i}: alive={col.alive} but owns {i in owners}"
+            )
+            assert col.alive or col.rip_turn is not None, f"colour {i}: out without a RIP turn"
+        seats = len(self.seat_colours)
+        assert all(0 <= s < seats for s in self.ready | self.submitted | self.votes), "bad seat"
+        for s in self.ready:
+            assert seat_alive(self, s), f"seat {s} is ready but out of the game"
+        for col_i in self.orders:
+            assert w.colours[col_i].seat is not None, f"orders held for robot colour {col_i}"
+            assert not w.colours[col_i].quit, f"orders held for colour {col_i} that quit"
+        if self.outcome_ is None:
+            alive = {i for i, col in enumerate(w.colours) if col.alive}
+            assert set(self.oop) == alive, "the Order of Play is not the living colours"
+        assert len(self.missed) == seats and len(self.seat_quit) == seats, "seat lists differ"
+
+    # -- views --------------------------------------------------------------
+    def view(self, seat: int | None) -> WokView | WokSpectatorView:
+        """Only what `seat` may see (`suite.wok.rules.views`); None is a spectator."""
+        if seat is None:
+            return spectator_view(self)
+        validate_seat(seat, len(self.seat_colours))
+        return seat_view(self, seat)
+
+    def map_view(self) -> WokMap:
+        """The board's geometry for views (built once)."""
+        if self._map is None:
+            self._map = wok_map(self.world, self.board.name)
+        return self._map
+
+    def report_view(self, colour: int) -> Report:
+        """The colour's latest report as a record (converted once per turn)."""
+        cached = self._report_cache.get(colour)
+        if cached is None or cached[0] != self.turn:
+            cached = (self.turn, report_record(self.reports[colour]))
+            self._report_cache[colour] = cached
+        return cached[1]
 
     # -- serialisation ------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         w = self.world
         return {
             "game": self.game,
-            "version": 1,
+            "version": 2,
             "rules": self.rules.name,
             "variant": self.variant.name,
-            "config": copy.deepcopy(self.config),
+            "config": msgspec.to_builtins(self.config),
             "board": self.board.to_json(),
             "provinces": w.provinces_dict(),
             "colours": [c.to_dict() for c in w.colours],
@@ -333,6 +353,7 @@ class WokState:
             "province_intel": _str_keys(self.province_intel),
             "player_intel": _str_keys(self.player_intel),
             "reports": {str(c): copy.deepcopy(r) for c, r in sorted(self.reports.items())},
+            "top_ten": copy.deepcopy(self.top_ten),
             "outcome": None if self.outcome_ is None else msgspec.to_builtins(self.outcome_),
             "rng": self.rng.to_dict(),
             "clock": dict(self.clock),
@@ -347,7 +368,7 @@ class WokState:
             return cls._from_dict(d)
         except KeyError as exc:
             raise ValueError(f"not a WoK save: missing {exc.args[0]!r}") from exc
-        except (TypeError, msgspec.ValidationError) as exc:
+        except (TypeError, AttributeError, msgspec.ValidationError) as exc:
             raise ValueError(f"not a WoK save: {exc}") from exc
 
     @classmethod
@@ -360,7 +381,7 @@ class WokState:
         state = cls(
             rules=rules,
             variant=rules.variant(str(d["variant"])),
-            config=dict(d["config"]),
+            config=read_config(d["config"]),
             board=board,
             world=world,
             rng=Rng.from_dict(d["rng"]),
@@ -377,6 +398,7 @@ class WokState:
         state.province_intel = _int_keys(d["province_intel"])
         state.player_intel = _int_keys(d["player_intel"])
         state.reports = {int(c): copy.deepcopy(r) for c, r in d["reports"].items()}
+        state.top_ten = copy.deepcopy(list(d["top_ten"]))
         state.outcome_ = None if d["outcome"] is None else msgspec.convert(d["outcome"], Outcome)
         state.clock = dict(d["clock"])
         state.max_turns = int(d["max_turns"])
@@ -446,29 +468,32 @@ def deal_homes(board_adj: list[frozenset[int]], count: int, rng: Rng) -> list[in
     raise ValueError(f"the map has no room for {count} homes that are not adjacent")
 
 
-def create(config: Mapping[str, Any], seed: int) -> WokState:
-    """A new game from `config` (keys: players, variant, map, max_turns, robots, names,
-    rules, clock); turn 0 (W4) is run, so orders start with turn 1."""
-    cfg = dict(config)
-    rules = load_ruleset(str(cfg.get("rules") or "standard"))
-    variant = rules.variant(str(cfg.get("variant") or "skirmish"))
-    players = int(cfg.get("players", 2))
-    names = list(cfg.get("names") or SEAT_NAMES)
-    colours, seat_colours, _ = _layout(variant, players, int(cfg.get("robots") or 0), names)
+def create(config: Any, seed: int) -> WokState:
+    """A new game from `config` (a mapping or `WokConfig`, see `suite.wok.rules.config`);
+    turn 0 (W4) is run, so orders start with turn 1. ConfigError names a bad key or
+    value; ValueError says when the map has no room for the homes."""
+    cfg = read_config(config)
+    rules = cfg.rules()
+    variant = rules.variant(cfg.variant)
+    players = cfg.player_count()
+    seats = variant.seats or players - cfg.robots
+    if len(cfg.names) < seats:
+        raise ConfigError(f"names lists {len(cfg.names)} names for {seats} seats (key `names`)")
+    colours, seat_colours, _ = _layout(variant, players, cfg.robots, list(cfg.names))
     rng = Rng(seed)
-    board = resolve_map(cfg.get("map"), len(colours), seed)
+    board = resolve_map(cfg.map, len(colours), seed)
     world = World(board, rules, colours)
     for col in colours:
-        col.eff, col.gold, col.tech = rules.start_eff, rules.start_gold, rules.start_tech
+        col.eff, col.gold, col.tech = rules.start.eff, rules.start.gold, rules.start.tech
     homes = deal_homes(world.adj_sets, len(colours), rng)
     for p in range(world.n):
-        pop = board[world.ids[p]].props.get("POP", rules.default_pop)
-        world.pop[p] = min(rules.cap_pop, max(0, int(pop)))
-        _stock(world, p, rules.neutral)
+        pop = board[world.ids[p]].props.get("POP", rules.start.neutral.default_pop)
+        world.pop[p] = min(rules.caps.pop, max(0, int(pop)))
+        _stock(world, p, rules.start.neutral)
     for c, p in enumerate(homes):  # colour c gets home p
         world.owner[p] = c
         world.home[p] = c
-        _stock(world, p, rules.home)
+        _stock(world, p, rules.start.home)
     state = WokState(
         rules=rules,
         variant=variant,
@@ -507,3 +532,4 @@ def _turn_zero(state: WokState) -> None:
     for c in range(len(w.colours)):
         before = {p: w.contents(p) for p in w.owned(c)}
         state.reports[c] = build_report(w, log, c, 0, before, state.oop, scores)
+    state.top_ten = state.reports[0]["top_ten"] if state.reports else []

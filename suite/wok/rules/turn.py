@@ -167,7 +167,7 @@ def end_by_score(state: WokState, reason: str) -> Outcome:
 
 def end_by_vote(state: WokState) -> Outcome:
     """W13: a unanimous vote ends the game; shared victory of the living seats or best score."""
-    if not state.rules.vote_shared_victory:
+    if not state.rules.end.vote_shared_victory:
         return end_by_score(state, "unanimous vote")
     living = tuple(s for s in range(len(state.seat_colours)) if seat_alive(state, s))
     ranked = sorted(living, key=lambda s: (-seat_score(state, s), s))

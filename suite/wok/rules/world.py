@@ -104,7 +104,7 @@ class World:
     def eff_of(self, p: int) -> int:
         """EFF that the owner of province p fights and works with (neutrals: W3)."""
         o = self.owner[p]
-        return self.rules.neutral_eff if o == NEUTRAL else self.colours[o].eff
+        return self.rules.start.neutral.eff if o == NEUTRAL else self.colours[o].eff
 
     def contents(self, p: int) -> dict[str, Any]:
         """The full contents of province p as shown in reports and intel."""
@@ -163,21 +163,21 @@ class World:
                 continue
             count += 1
             total += (
-                s["pop"] * self.pop[p]
-                + s["wok"] * self.wok[p]
-                + s["arm_lev"] * self.arm[p] * self.lev[p]
-                + s["def_per_point"] * self.dfn[p] / 10
-                + s["mis"] * self.mis[p]
-                + s["spy"] * self.spy[p]
+                s.pop * self.pop[p]
+                + s.wok * self.wok[p]
+                + s.arm_lev * self.arm[p] * self.lev[p]
+                + s.def_per_point * self.dfn[p] / 10
+                + s.mis * self.mis[p]
+                + s.spy * self.spy[p]
             )
         c = self.colours[colour]
-        total += s["province"] * count + c.gold / s["gold_divisor"] + s["tech"] * c.tech
+        total += s.province * count + c.gold / s.gold_divisor + s.tech * c.tech
         return int(total + 1e-9)
 
     # -- caps ---------------------------------------------------------------
     def add_arm(self, p: int, count: int, level: float) -> int:
         """Join `count` armies at `level` into p (W9 mixing); returns what the cap lost."""
-        room = self.rules.cap_arm - self.arm[p]
+        room = self.rules.caps.arm - self.arm[p]
         added = max(0, min(count, room))
         if added:
             self.lev[p] = self.bound_lev(mix_levels(self.arm[p], self.lev[p], added, level))
@@ -186,19 +186,19 @@ class World:
 
     def bound_lev(self, lev: float) -> float:
         r = self.rules
-        return round(min(r.lev_max, max(r.lev_min, lev)), 3)
+        return round(min(r.caps.lev_max, max(r.caps.lev_min, lev)), 3)
 
     def bound_eff(self, eff: int) -> int:
-        return min(self.rules.eff_max, max(self.rules.eff_min, eff))
+        return min(self.rules.caps.eff_max, max(self.rules.caps.eff_min, eff))
 
     def cap(self, kind: str) -> int:
         r = self.rules
         return {
-            "POP": r.cap_pop,
-            "WOK": r.cap_wok,
-            "ARM": r.cap_arm,
-            "MIS": r.cap_mis,
-            "SPY": r.cap_spy,
+            "POP": r.caps.pop,
+            "WOK": r.caps.wok,
+            "ARM": r.caps.arm,
+            "MIS": r.caps.mis,
+            "SPY": r.caps.spy,
         }[kind]
 
     def units(self, kind: str) -> list[int]:
