@@ -29,6 +29,11 @@ from suite.ui.settings import Settings, SettingsWarning, load_settings, save_set
 from suite.ui.widgets import Toasts, draw_emblem
 
 MAX_FPS = 60
+SETTLE_SECONDS = 1.5
+"""After any input the app keeps drawing this long (hover easing, tooltips' delays)."""
+IDLE_WAKE_MS = 1000
+"""While idle the loop sleeps in the event queue and wakes this often to let the top scene
+poll (a remote session's news), drawing only if that changed something."""
 TITLE = "War Suite"
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (800, 560)
@@ -83,6 +88,13 @@ class Scene:
         """Esc was pressed: return True when the scene handled it itself (closed a dialog)."""
         return False
 
+    def animating(self) -> bool:
+        """Whether the scene must be drawn every frame even with no input (an animation, a
+        timer, bots thinking). A scene that returns False is drawn only after input, a
+        resize, a notice or `App.request_redraw()`, so an idle screen costs nothing.
+        The default is True: a scene opts into idling by overriding this."""
+        return True
+
 
 class App:
     """The window, the scene stack and the shared services (settings, audio, notices).
@@ -111,6 +123,9 @@ class App:
         self.audio = Audio(settings.volume)
         self.stack: list[Scene] = []
         self.running = True
+        self.draws = 0  # frames drawn so far (the idle benchmark counts them)
+        self._dirty = True
+        self._awake_for = SETTLE_SECONDS
         self.clock = pygame.time.Clock()
         self._windowed_size = self._fit_to_desktop(size)
         pygame.display.set_caption(TITLE)
@@ -154,12 +169,14 @@ class App:
             self.stack[-1].on_exit()
         self.stack.append(scene)
         scene.on_enter()
+        self._dirty = True
         return scene
 
     def pop(self) -> Scene:
         """Remove the top scene; the uncovered one gets on_enter. Quits when none is left."""
         scene = self.stack.pop()
         scene.on_exit()
+        self._dirty = True
         if self.stack:
             self.stack[-1].on_enter()
         else:
@@ -172,6 +189,7 @@ class App:
             self.stack.pop().on_exit()
         self.stack.append(scene)
         scene.on_enter()
+        self._dirty = True
         return scene
 
     def back(self) -> None:
@@ -220,6 +238,7 @@ class App:
         self._resized()
 
     def _resized(self) -> None:
+        self._dirty = True
         surface = pygame.display.get_surface()
         if surface is not None:
             self.screen = surface
@@ -229,6 +248,10 @@ class App:
             scene.on_resize(self.size)
 
     # -- services --------------------------------------------------------------------------
+
+    def request_redraw(self) -> None:
+        """Draw the next frame even if nothing else asks for it."""
+        self._dirty = True
 
     def notify(self, text: str, seconds: float = 2.8) -> None:
         """Show a short notice at the bottom of the window (and play the notice sound)."""
@@ -267,8 +290,12 @@ class App:
             scene.handle_event(event)
 
     def frame(self, dt: float) -> None:
-        """One iteration: dispatch pending events, update the top scene, draw, flip."""
-        for event in pygame.event.get():
+        """One iteration: dispatch pending events, update the top scene, then draw and flip
+        unless nothing can have changed (see `Scene.animating`)."""
+        events = pygame.event.get()
+        if events:
+            self._awake_for = SETTLE_SECONDS
+        for event in events:
             self._dispatch(event)
             if not self.running:
                 return
@@ -279,23 +306,46 @@ class App:
             scene.ui.update(dt)
         scene.update(dt)
         self.toasts.update(dt)
-        self.draw()
+        self._awake_for = max(0.0, self._awake_for - dt)
+        if self._dirty or not self.idle:
+            self._dirty = False
+            self.draw()
 
-    def draw(self) -> None:
-        """Paint the visible scenes, their widgets and the notices, then show the frame."""
+    @property
+    def idle(self) -> bool:
+        """True when the top scene has nothing to show until the next input."""
+        if self._awake_for > 0 or self.toasts.items or not self.stack:
+            return not self.stack
+        return not any(scene.animating() for scene in self._visible())
+
+    def _visible(self) -> list[Scene]:
+        """The top scene and the scenes it shows through (transparent ones)."""
         first = len(self.stack) - 1
         while first > 0 and self.stack[first].transparent:
             first -= 1
-        for scene in self.stack[first:]:
+        return self.stack[first:]
+
+    def draw(self) -> None:
+        """Paint the visible scenes, their widgets and the notices, then show the frame."""
+        for scene in self._visible():
             scene.draw(self.screen)
             if scene.ui is not None:
                 scene.ui.draw_ui(self.screen)
         self.toasts.draw(self.screen)
         pygame.display.flip()
+        self.draws += 1
 
     def run(self) -> int:
-        """Loop at up to MAX_FPS until quit; saves the settings and returns the exit code 0."""
+        """Loop at up to MAX_FPS until quit; saves the settings and returns the exit code 0.
+
+        While idle the loop sleeps in pygame's event queue instead of ticking.
+        """
         while self.running:
+            if self.idle and not self._dirty:
+                event = pygame.event.wait(IDLE_WAKE_MS)
+                if event.type != pygame.NOEVENT:
+                    pygame.event.post(event)
+                self.clock.tick()  # the time slept is no animation time
             dt = self.clock.tick(MAX_FPS) / 1000.0
             self.frame(min(dt, 0.1))
         self.save_settings()

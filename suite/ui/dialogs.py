@@ -77,6 +77,9 @@ class ConfirmScene(Scene):
             if button.handle_event(event):
                 return
 
+    def animating(self) -> bool:
+        return False
+
     def update(self, dt: float) -> None:
         self.confirm_button.update(dt)
         self.cancel_button.update(dt)

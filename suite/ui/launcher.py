@@ -227,6 +227,12 @@ class LauncherScene(Scene):
 
     # -- frame -----------------------------------------------------------------------------
 
+    def animating(self) -> bool:
+        """Only while a card still eases up or down, or a settings change waits to be saved."""
+        if self._save_in is not None:
+            return True
+        return any(abs((1.0 if c.hover.inside else 0.0) - c.lift) > 0.01 for c in self.cards)
+
     def update(self, dt: float) -> None:
         self._blip_wait -= dt
         if self._save_in is not None:

@@ -106,3 +106,30 @@ def test_notify_shows_a_notice_that_expires() -> None:
         assert h.notices == ["Hello"]
         h.seconds(0.6)
         assert h.notices == []
+
+
+def test_an_idle_launcher_draws_nothing_until_input(tmp_path) -> None:
+    from suite.ui.app import SETTLE_SECONDS
+    from suite.ui.launcher import LauncherScene
+
+    with Harness((1000, 700), settings_file=tmp_path / "s.json", root=LauncherScene) as h:
+        h.seconds(SETTLE_SECONDS + 0.5)
+        assert h.app.idle
+        drawn = h.app.draws
+        h.seconds(2.0)
+        assert h.app.draws == drawn, "an idle screen must not redraw"
+        h.move((h.app.size[0] // 2, h.app.size[1] // 2))
+        assert h.app.draws > drawn, "input wakes the screen"
+        h.seconds(SETTLE_SECONDS + 1.0)
+        assert h.app.idle
+
+
+def test_a_covered_scene_does_not_keep_the_app_awake(tmp_path) -> None:
+    from suite.ui.app import SETTLE_SECONDS
+    from suite.ui.dialogs import ConfirmScene
+    from suite.ui.launcher import LauncherScene
+
+    with Harness((1000, 700), settings_file=tmp_path / "s.json", root=LauncherScene) as h:
+        h.push(ConfirmScene(h.app, "Quit?", "Leave the suite.", "Quit", lambda: None))
+        h.seconds(SETTLE_SECONDS + 0.5)
+        assert h.app.idle

@@ -1,0 +1,47 @@
+"""Idle screens cost nothing: frames drawn and CPU used by the real app loop while nobody
+touches it (printed with `make bench`; nothing asserts on time). Target: under 2 frames a
+second and under 5 % of one core."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.ui.app import SETTLE_SECONDS, App, Scene
+from suite.ui.harness import Harness
+from suite.ui.launcher import LauncherScene
+
+MEASURE_SECONDS = 3.0
+
+
+def idle_figures(root: Callable[[App], Scene], settings_file: Path) -> tuple[float, float]:
+    """Frames per second and share of one core while `root` sits idle in `App.run`."""
+    harness = Harness((1280, 800), settings_file=settings_file, root=root)
+    app = harness.app
+    marks: list[tuple[int, float, float]] = []
+
+    def watch() -> None:
+        time.sleep(SETTLE_SECONDS + 0.5)
+        marks.append((app.draws, time.process_time(), time.perf_counter()))
+        time.sleep(MEASURE_SECONDS)
+        marks.append((app.draws, time.process_time(), time.perf_counter()))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    app.run()
+    watcher.join()
+    harness.close()
+    (d0, c0, t0), (d1, c1, t1) = marks
+    return (d1 - d0) / (t1 - t0), (c1 - c0) / (t1 - t0)
+
+
+@pytest.mark.parametrize(("name", "root"), [("launcher", LauncherScene)])
+def test_idle_screens(name: str, root: Callable[[App], Scene], tmp_path: Path) -> None:
+    fps, core = idle_figures(root, tmp_path / "settings.json")
+    print(f"idle {name}: {fps:.2f} frames per second, {100 * core:.1f}% of one core")
