@@ -161,6 +161,20 @@ def test_invalid_attacks_do_not_count_against_the_limit(make_world, make_ctx):
     assert [w.owner[p] for p in (1, 2, 3)] == [0, 0, 0]
 
 
+def test_attack_keeps_armies_when_bombing_thinned_the_source(make_world, make_ctx):
+    # Issue 13 item 9: "all but 2" computed before bombing still keeps 2 afterwards.
+    w = make_world(3, [(0, 1), (1, 2)])
+    w.owner[0] = 0
+    w.arm[0] = 6  # planned as Attack(0, 1, 10, keep=2) when it held 12
+    ph.attacking(w, make_ctx(w), 0, OrderSet(0, attacks=(Attack(0, 1, 10, keep=2),)))
+    assert w.arm[0] == 2 and w.owner[1] == 0 and w.arm[1] == 4
+    w.owner[1], w.arm[0] = NEUTRAL, 2
+    ctx = make_ctx(w)
+    ph.attacking(w, ctx, 0, OrderSet(0, attacks=(Attack(0, 1, 10, keep=2),)))
+    assert w.arm[0] == 2
+    assert "2 to keep" in ctx.log.cancelled[0][0]["reason"]
+
+
 def test_empty_province_gain_and_capture_shares(make_world, make_ctx):
     w = make_world(2, [(0, 1)])
     w.owner[0] = 0

@@ -39,7 +39,7 @@ def test_robot_doctrine(make_world):
     )
     assert orders.aims == (SetAim(0, "MIN"), SetAim(1, "DEF"))
     # from 0 (40 armies): lowest PDEF among 4 (neutral, DEF 0) and 5 (player): 4; all but 2
-    assert orders.attacks == (Attack(0, 4, 38),)
+    assert orders.attacks == (Attack(0, 4, 38, keep=2),)
     assert orders.bombs == (Bomb(0, 5, 7),)
     assert orders.spies == () and orders.upgrades == () and orders.moves == ()
     assert robot_orders(w, variant, 0, turn=5) == orders

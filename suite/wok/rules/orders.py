@@ -32,12 +32,14 @@ class Bomb(msgspec.Struct, frozen=True):
     missiles: int
 
 
-class Attack(msgspec.Struct, frozen=True):
-    """Send up to `armies` from `source` into the adjacent `target` (S3, W7)."""
+class Attack(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Send up to `armies` from `source` into the adjacent `target` (S3, W7), leaving at
+    least `keep` armies behind ("all but 2" stays all but 2 after bombing)."""
 
     source: int
     target: int
     armies: int
+    keep: int = 0
 
 
 class Transform(msgspec.Struct, frozen=True):
@@ -177,6 +179,8 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
         what = f"attack order {i}"
         problems += [_province(a.source, n, what), _province(a.target, n, what)]
         problems.append(_amount(a.armies, rules.caps.arm, what))
+        if not 0 <= a.keep <= rules.caps.arm:
+            problems.append(f"{what}: bad number of armies to keep {a.keep} (0..{rules.caps.arm})")
     for i, t in enumerate(orders.transforms, 1):
         what = f"transformation {i}"
         problems.append(_province(t.province, n, what))

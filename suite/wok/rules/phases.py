@@ -177,6 +177,8 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             reason = f"province {a.target} is not adjacent to province {a.source}"
         elif w.arm[a.source] == 0:
             reason = f"no armies in province {a.source}"
+        elif w.arm[a.source] <= a.keep:
+            reason = f"only {w.arm[a.source]} armies in province {a.source}, {a.keep} to keep"
         else:
             reason = ctx.protection(w, colour, a.target)
         if reason is None and used >= allowed:
@@ -185,7 +187,7 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             ctx.log.cancel(colour, "attacking", i, a, reason)
             continue
         used += 1
-        battle(w, ctx, colour, a.source, a.target, min(a.armies, w.arm[a.source]))
+        battle(w, ctx, colour, a.source, a.target, min(a.armies, w.arm[a.source] - a.keep))
 
 
 def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, sent: int) -> None:

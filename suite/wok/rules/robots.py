@@ -4,9 +4,10 @@ Every turn a robot colour (1) converts POP->ARM with its allowed orders in its m
 populous provinces, (2) keeps aims DEF except MIN in its home, (3) attacks, in province
 order, from each province with at least `min_armies` armies the adjacent non-own
 province with the lowest PDEF when PATT*armies >= ratio*PDEF*defending armies, sending
-all but `keep` armies, (4) fires all missiles at the adjacent enemy province with the
-most armies, (5) never spies, never upgrades, and obeys every protection rule. Ties
-break by lowest province index. The same world always gives the same orders.
+all but `keep` armies (still keeping them when bombing has thinned the province first),
+(4) fires all missiles at the adjacent enemy province with the most armies, (5) never
+spies, never upgrades, and obeys every protection rule. Ties break by lowest province
+index. The same world always gives the same orders.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet
         target = min(targets, key=lambda t: (pdef_of(w, t), t))
         sent = w.arm[p] - r.robots.keep_armies
         if patt * w.lev[p] * sent >= r.robots.power_ratio * pdef_of(w, target) * w.arm[target]:
-            attacks.append(Attack(p, target, sent))
+            attacks.append(Attack(p, target, sent, keep=r.robots.keep_armies))
 
     bombs: list[Bomb] = []
     for p in own:
