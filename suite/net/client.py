@@ -1,0 +1,332 @@
+"""An asyncio client of `suite serve`, and a bot that plays through it.
+
+`Client` keeps what the server last said (room, seat and token, view, clock, game over)
+and lets callers wait for a condition. `typed_view` / `typed_events` / `typed_actions`
+turn the protocol's JSON into each game's typed records. `play_bot` plays a seat with one
+of the game's bots, seeing only what the server sends that seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from suite.core.bots import Bot, RandomBot
+from suite.core.match import Action, decode_action, game_spec
+from suite.core.rng import Rng
+from suite.net import protocol as P
+
+log = logging.getLogger("suite.net.client")
+
+
+class ServerError(RuntimeError):
+    """The server refused a request; `error` is its message."""
+
+    def __init__(self, error: P.Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+
+
+def typed_view(game: str, raw: msgspec.Raw) -> Any:
+    """The game's typed view from its JSON (plain JSON data when the game has no view type)."""
+    view_type = getattr(game_spec(game), "view_type", None)
+    if view_type is not None:
+        with contextlib.suppress(msgspec.ValidationError):
+            return msgspec.json.decode(raw, type=view_type)
+    return msgspec.json.decode(raw)
+
+
+def typed_events(game: str, raw: msgspec.Raw) -> list[Any]:
+    """The game's typed events from a JSON array (plain data for unknown kinds)."""
+    event_type = getattr(game_spec(game), "event_type", None)
+    items: list[Any] = msgspec.json.decode(raw)
+    if event_type is None:
+        return items
+    out = []
+    for item in items:
+        try:
+            out.append(msgspec.convert(item, type=event_type, strict=False))
+        except msgspec.ValidationError:
+            out.append(item)
+    return out
+
+
+def typed_actions(game: str, raw: msgspec.Raw) -> list[Action]:
+    return [decode_action(game, item) for item in msgspec.json.decode(raw)]
+
+
+class Client:
+    """One connection to a match server. Build with `await Client.connect(url, name)`."""
+
+    def __init__(self, ws: ClientConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.welcome: P.Welcome | None = None
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.host = False
+        self.room: P.Room | None = None
+        self.view: P.ViewMsg | None = None
+        self.clock: P.ClockMsg | None = None
+        self.game_over: P.GameOverMsg | None = None
+        self.errors: list[P.Error] = []
+        self.chat: list[P.ChatLine] = []
+        self.received: list[P.ServerMessage] = []
+        self.keep_received = False
+        self.listeners: list[Callable[[P.ServerMessage], None]] = []
+        self.closed = False
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        name: str,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+        tactics_pack: P.PackRef | None = None,
+        timeout: float = 10.0,
+    ) -> Client:
+        """Connect, say hello and wait for the welcome (ServerError if refused)."""
+        ws = await connect(
+            url,
+            ssl=ssl_context,
+            max_size=2 * P.MAX_MESSAGE,
+            compression=None,
+            open_timeout=timeout,
+            proxy=None,
+        )
+        client = cls(ws, name)
+        await client.send(P.Hello(name=name, client="warsuite", tactics_pack=tactics_pack))
+        await client.wait(lambda c: c.welcome is not None, timeout=timeout, fail_on_error=True)
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for data in self.ws:
+                try:
+                    message = P.decode_server(data)
+                except P.ProtocolError as exc:
+                    log.warning("bad message from the server: %s", exc)
+                    continue
+                self._note(message)
+                async with self._changed:
+                    self._changed.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _note(self, m: P.ServerMessage) -> None:
+        if self.keep_received:
+            self.received.append(m)
+        if isinstance(m, P.Welcome):
+            self.welcome = m
+        elif isinstance(m, P.Seated):
+            self.code, self.seat, self.token, self.host = m.code, m.seat, m.token, m.host
+        elif isinstance(m, P.Room):
+            self.room, self.code = m, m.code
+        elif isinstance(m, P.ViewMsg):
+            self.view = m
+        elif isinstance(m, P.ClockMsg):
+            self.clock = m
+        elif isinstance(m, P.GameOverMsg):
+            self.game_over = m
+        elif isinstance(m, P.Error):
+            self.errors.append(m)
+            if m.code in ("kicked", "replaced"):
+                self.seat = self.token = None
+        elif isinstance(m, P.ChatLine):
+            self.chat.append(m)
+        for listener in self.listeners:
+            listener(m)
+
+    async def send(self, message: P.Message) -> None:
+        await self.ws.send(P.encode(message), text=True)
+
+    async def send_raw(self, data: str | bytes) -> None:
+        """Send anything (tests of the server's robustness)."""
+        await self.ws.send(data, text=True) if isinstance(data, bytes) else await self.ws.send(data)
+
+    async def wait(
+        self,
+        predicate: Callable[[Client], bool],
+        *,
+        timeout: float = 10.0,
+        fail_on_error: bool = False,
+    ) -> None:
+        """Wait until `predicate(self)` holds (TimeoutError; ServerError on a new error when
+        `fail_on_error`; ConnectionError when the connection closes first)."""
+        errors = len(self.errors)
+
+        def done() -> bool:
+            if fail_on_error and len(self.errors) > errors:
+                return True
+            return predicate(self) or self.closed
+
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(done)
+        if fail_on_error and len(self.errors) > errors:
+            raise ServerError(self.errors[errors])
+        if not predicate(self):
+            raise ConnectionError("the server closed the connection")
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+
+    # -- requests ----------------------------------------------------------------------------
+
+    async def create(self, game: str, config: dict[str, Any], seed: int | None = None) -> None:
+        await self.send(P.Create(game=game, config=config, seed=seed))
+        await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
+
+    async def join(self, code: str, seat: int | None = None) -> None:
+        await self.send(P.Join(code=code, seat=seat))
+        await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
+
+    async def rejoin(self, token: str) -> None:
+        self.view = None
+        await self.send(P.Rejoin(token=token))
+        await self.wait(lambda c: c.view is not None and c.token == token, fail_on_error=True)
+
+    async def spectate(self, code: str) -> None:
+        await self.send(P.Spectate(code=code))
+        await self.wait(lambda c: c.view is not None and c.view.seat is None, fail_on_error=True)
+
+    def _token(self) -> str:
+        if self.token is None:
+            raise RuntimeError("this client holds no seat")
+        return self.token
+
+    async def ready(self, ready: bool = True) -> None:
+        token = self._token()
+        await self.send(P.Ready(token=token) if ready else P.Unready(token=token))
+
+    async def seat_bot(self, seat: int, bot: str) -> None:
+        await self.send(P.SeatBot(token=self._token(), seat=seat, bot=bot))
+
+    async def act(self, action: Action | dict[str, Any], state_id: int | None = None) -> None:
+        """Send an action on the last state seen (or `state_id`)."""
+        if state_id is None:
+            assert self.view is not None
+            state_id = self.view.state_id
+        data = action if isinstance(action, dict) else msgspec.to_builtins(action)
+        await self.send(P.Act(token=self._token(), state_id=state_id, action=data))
+
+    async def legal(self, view: P.ViewMsg) -> Sequence[Action] | RemoteSpace:
+        """The legal actions that came with `view`, fetching pages when they did not fit."""
+        assert self.room is not None
+        game = self.room.game
+        if P.present(view.legal):
+            return typed_actions(game, view.legal)
+        if view.choices is not None or not view.legal_pages:
+            return RemoteSpace(game, view.choices or {})
+        pages: dict[int, P.LegalPage] = {}
+
+        def take(m: P.ServerMessage) -> None:
+            if isinstance(m, P.LegalPage) and m.state_id == view.state_id:
+                pages[m.page] = m
+
+        self.listeners.append(take)
+        try:
+            for page in range(view.legal_pages):
+                await self.send(
+                    P.LegalRequest(token=self._token(), state_id=view.state_id, page=page)
+                )
+            await self.wait(
+                lambda c: (
+                    len(pages) == view.legal_pages
+                    or (c.view is not None and c.view.state_id != view.state_id)
+                ),
+                fail_on_error=True,
+            )
+        finally:
+            self.listeners.remove(take)
+        out: list[Action] = []
+        for page in sorted(pages):
+            out += typed_actions(game, pages[page].actions)
+        return out
+
+
+class RemoteSpace:
+    """A seat's action space as a client knows it: the server's description of the
+    choices. Whether an action is in it only the server can say (it answers an `illegal`
+    error), so `contains` accepts any well-formed action of the game; `sample` is not
+    offered (sampling needs the state)."""
+
+    def __init__(self, game: str, choices: dict[str, Any]) -> None:
+        self.game = game
+        self.choices = choices
+
+    def contains(self, action: Action) -> bool:
+        try:
+            decode_action(self.game, msgspec.to_builtins(action))
+        except ValueError:
+            return False
+        return True
+
+    def sample(self, rng: Rng) -> Action:
+        raise NotImplementedError("a remote action space cannot be sampled: use a view bot")
+
+    def describe(self) -> dict[str, Any]:
+        return self.choices
+
+
+async def play_bot(client: Client, bot: Bot | None = None, *, seed: int = 0) -> None:
+    """Play the client's seat with `bot` (the game's first bot) until the game is over.
+
+    The bot sees only this seat's view and legal actions as the server sent them. After a
+    refusal on the same state the bot tries again, picking at random among the legal
+    actions when it has a list of them.
+    """
+    assert client.room is not None
+    game = client.room.game
+    spec = game_spec(game)
+    if bot is None:
+        bot = next(iter(spec.bots.values()))() if spec.bots else RandomBot()
+    rng = Rng(seed)
+    acted_on = -1
+    errors = 0
+    while client.game_over is None and not client.closed:
+
+        def my_turn(c: Client, acted_on: int = acted_on, errors: int = errors) -> bool:
+            if c.game_over is not None:
+                return True
+            return (
+                c.view is not None
+                and c.view.seat in c.view.awaiting
+                and (c.view.state_id != acted_on or len(c.errors) != errors)
+                and c.room is not None
+                and c.room.phase == "playing"
+            )
+
+        await client.wait(my_turn, timeout=120.0)
+        if client.game_over is not None:
+            return
+        view = client.view
+        assert view is not None
+        errors = len(client.errors)
+        legal = await client.legal(view)
+        if client.view is not view:
+            continue
+        refused_here = view.state_id == acted_on
+        if refused_here and isinstance(legal, Sequence) and legal:
+            choice = RandomBot().choose({}, legal, rng)
+        else:
+            choice = bot.choose(typed_view(game, view.view), legal, rng)
+        acted_on = view.state_id
+        await client.act(choice, view.state_id)

@@ -1,0 +1,442 @@
+"""The wire protocol of `suite serve`: typed JSON messages, one per websocket text frame.
+
+Every message is a JSON object whose ``type`` field names its kind. Client messages are
+the `ClientMessage` union, server messages the `ServerMessage` union; both directions are
+limited to `MAX_MESSAGE` bytes. `decode_client` never raises: anything that is not a
+well-formed client message comes back as an `Error` to send to the peer (see
+docs/protocol.md for the whole protocol with an example session).
+
+Game actions, views and events travel as plain JSON objects inside these messages (each
+game's own typed records, tagged by ``kind``); the server converts actions with
+`suite.core.match.decode_action`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+"""Bumped on any incompatible change; a hello with another version is refused."""
+
+MAX_MESSAGE = 64 * 1024
+"""Largest message, in bytes of UTF-8 JSON, in either direction."""
+
+MAX_NAME = 32
+MAX_CHAT = 300
+
+
+class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every protocol message; subclasses set ``tag=`` to their ``type``."""
+
+
+# -- shared records ------------------------------------------------------------------------
+
+
+class PackRef(msgspec.Struct, frozen=True, kw_only=True):
+    """A Tactics pack: its declared version and the content hash of all its files."""
+
+    version: float
+    digest: str
+
+
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A game the server runs: its name, title, seat range and the bots it can seat."""
+
+    name: str
+    title: str
+    players: tuple[int, int]
+    bots: tuple[str, ...]
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat as everyone in the room sees it.
+
+    `kind` is "open" (nobody yet), "human" or "bot"; `connected` says whether the human's
+    connection is live (a held seat shows False after a drop).
+    """
+
+    seat: int
+    kind: Literal["open", "human", "bot"]
+    name: str = ""
+    bot: str | None = None
+    connected: bool = False
+    ready: bool = False
+
+
+class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A file of a pack: its path inside the pack, size and sha256."""
+
+    path: str
+    size: int
+    sha256: str
+
+
+# -- client to server ------------------------------------------------------------------------
+
+
+class Hello(Message, tag="hello"):
+    """First message of a connection: who is there and what they run."""
+
+    name: str
+    protocol: int = PROTOCOL_VERSION
+    client: str = ""
+    tactics_pack: PackRef | None = None
+
+
+class Create(Message, tag="create"):
+    """Open a room for `game` with `config`; the creator takes seat 0 and hosts it."""
+
+    game: str
+    config: dict[str, Any] = {}
+    seed: int | None = None
+
+
+class Join(Message, tag="join"):
+    """Take a seat in room `code` (the first open one when `seat` is None)."""
+
+    code: str
+    seat: int | None = None
+
+
+class Rejoin(Message, tag="rejoin"):
+    """Take back a held seat with its token (after a drop or a server restart)."""
+
+    token: str
+
+
+class Spectate(Message, tag="spectate"):
+    """Watch room `code`: spectators get the spectator view and the chat."""
+
+    code: str
+
+
+class Ready(Message, tag="ready"):
+    """The seat is ready (lobby), or the WoK seat is done with its orders (W12)."""
+
+    token: str
+
+
+class Unready(Message, tag="unready"):
+    token: str
+
+
+class Act(Message, tag="action"):
+    """Play `action` (the game's action as JSON) on the state `state_id` the client saw."""
+
+    token: str
+    state_id: int
+    action: dict[str, Any]
+
+
+class LegalRequest(Message, tag="legal"):
+    """Ask for page `page` of the seat's legal actions (when the view did not carry them)."""
+
+    token: str
+    state_id: int
+    page: int = 0
+
+
+class Chat(Message, tag="chat"):
+    """A chat line to the room; spectators send without a token."""
+
+    text: str
+    token: str | None = None
+
+
+class Leave(Message, tag="leave"):
+    """Leave the room: an open lobby seat is freed, a seat in play is held for a rejoin."""
+
+    token: str | None = None
+
+
+class Poke(Message, tag="poke"):
+    """WoK: remind the late seats once the deadline has passed (W12)."""
+
+    token: str
+
+
+class RunNow(Message, tag="run_now"):
+    """WoK: run the turn without the late seats, once the poke has waited (W12)."""
+
+    token: str
+
+
+class SeatBot(Message, tag="seat_bot"):
+    """Host: put the server bot `bot` in `seat` (open, or a human's seat it takes over)."""
+
+    token: str
+    seat: int
+    bot: str
+
+
+class Kick(Message, tag="kick"):
+    """Host: free `seat`; its token stops working and its connection leaves the room."""
+
+    token: str
+    seat: int
+
+
+class Pause(Message, tag="pause"):
+    token: str
+
+
+class Resume(Message, tag="resume"):
+    token: str
+
+
+class End(Message, tag="end"):
+    """Host: end the match now (no winner)."""
+
+    token: str
+
+
+class PackRequest(Message, tag="pack_request"):
+    """Ask for the room's Tactics pack: the file list (`path` None) or one file's chunk."""
+
+    code: str
+    path: str | None = None
+    offset: int = 0
+
+
+ClientMessage = (
+    Hello
+    | Create
+    | Join
+    | Rejoin
+    | Spectate
+    | Ready
+    | Unready
+    | Act
+    | LegalRequest
+    | Chat
+    | Leave
+    | Poke
+    | RunNow
+    | SeatBot
+    | Kick
+    | Pause
+    | Resume
+    | End
+    | PackRequest
+)
+
+# -- server to client ------------------------------------------------------------------------
+
+
+class Welcome(Message, tag="welcome"):
+    """Answer to hello: the protocol spoken and the games on offer."""
+
+    protocol: int
+    server: str
+    games: tuple[GameInfo, ...]
+
+
+class Seated(Message, tag="seated"):
+    """You hold `seat` of room `code`; keep `token` to act and to rejoin."""
+
+    code: str
+    seat: int
+    token: str
+    host: bool
+
+
+class Room(Message, tag="room"):
+    """The room as everyone sees it. `phase` is lobby, playing, paused or over."""
+
+    code: str
+    game: str
+    title: str
+    phase: Literal["lobby", "playing", "paused", "over"]
+    seats: tuple[SeatInfo, ...]
+    config: dict[str, Any]
+    host_seat: int | None
+    spectators: int
+    pack: PackRef | None = None
+
+
+class ViewMsg(Message, tag="view"):
+    """Your seat's view (spectator view when `seat` is None) after state `state_id`.
+
+    `view` is the game's typed view as JSON. `events` (a JSON array) are the game events
+    that led to this view; `actor` is the seat whose action (or clock) made them and
+    `action` that action, when this client may know it (None for another seat's WoK
+    orders). `legal` lists the seat's legal actions when they fit, else it is null and
+    `legal_pages` says how many pages a `legal` request returns (0 when the seat is not
+    awaited, or the game offers an action space, described in `choices`).
+    """
+
+    code: str
+    seat: int | None
+    state_id: int
+    view: msgspec.Raw
+    awaiting: tuple[int, ...]
+    events: msgspec.Raw = msgspec.Raw(b"[]")
+    actor: int | None = None
+    action: msgspec.Raw = msgspec.Raw(b"null")
+    legal: msgspec.Raw = msgspec.Raw(b"null")
+    legal_pages: int = 0
+    choices: dict[str, Any] | None = None
+
+
+class Events(Message, tag="events"):
+    """Game events without a new view (kept for clients that only follow the log)."""
+
+    code: str
+    state_id: int
+    events: msgspec.Raw
+
+
+class LegalPage(Message, tag="legal_page"):
+    """Page `page` of `pages` of the seat's legal actions (a JSON array) at `state_id`."""
+
+    state_id: int
+    page: int
+    pages: int
+    actions: msgspec.Raw
+
+
+class Error(Message, tag="error"):
+    """A refusal or a bad message: `code` is stable, `message` says why in words."""
+
+    code: str
+    message: str
+    ref: str | None = None
+
+
+class ClockMsg(Message, tag="clock"):
+    """The room's clock (server time `now`, seconds since the epoch).
+
+    `deadline` is when the current turn's time runs out (World War R7, WoK W12), `waiting`
+    the seats the game waits for and `waiting_since` since when (the Tactics waiting timer
+    shows once `show_after` has passed). WoK adds the poke and run-now state.
+    """
+
+    code: str
+    now: float
+    waiting: tuple[int, ...] = ()
+    waiting_since: float | None = None
+    show_after: float | None = None
+    deadline: float | None = None
+    poked_at: float | None = None
+    can_poke: bool = False
+    run_now_at: float | None = None
+    can_run_now: bool = False
+    paused: bool = False
+
+
+class ChatLine(Message, tag="chat_line"):
+    code: str
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class GameOverMsg(Message, tag="game_over"):
+    """The match ended: the game's outcome (None when the host ended it) and why."""
+
+    code: str
+    outcome: dict[str, Any] | None
+    reason: str
+
+
+class PackFiles(Message, tag="pack_files"):
+    """The room's Tactics pack: its reference and every file with size and hash."""
+
+    code: str
+    pack: PackRef
+    files: tuple[FileEntry, ...]
+
+
+class PackChunk(Message, tag="pack_chunk"):
+    """Part of one pack file, base64 encoded; `eof` on the last chunk."""
+
+    code: str
+    path: str
+    offset: int
+    data: str
+    eof: bool
+
+
+ServerMessage = (
+    Welcome
+    | Seated
+    | Room
+    | ViewMsg
+    | Events
+    | LegalPage
+    | Error
+    | ClockMsg
+    | ChatLine
+    | GameOverMsg
+    | PackFiles
+    | PackChunk
+)
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be read; `error` is what to send back."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def encode(message: Message) -> bytes:
+    """A message as UTF-8 JSON."""
+    return _encoder.encode(message)
+
+
+def _size(data: str | bytes) -> int:
+    return len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+
+
+def decode_client(data: str | bytes) -> ClientMessage:
+    """Parse a client message; ProtocolError (never another exception) when it is bad.
+
+    Refusals: ``too_large`` over `MAX_MESSAGE`, ``bad_json`` for text that is not JSON,
+    ``bad_message`` for JSON that is not a known message of the right shape.
+    """
+    if _size(data) > MAX_MESSAGE:
+        raise ProtocolError(
+            Error(code="too_large", message=f"messages are limited to {MAX_MESSAGE} bytes")
+        )
+    try:
+        message: ClientMessage = _client_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(Error(code="bad_message", message=str(exc))) from None
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        raise ProtocolError(Error(code="bad_json", message=f"not JSON: {exc}")) from None
+    return message
+
+
+def decode_server(data: str | bytes) -> ServerMessage:
+    """Parse a server message (clients); ProtocolError when it is bad."""
+    if _size(data) > MAX_MESSAGE:
+        raise ProtocolError(Error(code="too_large", message="message over the size limit"))
+    try:
+        message: ServerMessage = _server_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(Error(code="bad_message", message=str(exc))) from None
+    except (msgspec.DecodeError, UnicodeError) as exc:
+        raise ProtocolError(Error(code="bad_json", message=f"not JSON: {exc}")) from None
+    return message
+
+
+NULL = msgspec.Raw(b"null")
+
+
+def present(raw: msgspec.Raw) -> bool:
+    """Whether an optional raw JSON field holds a value (it is ``null`` when absent)."""
+    return bytes(raw) != b"null"
+
+
+def to_json(record: Any) -> Any:
+    """A game record (typed view, action, event, outcome or plain dict) as JSON builtins."""
+    return msgspec.to_builtins(record, str_keys=True)

@@ -1,0 +1,795 @@
+"""One room of the match server: its seats, its match, its log, its clock and its bots.
+
+A room knows nothing of websockets: it talks to `Peer` objects (a connection as the room
+sees it) and reports refusals by raising `Refused(code, message)`, which the server turns
+into an `error` message. Every change of the match goes through `_commit`: the op is
+applied to the engine (an IllegalAction leaves everything as it was), appended to the
+store, and only then broadcast, each seat getting its own view and spectators the
+spectator view.
+
+Acting follows boardgame.io's order of checks: the token, then the seat being awaited,
+then the state id the client saw, then the action's legality (decoding included).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import msgspec
+
+from suite.core.bots import RandomBot, make_bot
+from suite.core.match import Event, GameSpec, IllegalAction, State, game_spec, new_game
+from suite.core.rng import Rng
+from suite.net import protocol as P
+from suite.net.clock import Clock
+from suite.net.store import RoomRow, SeatRow, Store
+from suite.net.turns import (
+    ActOp,
+    Op,
+    PokeOp,
+    RunNowOp,
+    TurnClock,
+    apply_op,
+    decode_op,
+    encode_op,
+    turn_clock,
+)
+
+log = logging.getLogger("suite.net")
+
+Phase = Literal["lobby", "playing", "paused", "over"]
+LEGAL_INLINE = 16 * 1024
+"""Legal actions ride inside the view message when their JSON is at most this big."""
+LEGAL_PAGE = 48 * 1024
+"""Bytes of actions per `legal_page` message."""
+
+_json = msgspec.json.Encoder()
+
+
+class Refused(Exception):
+    """A request the room turns down; `code` is the protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Peer(Protocol):
+    """A connection as a room sees it."""
+
+    name: str
+
+    def send(self, data: bytes) -> None:
+        """Queue `data` (one encoded message) for the peer; never blocks."""
+
+    def left_room(self, room: Room) -> None:
+        """The room no longer counts this peer in (kicked, replaced, or it left)."""
+
+
+class Hub(Protocol):
+    """What a room needs from its server."""
+
+    clock: Clock
+    store: Store
+    bot_delay: float
+
+    def bind(self, token: str, room: Room) -> None: ...
+
+    def unbind(self, token: str) -> None: ...
+
+    def bots_due(self, room: Room) -> None:
+        """A bot seat is awaited: call `room.bot_step()` soon (after `bot_delay`)."""
+
+    def closed(self, room: Room) -> None:
+        """The room is over; the server may forget it after a while."""
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: Literal["open", "human", "bot"] = "open"
+    name: str = ""
+    bot: str | None = None
+    token: str | None = None
+    ready: bool = False
+    peer: Peer | None = None
+    brain: Any = None
+
+    def row(self) -> SeatRow:
+        return SeatRow(
+            seat=self.index,
+            kind=self.kind,
+            name=self.name,
+            bot=self.bot,
+            token=self.token,
+            ready=self.ready,
+        )
+
+    def info(self) -> P.SeatInfo:
+        return P.SeatInfo(
+            seat=self.index,
+            kind=self.kind,
+            name=self.name,
+            bot=self.bot,
+            connected=self.kind == "bot" or self.peer is not None,
+            ready=self.ready or self.kind == "bot",
+        )
+
+
+@dataclass
+class _LegalCache:
+    state_id: int = -1
+    pages: dict[int, list[bytes]] = field(default_factory=dict)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Room:
+    """A room: see the module docstring. Build with `Room.create` or `Room.restore`."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        state: State,
+        *,
+        show_after: float,
+        pack: P.PackRef | None = None,
+    ) -> None:
+        self.hub = hub
+        self.code = code
+        self.game = game
+        self.spec: GameSpec = game_spec(game)
+        self.config = config
+        self.seed = seed
+        self.state = state
+        self.state_id = 0
+        self.phase: Phase = "lobby"
+        self.seats = [Seat(i) for i in range(int(config["players"]))]
+        self.host_seat = 0
+        self.spectators: list[Peer] = []
+        self.clock: TurnClock = turn_clock(game, show_after)
+        self.pack = pack
+        self.paused_at: float | None = None
+        self.bot_rng = Rng(secrets.randbits(63))
+        self._legal = _LegalCache()
+        self._last_clock: P.ClockMsg | None = None
+
+    # -- building --------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        hub: Hub,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        *,
+        show_after: float,
+        pack: P.PackRef | None = None,
+    ) -> Room:
+        """A new room; `Refused("bad_config")` names what is wrong with the config."""
+        try:
+            spec = game_spec(game)
+        except KeyError as exc:
+            raise Refused("unknown_game", str(exc)) from None
+        players = config.get("players", spec.players[0])
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise Refused("bad_config", f"players must be a whole number, not {players!r}")
+        if not spec.players[0] <= players <= spec.players[1]:
+            lo, hi = spec.players
+            raise Refused("bad_config", f"{spec.title} takes {lo} to {hi} players, not {players}")
+        full = {**spec.default_config(players), **config, "players": players}
+        try:
+            state = new_game(game, full, seed)
+        except Exception as exc:  # a game's config errors are ValueErrors, but be safe
+            raise Refused("bad_config", f"{type(exc).__name__}: {exc}") from None
+        room = cls(hub, code, game, full, seed, state, show_after=show_after, pack=pack)
+        hub.store.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
+        for seat in room.seats:
+            hub.store.set_seat(code, seat.row())
+        return room
+
+    @classmethod
+    def restore(cls, hub: Hub, row: RoomRow, *, show_after: float) -> Room:
+        """Rebuild a stored room by replaying its log; every seat starts disconnected."""
+        state = new_game(row.game, row.config, row.seed)
+        pack = msgspec.json.decode(row.pack, type=P.PackRef) if row.pack else None
+        room = cls(
+            hub, row.code, row.game, row.config, row.seed, state, show_after=show_after, pack=pack
+        )
+        for entry in row.log:
+            apply_op(state, decode_op(entry))
+            room.state_id += 1
+        for s in row.seats:
+            seat = room.seats[s.seat]
+            seat.kind = s.kind  # type: ignore[assignment]
+            seat.name, seat.bot, seat.token, seat.ready = s.name, s.bot, s.token, s.ready
+            if seat.kind == "bot" and seat.bot:
+                seat.brain = room._make_bot(seat.bot)
+            if seat.token:
+                hub.bind(seat.token, room)
+        room.phase = row.phase  # type: ignore[assignment]
+        if room.phase == "paused":
+            room.paused_at = hub.clock.now()
+        if room.phase == "playing":
+            room._observe()
+            room._maybe_bots()
+        return room
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    def _seat_of(self, token: str | None, peer: Peer | None = None) -> Seat:
+        """The seat `token` holds (and `peer` is connected to, when given)."""
+        for seat in self.seats:
+            if token is not None and seat.token == token:
+                if peer is not None and seat.peer is not peer:
+                    raise Refused("bad_token", "that seat token is not this connection's")
+                return seat
+        raise Refused("bad_token", "no seat holds that token in this room")
+
+    def _host(self, token: str, peer: Peer) -> Seat:
+        seat = self._seat_of(token, peer)
+        if seat.index != self.host_seat:
+            raise Refused("not_host", "only the host of the room may do that")
+        return seat
+
+    def join(self, peer: Peer, seat_index: int | None) -> Seat:
+        """Take an open seat (the first one when None); sends seated, room, view, clock."""
+        if self.phase == "over":
+            raise Refused("over", "this match is over")
+        if seat_index is None:
+            free = [s for s in self.seats if s.kind == "open"]
+            if not free:
+                raise Refused("room_full", "every seat is taken (you may spectate)")
+            seat = free[0]
+        else:
+            if not 0 <= seat_index < len(self.seats):
+                raise Refused("no_seat", f"seats are 0 to {len(self.seats) - 1}")
+            seat = self.seats[seat_index]
+            if seat.kind != "open":
+                raise Refused("seat_taken", f"seat {seat_index} is taken")
+        self._detach_peer_elsewhere(peer)
+        seat.kind, seat.name, seat.token, seat.ready, seat.peer = (
+            "human",
+            peer.name,
+            new_token(),
+            False,
+            peer,
+        )
+        assert seat.token is not None
+        self.hub.bind(seat.token, self)
+        self.hub.store.set_seat(self.code, seat.row())
+        self.event(f"{peer.name!r} joined seat {seat.index}")
+        self._greet(peer, seat)
+        self._broadcast_room()
+        return seat
+
+    def rejoin(self, peer: Peer, token: str) -> Seat:
+        """Take a held seat back; a live older connection of that seat is let go."""
+        seat = self._seat_of(token)
+        old = seat.peer
+        if old is not None and old is not peer:
+            old.send(P.encode(P.Error(code="replaced", message="this seat rejoined elsewhere")))
+            old.left_room(self)
+        self._detach_peer_elsewhere(peer)
+        seat.peer = peer
+        self.event(f"seat {seat.index} ({seat.name!r}) reconnected")
+        self._greet(peer, seat)
+        self._broadcast_room()
+        return seat
+
+    def spectate(self, peer: Peer) -> None:
+        self._detach_peer_elsewhere(peer)
+        self.spectators.append(peer)
+        peer.send(self._room_msg())
+        peer.send(self._view_bytes(None))
+        peer.send(P.encode(self._clock_msg()))
+        self.event(f"{peer.name!r} is watching")
+        self._broadcast_room()
+
+    def _detach_peer_elsewhere(self, peer: Peer) -> None:
+        """A connection sits in one place: drop it from any seat or the spectators here."""
+        for seat in self.seats:
+            if seat.peer is peer:
+                seat.peer = None
+        if peer in self.spectators:
+            self.spectators.remove(peer)
+
+    def disconnected(self, peer: Peer) -> None:
+        """The connection dropped: its seat is held (shown disconnected)."""
+        changed = False
+        for seat in self.seats:
+            if seat.peer is peer:
+                seat.peer = None
+                changed = True
+                self.event(f"seat {seat.index} ({seat.name!r}) disconnected")
+        if peer in self.spectators:
+            self.spectators.remove(peer)
+            changed = True
+        if changed:
+            self._broadcast_room()
+
+    def leave(self, peer: Peer, token: str | None) -> None:
+        """Leave: a lobby seat is freed; a seat in play is held for a rejoin."""
+        if token is None:
+            if peer not in self.spectators:
+                raise Refused("bad_token", "leaving a seat needs its token")
+            self.spectators.remove(peer)
+            peer.left_room(self)
+            self._broadcast_room()
+            return
+        seat = self._seat_of(token, peer)
+        if self.phase == "lobby":
+            self._free(seat)
+            self.event(f"{seat.name!r} left seat {seat.index}")
+        else:
+            seat.peer = None
+            self.event(f"seat {seat.index} ({seat.name!r}) left (seat held)")
+        peer.left_room(self)
+        self._broadcast_room()
+
+    def _free(self, seat: Seat) -> None:
+        if seat.token:
+            self.hub.unbind(seat.token)
+        seat.kind, seat.name, seat.bot, seat.token, seat.ready, seat.peer, seat.brain = (
+            "open",
+            "",
+            None,
+            None,
+            False,
+            None,
+            None,
+        )
+        self.hub.store.set_seat(self.code, seat.row())
+
+    # -- host ---------------------------------------------------------------------------------
+
+    def seat_bot(self, peer: Peer, token: str, index: int, bot: str) -> None:
+        self._host(token, peer)
+        if self.phase == "over":
+            raise Refused("over", "this match is over")
+        if not 0 <= index < len(self.seats):
+            raise Refused("no_seat", f"seats are 0 to {len(self.seats) - 1}")
+        if index == self.host_seat:
+            raise Refused("host_seat", "the host's own seat cannot be given to a bot")
+        if bot not in self.bot_names():
+            known = ", ".join(self.bot_names())
+            raise Refused("unknown_bot", f"{self.spec.title} has no bot {bot!r} (has {known})")
+        seat = self.seats[index]
+        if seat.kind == "human":
+            self._let_go(seat, "the host gave your seat to a bot")
+        seat.kind, seat.name, seat.bot, seat.ready = "bot", f"{bot} bot", bot, True
+        seat.brain = self._make_bot(bot)
+        self.hub.store.set_seat(self.code, seat.row())
+        self.event(f"host seated bot {bot!r} at seat {index}")
+        self._broadcast_room()
+        self._maybe_start()
+        self._maybe_bots()
+
+    def kick(self, peer: Peer, token: str, index: int) -> None:
+        self._host(token, peer)
+        if not 0 <= index < len(self.seats):
+            raise Refused("no_seat", f"seats are 0 to {len(self.seats) - 1}")
+        if index == self.host_seat:
+            raise Refused("host_seat", "the host cannot kick itself")
+        seat = self.seats[index]
+        if seat.kind == "open":
+            raise Refused("no_seat", f"seat {index} is open")
+        if seat.kind == "human":
+            self._let_go(seat, "the host kicked you")
+        self._free(seat)
+        self.event(f"host kicked seat {index}")
+        self._broadcast_room()
+
+    def _let_go(self, seat: Seat, why: str) -> None:
+        if seat.peer is not None:
+            seat.peer.send(P.encode(P.Error(code="kicked", message=why)))
+            seat.peer.left_room(self)
+            seat.peer = None
+        if seat.token:
+            self.hub.unbind(seat.token)
+            seat.token = None
+
+    def pause(self, peer: Peer, token: str) -> None:
+        self._host(token, peer)
+        if self.phase != "playing":
+            raise Refused("not_playing", f"only a match in play can be paused (it is {self.phase})")
+        self.phase = "paused"
+        self.paused_at = self.hub.clock.now()
+        self.hub.store.set_phase(self.code, "paused")
+        self.event("paused by the host")
+        self._broadcast_room()
+        self._broadcast_clock()
+
+    def resume(self, peer: Peer, token: str) -> None:
+        self._host(token, peer)
+        if self.phase != "paused":
+            raise Refused("not_paused", "the match is not paused")
+        now = self.hub.clock.now()
+        self.clock.shift(now - (self.paused_at or now))
+        self.paused_at = None
+        self.phase = "playing"
+        self.hub.store.set_phase(self.code, "playing")
+        self.event("resumed by the host")
+        self._broadcast_room()
+        self._broadcast_clock()
+        self._maybe_bots()
+
+    def end(self, peer: Peer, token: str) -> None:
+        self._host(token, peer)
+        if self.phase == "over":
+            raise Refused("over", "this match is over")
+        self._finish(None, "ended by the host")
+
+    # -- lobby -------------------------------------------------------------------------------
+
+    def set_ready(self, peer: Peer, token: str, ready: bool) -> None:
+        seat = self._seat_of(token, peer)
+        if self.phase == "lobby":
+            seat.ready = ready
+            self.hub.store.set_seat(self.code, seat.row())
+            self._broadcast_room()
+            self._maybe_start()
+            return
+        action = self.clock.ready_action(ready)
+        if action is None:
+            raise Refused("no_ready", f"{self.spec.title} has no ready flag once it has begun")
+        self.act(peer, token, self.state_id, action)
+
+    def _maybe_start(self) -> None:
+        if self.phase != "lobby":
+            return
+        if any(s.kind == "open" or (s.kind == "human" and not s.ready) for s in self.seats):
+            return
+        self.phase = "playing"
+        self.hub.store.set_phase(self.code, "playing")
+        self.event(f"{self.spec.title} began")
+        self._broadcast_room()
+        self._observe()
+        for seat in self.seats:
+            if seat.peer is not None:
+                seat.peer.send(self._view_bytes(seat.index))
+        view = self._view_bytes(None)
+        for spec in self.spectators:
+            spec.send(view)
+        self._maybe_bots()
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def _check_playing(self) -> None:
+        if self.phase == "lobby":
+            raise Refused("not_started", "the match has not begun")
+        if self.phase == "paused":
+            raise Refused("paused", "the host paused the match")
+        if self.phase == "over":
+            raise Refused("over", "this match is over")
+
+    def act(self, peer: Peer, token: str, state_id: int, action: dict[str, Any]) -> None:
+        """A seat's action, checked in order: token, awaited, state id, legality."""
+        seat = self._seat_of(token, peer)
+        self._check_playing()
+        ready_kinds = [self.clock.ready_action(True), self.clock.ready_action(False)]
+        if seat.index not in self.state.awaiting() and action not in ready_kinds:
+            raise Refused("not_your_turn", f"the game is not waiting for seat {seat.index}")
+        if state_id != self.state_id:
+            raise Refused(
+                "stale", f"you acted on state {state_id}; the state is now {self.state_id}"
+            )
+        if action.get("kind") in self.clock.server_only:
+            raise Refused("illegal", f"{action.get('kind')!r} is played by the server only")
+        self._commit(ActOp(seat=seat.index, action=action))
+
+    def poke(self, peer: Peer, token: str) -> None:
+        seat = self._seat_of(token, peer)
+        self._check_playing()
+        self._commit(PokeOp(seat=seat.index, now=self.hub.clock.now()))
+        self.event(f"seat {seat.index} poked the late seats")
+
+    def run_now(self, peer: Peer, token: str) -> None:
+        seat = self._seat_of(token, peer)
+        self._check_playing()
+        self._commit(RunNowOp(now=self.hub.clock.now()))
+        self.event(f"seat {seat.index} ran the turn now")
+
+    def legal_page(self, peer: Peer, token: str, state_id: int, page: int) -> None:
+        seat = self._seat_of(token, peer)
+        if state_id != self.state_id:
+            raise Refused(
+                "stale", f"you asked about state {state_id}; the state is now {self.state_id}"
+            )
+        pages = self._legal_pages(seat.index)
+        if not 0 <= page < max(1, len(pages)):
+            raise Refused("no_page", f"there are {len(pages)} pages of legal actions")
+        chunk = pages[page] if pages else b"[]"
+        peer.send(
+            P.encode(
+                P.LegalPage(
+                    state_id=self.state_id,
+                    page=page,
+                    pages=len(pages),
+                    actions=msgspec.Raw(chunk),
+                )
+            )
+        )
+
+    def chat(self, peer: Peer, token: str | None, text: str) -> None:
+        text = text.strip()
+        if not text:
+            raise Refused("empty_chat", "nothing to say")
+        if len(text) > P.MAX_CHAT:
+            raise Refused("chat_too_long", f"chat lines are at most {P.MAX_CHAT} characters")
+        if token is None:
+            if peer not in self.spectators:
+                raise Refused("bad_token", "seated players chat with their token")
+            index, name = None, peer.name
+        else:
+            seat = self._seat_of(token, peer)
+            index, name = seat.index, seat.name
+        line = P.encode(
+            P.ChatLine(code=self.code, seat=index, name=name, text=text, at=self.hub.clock.now())
+        )
+        self._send_all(line)
+
+    def tick(self) -> None:
+        """Run the clock: commit whatever it says is due (time-ups)."""
+        if self.phase != "playing":
+            return
+        now = self.hub.clock.now()
+        for op in self.clock.due(self.state, now):
+            try:
+                self._commit(op)
+            except Refused as exc:
+                log.warning("room %s: clock op %r refused: %s", self.code, op, exc.message)
+
+    def bot_step(self) -> None:
+        """Let one awaited bot seat act (the server calls this when `bots_due` asked)."""
+        if self.phase != "playing":
+            return
+        for index in sorted(self.state.awaiting()):
+            seat = self.seats[index]
+            if seat.kind != "bot":
+                continue
+            legal = self.state.legal(index)
+            try:
+                action = seat.brain.choose(self.state.view(index), legal, self.bot_rng)
+                self._commit(ActOp(seat=index, action=_builtins(action)))
+            except Exception as exc:
+                log.warning(
+                    "room %s: bot at seat %d failed (%s); playing random", self.code, index, exc
+                )
+                action = RandomBot().choose(self.state.view(index), legal, self.bot_rng)
+                self._commit(ActOp(seat=index, action=_builtins(action)))
+            break
+        self._maybe_bots()
+
+    def _maybe_bots(self) -> None:
+        if self.phase == "playing" and any(
+            self.seats[s].kind == "bot" for s in self.state.awaiting()
+        ):
+            self.hub.bots_due(self)
+
+    def _commit(self, op: Op) -> None:
+        """Apply, persist, then broadcast `op` (Refused("illegal") changes nothing)."""
+        try:
+            events = apply_op(self.state, op)
+        except IllegalAction as exc:
+            raise Refused("illegal", exc.reason) from None
+        except ValueError as exc:
+            raise Refused("bad_action", str(exc)) from None
+        try:
+            self.hub.store.append(self.code, self.state_id, encode_op(op))
+        except Exception:
+            log.exception("room %s: the log could not be written; rebuilding", self.code)
+            self._rebuild()
+            raise Refused("server_error", "the server could not record that; try again") from None
+        self.state_id += 1
+        self._after(op, events)
+
+    def _rebuild(self) -> None:
+        for row in self.hub.store.unfinished():
+            if row.code == self.code:
+                state = new_game(self.game, self.config, self.seed)
+                for entry in row.log:
+                    apply_op(state, decode_op(entry))
+                self.state, self.state_id = state, len(row.log)
+
+    def _after(self, op: Op, events: list[Event]) -> None:
+        events_raw = msgspec.Raw(_json.encode(events))
+        actor: int | None = None
+        public = P.NULL
+        private = P.NULL
+        if isinstance(op, ActOp):
+            actor = op.seat
+            private = msgspec.Raw(_json.encode(op.action))
+            if op.action.get("kind") not in self.clock.private_kinds:
+                public = private
+        elif isinstance(op, PokeOp):
+            actor = op.seat
+        for seat in self.seats:
+            if seat.peer is not None:
+                shown = private if seat.index == actor else public
+                seat.peer.send(self._view_bytes(seat.index, events_raw, actor, shown))
+        if self.spectators:
+            view = self._view_bytes(None, events_raw, actor, public)
+            for peer in self.spectators:
+                peer.send(view)
+        outcome = self.state.outcome()
+        if outcome is not None:
+            self._finish(msgspec.to_builtins(outcome), outcome.reason)
+            return
+        self._observe()
+        self._maybe_bots()
+
+    def _observe(self) -> None:
+        """Let the clock see the new state (it may start a turn clock) and tell everyone."""
+        for op in self.clock.observe(self.state, self.hub.clock.now()):
+            self._commit(op)
+            return
+        self._broadcast_clock()
+
+    def _finish(self, outcome: dict[str, Any] | None, reason: str) -> None:
+        self.phase = "over"
+        self.hub.store.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
+        self.event(f"over: {reason}")
+        self._broadcast_room()
+        self._send_all(P.encode(P.GameOverMsg(code=self.code, outcome=outcome, reason=reason)))
+        for seat in self.seats:
+            if seat.token:
+                self.hub.unbind(seat.token)
+        self.hub.closed(self)
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _greet(self, peer: Peer, seat: Seat) -> None:
+        assert seat.token is not None
+        peer.send(
+            P.encode(
+                P.Seated(
+                    code=self.code,
+                    seat=seat.index,
+                    token=seat.token,
+                    host=seat.index == self.host_seat,
+                )
+            )
+        )
+        peer.send(self._room_msg())
+        peer.send(self._view_bytes(seat.index))
+        peer.send(P.encode(self._clock_msg()))
+
+    def _room_msg(self) -> bytes:
+        return P.encode(
+            P.Room(
+                code=self.code,
+                game=self.game,
+                title=self.spec.title,
+                phase=self.phase,
+                seats=tuple(s.info() for s in self.seats),
+                config=self.config,
+                host_seat=self.host_seat,
+                spectators=len(self.spectators),
+                pack=self.pack,
+            )
+        )
+
+    def _view_bytes(
+        self,
+        seat: int | None,
+        events: msgspec.Raw | None = None,
+        actor: int | None = None,
+        action: msgspec.Raw = P.NULL,
+    ) -> bytes:
+        awaiting = tuple(sorted(self.state.awaiting())) if self.phase != "lobby" else ()
+        legal = P.NULL
+        pages = 0
+        choices = None
+        if seat is not None and seat in awaiting and self.phase == "playing":
+            raw = self.state.legal(seat)
+            if isinstance(raw, Sequence):
+                encoded = _json.encode(list(raw))
+                if len(encoded) <= LEGAL_INLINE:
+                    legal = msgspec.Raw(encoded)
+                else:
+                    pages = len(self._legal_pages(seat))
+            else:
+                describe: Callable[[], dict[str, Any]] | None = getattr(raw, "describe", None)
+                choices = describe() if describe is not None else None
+        message = P.ViewMsg(
+            code=self.code,
+            seat=seat,
+            state_id=self.state_id,
+            view=msgspec.Raw(_json.encode(self.state.view(seat))),
+            awaiting=awaiting,
+            events=events if events is not None else msgspec.Raw(b"[]"),
+            actor=actor,
+            action=action,
+            legal=legal,
+            legal_pages=pages,
+            choices=choices,
+        )
+        data = P.encode(message)
+        if len(data) > P.MAX_MESSAGE:
+            log.error("room %s: a view of %d bytes is over the limit", self.code, len(data))
+        return data
+
+    def _legal_pages(self, seat: int) -> list[bytes]:
+        """The seat's legal actions as JSON arrays of at most LEGAL_PAGE bytes each."""
+        if self._legal.state_id != self.state_id:
+            self._legal = _LegalCache(self.state_id)
+        if seat not in self._legal.pages:
+            raw = self.state.legal(seat) if seat in self.state.awaiting() else []
+            pages: list[bytes] = []
+            current: list[bytes] = []
+            size = 2
+            for action in raw if isinstance(raw, Sequence) else []:
+                item = _json.encode(action)
+                if current and size + len(item) + 1 > LEGAL_PAGE:
+                    pages.append(b"[" + b",".join(current) + b"]")
+                    current, size = [], 2
+                current.append(item)
+                size += len(item) + 1
+            if current:
+                pages.append(b"[" + b",".join(current) + b"]")
+            self._legal.pages[seat] = pages
+        return self._legal.pages[seat]
+
+    def _clock_msg(self) -> P.ClockMsg:
+        now = self.hub.clock.now()
+        info = self.clock.info(self.state, now) if self.phase in ("playing", "paused") else None
+        fields = msgspec.structs.asdict(info) if info is not None else {}
+        return P.ClockMsg(code=self.code, now=now, paused=self.phase == "paused", **fields)
+
+    def _broadcast_clock(self) -> None:
+        msg = self._clock_msg()
+        if (
+            self._last_clock is not None
+            and msgspec.structs.replace(self._last_clock, now=msg.now) == msg
+        ):
+            return
+        self._last_clock = msg
+        self._send_all(P.encode(msg))
+
+    def _broadcast_room(self) -> None:
+        self._send_all(self._room_msg())
+
+    def _send_all(self, data: bytes) -> None:
+        for seat in self.seats:
+            if seat.peer is not None:
+                seat.peer.send(data)
+        for peer in self.spectators:
+            peer.send(data)
+
+    def bot_names(self) -> list[str]:
+        return sorted({"random", *self.spec.bots})
+
+    def _make_bot(self, name: str) -> Any:
+        return make_bot(self.spec, name)
+
+    def event(self, text: str) -> None:
+        """One log line per room event."""
+        log.info("room %s [%s]: %s", self.code, self.game, text)
+
+    def connected_peers(self) -> list[Peer]:
+        return [s.peer for s in self.seats if s.peer is not None] + list(self.spectators)
+
+
+def _builtins(action: Any) -> dict[str, Any]:
+    out = msgspec.to_builtins(action, str_keys=True)
+    if not isinstance(out, dict):
+        raise ValueError(f"a bot answered {action!r}, not an action")
+    return out
+
+
+def _pack_json(pack: P.PackRef | None) -> str | None:
+    return None if pack is None else _json.encode(pack).decode()

@@ -1,0 +1,160 @@
+"""The server's SQLite store (WAL): rooms, seats and each room's append-only log.
+
+A room's log holds every accepted operation (a seat's action or a clock operation) in
+order; `append` commits it before the caller broadcasts anything, so a crash never loses
+an accepted action (WAL with synchronous=NORMAL survives a killed process; only a power
+cut may lose the last commits). `unfinished` gives what a restarted server replays.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    phase TEXT NOT NULL,
+    pack TEXT,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    bot TEXT,
+    token TEXT,
+    ready INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS log (
+    code TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+"""
+
+
+class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    kind: str
+    name: str
+    bot: str | None
+    token: str | None
+    ready: bool
+
+
+class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored room with its seats and its whole log (for a replay after a restart)."""
+
+    code: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    created: float
+    phase: str
+    pack: str | None
+    seats: list[SeatRow]
+    log: list[dict[str, Any]]
+
+
+class Store:
+    """One SQLite file; every write commits at once. Not shared between processes."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def add_room(
+        self,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        created: float,
+        pack: str | None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO rooms (code, game, config, seed, created, phase, pack) "
+            "VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
+            (code, game, json.dumps(config), seed, created, pack),
+        )
+
+    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> None:
+        self.db.execute(
+            "UPDATE rooms SET phase = ?, result = ? WHERE code = ?",
+            (phase, None if result is None else json.dumps(result), code),
+        )
+
+    def set_seat(self, code: str, row: SeatRow) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO seats (code, seat, kind, name, bot, token, ready) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (code, row.seat, row.kind, row.name, row.bot, row.token, int(row.ready)),
+        )
+
+    def append(self, code: str, idx: int, entry: bytes) -> None:
+        """Commit log entry `idx` of room `code` (JSON bytes) before anyone hears of it."""
+        self.db.execute(
+            "INSERT INTO log (code, idx, entry) VALUES (?, ?, ?)",
+            (code, idx, entry.decode("utf-8")),
+        )
+
+    def unfinished(self) -> list[RoomRow]:
+        """Every room not over, with its seats and log in order."""
+        rows = self.db.execute(
+            "SELECT code, game, config, seed, created, phase, pack FROM rooms "
+            "WHERE phase != 'over' ORDER BY created"
+        ).fetchall()
+        out = []
+        for code, game, config, seed, created, phase, pack in rows:
+            seats = [
+                SeatRow(seat=s, kind=k, name=n, bot=b, token=t, ready=bool(r))
+                for s, k, n, b, t, r in self.db.execute(
+                    "SELECT seat, kind, name, bot, token, ready FROM seats WHERE code = ? "
+                    "ORDER BY seat",
+                    (code,),
+                )
+            ]
+            log = [
+                json.loads(entry)
+                for (entry,) in self.db.execute(
+                    "SELECT entry FROM log WHERE code = ? ORDER BY idx", (code,)
+                )
+            ]
+            out.append(
+                RoomRow(
+                    code=code,
+                    game=game,
+                    config=json.loads(config),
+                    seed=seed,
+                    created=created,
+                    phase=phase,
+                    pack=pack,
+                    seats=seats,
+                    log=log,
+                )
+            )
+        return out
+
+    def log_length(self, code: str) -> int:
+        (n,) = self.db.execute("SELECT COUNT(*) FROM log WHERE code = ?", (code,)).fetchone()
+        return int(n)
