@@ -323,10 +323,11 @@ async def play_bot(client: Client, bot: Bot | None = None, *, seed: int = 0) -> 
         legal = await client.legal(view)
         if client.view is not view:
             continue
+        seen = typed_view(game, view.view)
         refused_here = view.state_id == acted_on
         if refused_here and isinstance(legal, Sequence) and legal:
-            choice = RandomBot().choose({}, legal, rng)
+            choice = RandomBot().choose(seen, legal, rng)
         else:
-            choice = bot.choose(typed_view(game, view.view), legal, rng)
+            choice = bot.choose(seen, legal, rng)
         acted_on = view.state_id
         await client.act(choice, view.state_id)

@@ -76,7 +76,7 @@ class FileEntry(msgspec.Struct, frozen=True, kw_only=True):
 # -- client to server ------------------------------------------------------------------------
 
 
-class Hello(Message, tag="hello"):
+class Hello(Message, frozen=True, tag="hello"):
     """First message of a connection: who is there and what they run."""
 
     name: str
@@ -85,7 +85,7 @@ class Hello(Message, tag="hello"):
     tactics_pack: PackRef | None = None
 
 
-class Create(Message, tag="create"):
+class Create(Message, frozen=True, tag="create"):
     """Open a room for `game` with `config`; the creator takes seat 0 and hosts it."""
 
     game: str
@@ -93,36 +93,36 @@ class Create(Message, tag="create"):
     seed: int | None = None
 
 
-class Join(Message, tag="join"):
+class Join(Message, frozen=True, tag="join"):
     """Take a seat in room `code` (the first open one when `seat` is None)."""
 
     code: str
     seat: int | None = None
 
 
-class Rejoin(Message, tag="rejoin"):
+class Rejoin(Message, frozen=True, tag="rejoin"):
     """Take back a held seat with its token (after a drop or a server restart)."""
 
     token: str
 
 
-class Spectate(Message, tag="spectate"):
+class Spectate(Message, frozen=True, tag="spectate"):
     """Watch room `code`: spectators get the spectator view and the chat."""
 
     code: str
 
 
-class Ready(Message, tag="ready"):
+class Ready(Message, frozen=True, tag="ready"):
     """The seat is ready (lobby), or the WoK seat is done with its orders (W12)."""
 
     token: str
 
 
-class Unready(Message, tag="unready"):
+class Unready(Message, frozen=True, tag="unready"):
     token: str
 
 
-class Act(Message, tag="action"):
+class Act(Message, frozen=True, tag="action"):
     """Play `action` (the game's action as JSON) on the state `state_id` the client saw."""
 
     token: str
@@ -130,7 +130,7 @@ class Act(Message, tag="action"):
     action: dict[str, Any]
 
 
-class LegalRequest(Message, tag="legal"):
+class LegalRequest(Message, frozen=True, tag="legal"):
     """Ask for page `page` of the seat's legal actions (when the view did not carry them)."""
 
     token: str
@@ -138,32 +138,32 @@ class LegalRequest(Message, tag="legal"):
     page: int = 0
 
 
-class Chat(Message, tag="chat"):
+class Chat(Message, frozen=True, tag="chat"):
     """A chat line to the room; spectators send without a token."""
 
     text: str
     token: str | None = None
 
 
-class Leave(Message, tag="leave"):
+class Leave(Message, frozen=True, tag="leave"):
     """Leave the room: an open lobby seat is freed, a seat in play is held for a rejoin."""
 
     token: str | None = None
 
 
-class Poke(Message, tag="poke"):
+class Poke(Message, frozen=True, tag="poke"):
     """WoK: remind the late seats once the deadline has passed (W12)."""
 
     token: str
 
 
-class RunNow(Message, tag="run_now"):
+class RunNow(Message, frozen=True, tag="run_now"):
     """WoK: run the turn without the late seats, once the poke has waited (W12)."""
 
     token: str
 
 
-class SeatBot(Message, tag="seat_bot"):
+class SeatBot(Message, frozen=True, tag="seat_bot"):
     """Host: put the server bot `bot` in `seat` (open, or a human's seat it takes over)."""
 
     token: str
@@ -171,28 +171,28 @@ class SeatBot(Message, tag="seat_bot"):
     bot: str
 
 
-class Kick(Message, tag="kick"):
+class Kick(Message, frozen=True, tag="kick"):
     """Host: free `seat`; its token stops working and its connection leaves the room."""
 
     token: str
     seat: int
 
 
-class Pause(Message, tag="pause"):
+class Pause(Message, frozen=True, tag="pause"):
     token: str
 
 
-class Resume(Message, tag="resume"):
+class Resume(Message, frozen=True, tag="resume"):
     token: str
 
 
-class End(Message, tag="end"):
+class End(Message, frozen=True, tag="end"):
     """Host: end the match now (no winner)."""
 
     token: str
 
 
-class PackRequest(Message, tag="pack_request"):
+class PackRequest(Message, frozen=True, tag="pack_request"):
     """Ask for the room's Tactics pack: the file list (`path` None) or one file's chunk."""
 
     code: str
@@ -225,7 +225,7 @@ ClientMessage = (
 # -- server to client ------------------------------------------------------------------------
 
 
-class Welcome(Message, tag="welcome"):
+class Welcome(Message, frozen=True, tag="welcome"):
     """Answer to hello: the protocol spoken and the games on offer."""
 
     protocol: int
@@ -233,7 +233,7 @@ class Welcome(Message, tag="welcome"):
     games: tuple[GameInfo, ...]
 
 
-class Seated(Message, tag="seated"):
+class Seated(Message, frozen=True, tag="seated"):
     """You hold `seat` of room `code`; keep `token` to act and to rejoin."""
 
     code: str
@@ -242,7 +242,7 @@ class Seated(Message, tag="seated"):
     host: bool
 
 
-class Room(Message, tag="room"):
+class Room(Message, frozen=True, tag="room"):
     """The room as everyone sees it. `phase` is lobby, playing, paused or over."""
 
     code: str
@@ -256,7 +256,7 @@ class Room(Message, tag="room"):
     pack: PackRef | None = None
 
 
-class ViewMsg(Message, tag="view"):
+class ViewMsg(Message, frozen=True, tag="view"):
     """Your seat's view (spectator view when `seat` is None) after state `state_id`.
 
     `view` is the game's typed view as JSON. `events` (a JSON array) are the game events
@@ -280,7 +280,7 @@ class ViewMsg(Message, tag="view"):
     choices: dict[str, Any] | None = None
 
 
-class Events(Message, tag="events"):
+class Events(Message, frozen=True, tag="events"):
     """Game events without a new view (kept for clients that only follow the log)."""
 
     code: str
@@ -288,7 +288,7 @@ class Events(Message, tag="events"):
     events: msgspec.Raw
 
 
-class LegalPage(Message, tag="legal_page"):
+class LegalPage(Message, frozen=True, tag="legal_page"):
     """Page `page` of `pages` of the seat's legal actions (a JSON array) at `state_id`."""
 
     state_id: int
@@ -297,7 +297,7 @@ class LegalPage(Message, tag="legal_page"):
     actions: msgspec.Raw
 
 
-class Error(Message, tag="error"):
+class Error(Message, frozen=True, tag="error"):
     """A refusal or a bad message: `code` is stable, `message` says why in words."""
 
     code: str
@@ -305,7 +305,7 @@ class Error(Message, tag="error"):
     ref: str | None = None
 
 
-class ClockMsg(Message, tag="clock"):
+class ClockMsg(Message, frozen=True, tag="clock"):
     """The room's clock (server time `now`, seconds since the epoch).
 
     `deadline` is when the current turn's time runs out (World War R7, WoK W12), `waiting`
@@ -326,7 +326,7 @@ class ClockMsg(Message, tag="clock"):
     paused: bool = False
 
 
-class ChatLine(Message, tag="chat_line"):
+class ChatLine(Message, frozen=True, tag="chat_line"):
     code: str
     seat: int | None
     name: str
@@ -334,7 +334,7 @@ class ChatLine(Message, tag="chat_line"):
     at: float
 
 
-class GameOverMsg(Message, tag="game_over"):
+class GameOverMsg(Message, frozen=True, tag="game_over"):
     """The match ended: the game's outcome (None when the host ended it) and why."""
 
     code: str
@@ -342,7 +342,7 @@ class GameOverMsg(Message, tag="game_over"):
     reason: str
 
 
-class PackFiles(Message, tag="pack_files"):
+class PackFiles(Message, frozen=True, tag="pack_files"):
     """The room's Tactics pack: its reference and every file with size and hash."""
 
     code: str
@@ -350,7 +350,7 @@ class PackFiles(Message, tag="pack_files"):
     files: tuple[FileEntry, ...]
 
 
-class PackChunk(Message, tag="pack_chunk"):
+class PackChunk(Message, frozen=True, tag="pack_chunk"):
     """Part of one pack file, base64 encoded; `eof` on the last chunk."""
 
     code: str

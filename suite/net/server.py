@@ -17,7 +17,7 @@ import logging
 import secrets
 import signal
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -248,8 +248,8 @@ class MatchServer:
         log.info("shutting down")
         await self.stop()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task

@@ -1,0 +1,106 @@
+"""A server driven without sockets: fake connections call `MatchServer.receive` directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from suite.core.match import decode_action
+from suite.net import protocol as P
+from suite.net.clock import Clock, ManualClock
+from suite.net.room import Room
+from suite.net.server import MatchServer, RateLimit
+
+from .helpers import settings
+
+
+class FakeConn:
+    """Stands for `server.Connection`: records what the server sends, decoded."""
+
+    def __init__(self, server: MatchServer, name: str) -> None:
+        self.server = server
+        self.name = name
+        self.greeted = False
+        self.pack: P.PackRef | None = None
+        self.room: Room | None = None
+        self.limit = RateLimit(1e9, 1e9, lambda: 0.0)
+        self.dropped = False
+        self._limited_told = -1.0
+        self.out: list[P.ServerMessage] = []
+        self.raw: list[bytes] = []
+
+    def send(self, data: bytes) -> None:
+        self.raw.append(data)
+        self.out.append(P.decode_server(data))
+
+    def left_room(self, room: Room) -> None:
+        if self.room is room:
+            self.room = None
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.send(P.encode(P.Error(code=code, message=message, ref=ref)))
+
+    def say(self, message: P.Message | str | bytes) -> list[P.ServerMessage]:
+        """Send one message; returns what the server answered this connection."""
+        before = len(self.out)
+        data = message if isinstance(message, str | bytes) else P.encode(message)
+        self.server.receive(self, data)  # type: ignore[arg-type]
+        return self.out[before:]
+
+    def last(self, kind: type[Any]) -> Any:
+        for m in reversed(self.out):
+            if isinstance(m, kind):
+                return m
+        raise AssertionError(f"no {kind.__name__} received")
+
+    def errors(self) -> list[P.Error]:
+        return [m for m in self.out if isinstance(m, P.Error)]
+
+    @property
+    def token(self) -> str:
+        return str(self.last(P.Seated).token)
+
+    @property
+    def seat(self) -> int:
+        return int(self.last(P.Seated).seat)
+
+
+def make_server(tmp: Path, clock: Clock | None = None, **overrides: Any) -> MatchServer:
+    return MatchServer(settings(tmp, **overrides), clock=clock or ManualClock())
+
+
+def open_room(
+    server: MatchServer, game: str, config: dict[str, Any], humans: int, seed: int = 3
+) -> tuple[Room, list[FakeConn]]:
+    """A started room with `humans` fake connections at seats 0..humans-1."""
+    conns = []
+    host = FakeConn(server, "host")
+    host.say(P.Hello(name="host"))
+    host.say(P.Create(game=game, config=config, seed=seed))
+    code = host.last(P.Room).code
+    conns.append(host)
+    for i in range(1, humans):
+        c = FakeConn(server, f"p{i}")
+        c.say(P.Hello(name=f"p{i}"))
+        c.say(P.Join(code=code, seat=i))
+        conns.append(c)
+    for c in conns:
+        c.say(P.Ready(token=c.token))
+    room = server.rooms[code]
+    assert room.phase == "playing", [c.errors() for c in conns]
+    return room, conns
+
+
+def legal_of(conn: FakeConn, room: Room) -> list[Any]:
+    """The legal actions the seat's last view carried (or pages it fetched)."""
+    view = conn.last(P.ViewMsg)
+    if P.present(view.legal):
+        return [decode_action(room.game, a) for a in msgspec.json.decode(view.legal)]
+    out = []
+    for page in range(view.legal_pages):
+        answer = conn.say(P.LegalRequest(token=conn.token, state_id=view.state_id, page=page))
+        (msg,) = [m for m in answer if isinstance(m, P.LegalPage)]
+        out += [decode_action(room.game, a) for a in msgspec.json.decode(msg.actions)]
+    return out
