@@ -51,6 +51,7 @@ RAMPS: dict[str, tuple[int, tuple[int, int, int], tuple[int, int, int], tuple[in
     "team": (232, (70, 40, 0), (214, 150, 20), (255, 244, 150)),
 }
 ROCK = 224  # 8 shades of dark rock, 224-231
+TEAM_FIRST = RAMPS["team"][0]  # the pack names its 16 team shades in teamColors (T14)
 OUTLINE = 7
 SHADE_COUNT = 16
 
@@ -366,7 +367,7 @@ class MapSpec:
     size: int
     tiles: U8
     seed: int | None = None
-    roughness: float = 0.0
+    roughness: int | None = None  # T16: the height span 0-255
     elevation: U8 | None = None  # palette indices of an elevation bitmap
     rle8: bool = False
     requirements: str = ""
@@ -467,7 +468,7 @@ def map_lava_keep() -> MapSpec:
     for k, (cx, cy) in enumerate(((5, 5), (26, 6), (6, 25), (25, 26))):
         _blob(tiles, xx, yy, cx, cy, 2.2, T["lava"], 40 + k)
     _finish(tiles, 5, 2, "dirt")
-    return MapSpec(3, "Lava Keep", "lavakeep", size, tiles, seed=7, roughness=2.5)
+    return MapSpec(3, "Lava Keep", "lavakeep", size, tiles, seed=7, roughness=40)
 
 
 def map_crags() -> MapSpec:
@@ -479,7 +480,7 @@ def map_crags() -> MapSpec:
     tiles[_field(xx, yy, 3, 52) > 0.8] = T["forest"]
     _finish(tiles, 6, 2)
     return MapSpec(
-        4, "The Crags", "crags", size, tiles, seed=1234, roughness=6, rle8=True, requirements="L3"
+        4, "The Crags", "crags", size, tiles, seed=1234, roughness=96, rle8=True, requirements="L3"
     )
 
 
@@ -490,7 +491,7 @@ def map_frozen() -> MapSpec:
     tiles[_field(xx, yy, 3, 62) > 0.78] = T["forest"]
     tiles[(np.abs(yy - 11.5) < 0.6) & (tiles == T["water"])] = T["bridge"]
     _finish(tiles, 4, 2, "snow")
-    return MapSpec(5, "Frozen Lake", "frozen", size, tiles, seed=99, roughness=1.5)
+    return MapSpec(5, "Frozen Lake", "frozen", size, tiles, seed=99, roughness=24)
 
 
 def map_oasis() -> MapSpec:
@@ -504,7 +505,7 @@ def map_oasis() -> MapSpec:
     tiles[ruins & (hash01(xx, yy, 73) > 0.3)] = T["stone"]
     tiles[_field(xx, yy, 4, 74) > 0.8] = T["rock"]
     _finish(tiles, 8, 3, "sand")
-    return MapSpec(6, "Desert Oasis", "oasis", size, tiles, seed=2024, roughness=3)
+    return MapSpec(6, "Desert Oasis", "oasis", size, tiles, seed=2024, roughness=48)
 
 
 def map_great_field() -> MapSpec:
@@ -1121,7 +1122,6 @@ SOUND_SETS = [  # id, name, sounds
     (9, "turn", ["turn"]),
     (10, "win", ["win"]),
     (11, "lose", ["lose"]),
-    (12, "silence", []),
 ]
 
 # --------------------------------------------------------------------------- rules data
@@ -1165,8 +1165,8 @@ def ini_text(maps: list[MapSpec]) -> str:
         "[general]",
         f"numMaps = {len(maps)}",
         "version = 1.0",
-        "; palette indices recoloured with the army colour (first, last)",
-        "teamColors = 232, 247",
+        "; palette indices recoloured with the army colour (RULINGS T14; real packs use 43, 83)",
+        "teamColors = " + ", ".join(str(i) for i in range(TEAM_FIRST, TEAM_FIRST + SHADE_COUNT)),
         "",
         "[Tiles]",
         "; tileN = Name, bitmap, movement, flags   (N = palette index; movement bits:",
@@ -1234,7 +1234,7 @@ def ini_text(maps: list[MapSpec]) -> str:
         if spec.elevation is not None:
             lines.append(f"elevationBitmap = maps\\{spec.stem}_elev")
         if spec.seed is not None:
-            lines += [f"seed = {spec.seed}", f"roughness = {spec.roughness:g}"]
+            lines += [f"seed = {spec.seed}", f"roughness = {spec.roughness}"]
         if spec.requirements:
             lines.append(f"requirements = {spec.requirements}")
     lines += ["", "[Spells]", "", "[Armor]", ""]

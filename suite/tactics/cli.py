@@ -50,9 +50,13 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _configure_fetch(parser: argparse.ArgumentParser) -> None:
-    from suite.tactics.assets.fetch import DEFAULT_MAX_BYTES
+    from suite.tactics.assets.fetch import DEFAULT_DEADLINE, DEFAULT_MAX_BYTES
 
-    parser.add_argument("url", help="the web folder holding tactics_ini.txt")
+    parser.add_argument(
+        "url",
+        help="the web folder holding tactics_ini.txt, or a world's config.ini "
+        "(its tacticsSourceUrl names the folder)",
+    )
     parser.add_argument("dir", type=Path, help="the pack folder to fill")
     parser.add_argument(
         "--force", action="store_true", help="download even when the versions match"
@@ -63,22 +67,36 @@ def _configure_fetch(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_BYTES,
         help=f"largest accepted file in bytes (default {DEFAULT_MAX_BYTES})",
     )
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=DEFAULT_DEADLINE,
+        help=f"give up after this many seconds in all (default {DEFAULT_DEADLINE:g})",
+    )
 
 
 def _run_fetch(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
 
-    from suite.tactics.assets.fetch import FetchStatus, fetch_pack
+    from suite.tactics.assets.fetch import FetchError, FetchStatus, fetch_pack, source_url
 
     console = Console()
+    url = args.url
+    if not url.lower().startswith(("http:", "https:")) and url.lower().endswith(".ini"):
+        try:
+            url = source_url(Path(url))
+        except FetchError as exc:
+            console.print(f"error: {exc}", markup=False, highlight=False)
+            return 1
+        console.print(f"source: {url}", markup=False, highlight=False)
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("tactics pack", total=None)
 
         def show(done: int, total: int, name: str) -> None:
             bar.update(task, completed=done, total=total, description=name)
 
-        result = fetch_pack(args.url, args.dir, args.force, args.max_size, show)
+        result = fetch_pack(url, args.dir, args.force, args.max_size, show, args.deadline)
     for message in result.messages:
         console.print(message, markup=False, highlight=False)
     version = "none" if result.remote_version is None else f"{result.remote_version:g}"
@@ -89,7 +107,7 @@ def _run_fetch(args: argparse.Namespace) -> int:
     elif result.status is FetchStatus.LOCKED:
         console.print(f"{args.dir} is locked; nothing downloaded")
     failed = result.status in (FetchStatus.FAILED, FetchStatus.LOCKED)
-    return 1 if failed or result.messages else 0
+    return 1 if failed else 0
 
 
 tactics_command(

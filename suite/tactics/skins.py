@@ -1,12 +1,16 @@
 """Piece skins drawn per army: filmstrip frames as RGBA arrays (numpy only, no pygame).
 
-A skin is an 8-bit filmstrip of square frames (frame size = image height; the frames are
-`FRAME_NAMES`, extra frames are kept). Drawing one for an army:
+A skin is an 8-bit filmstrip of square frames (frame width = image height; the frames are
+`FRAME_NAMES`; columns past the fifth frame are ignored, RULINGS T15). Drawing one for an
+army, with the palette the skin's own bitmap carries:
 - palette index `TRANSPARENT_INDEX` (6) becomes alpha 0, every other index is opaque;
-- the pack's team-colour indices (`Pack.team_color_indices()`, golden shades) are
-  recoloured with the army's colour: each shade's luminance, normalised over the team range
-  (darkest 0, lightest 1), picks a point on the ramp `dark -> army colour -> light`, so the
-  relative shading of the gold is kept;
+- T15: palette index 0 on a frame's first row, its first column and its shadow line
+  (row height - height // 6) is the artist's guide grid and is not drawn (alpha 0);
+- T14: the pack's team-colour indices (`Pack.team_color_indices()`: 43 and 83, the dark
+  and light orange of the team flag, unless the pack names others) are recoloured with
+  the army's colour, shade kept: each index's luminance, normalised over the team
+  indices (darkest 0, lightest 1) and lifted to start at `low`, picks a point on the ramp
+  `dark -> army colour -> light` (43 becomes the darker shade, 83 the lighter);
 - `with_shadow` puts a soft oval (an alpha-blended ellipse, dark, leaning slightly
   towards the army colour) under the piece's footprint, measured on the stand frame,
   behind every frame but the credits portrait.
@@ -90,6 +94,7 @@ class SkinStyle:
     mid: float
     light: float
     shadow: ShadowStyle
+    low: float = 0.0
 
     def colour(self, army: int) -> RGB:
         """The colour of army `army` (0-based, start order); ValueError when out of range."""
@@ -140,6 +145,7 @@ def read_style(path: Path) -> SkinStyle:
         dark=_number(shading, path, "shading", "dark", 0.0, 1.0),
         mid=mid,
         light=_number(shading, path, "shading", "light", 0.0, 1.0),
+        low=_number(shading, path, "shading", "low", 0.0, 1.0),
         shadow=ShadowStyle(
             colour=_rgb(shadow, path, "shadow", "colour"),
             alpha=int(_number(shadow, path, "shadow", "alpha", 0, OPAQUE)),
@@ -188,7 +194,7 @@ def team_palette(
     luma = result[indices].astype(np.float64) @ _LUMA
     low, high = float(luma.min()), float(luma.max())
     shades = (luma - low) / (high - low) if high > low else np.full(luma.shape, style.mid)
-    result[indices] = army_ramp(colour, shades, style)
+    result[indices] = army_ramp(colour, style.low + shades * (1.0 - style.low), style)
     return result
 
 
@@ -208,17 +214,30 @@ def to_rgba(indices: U8, palette: U8) -> U8:
 
 # --------------------------------------------------------------------------- frames
 def frame_count(bitmap: Bitmap) -> int:
-    """How many square frames the filmstrip holds; `SkinError` unless its width is a
-    multiple of its height with at least `SKIN_FRAMES` frames."""
+    """How many square frames are drawn (`SKIN_FRAMES`); `SkinError` unless the strip
+    holds at least that many (columns past them are ignored, T15)."""
     if bitmap.height == 0:
         raise SkinError("an empty bitmap is not a skin")
-    frames, rest = divmod(bitmap.width, bitmap.height)
-    if rest or frames < SKIN_FRAMES:
+    if bitmap.width < SKIN_FRAMES * bitmap.height:
         raise SkinError(
             f"a skin is a filmstrip of {SKIN_FRAMES} square frames (width = {SKIN_FRAMES} x "
             f"height); this is {bitmap.width}x{bitmap.height}"
         )
-    return frames
+    return SKIN_FRAMES
+
+
+def guide_mask(indices: U8, count: int) -> npt.NDArray[np.bool_]:
+    """T15: True where a pixel of the strip (h x count*h) is part of the artist's guide
+    grid: palette index 0 on a frame's first row, first column or shadow line."""
+    size = indices.shape[0]
+    guides = np.zeros(indices.shape, dtype=bool)
+    shadow_row = size - size // 6
+    guides[0, :] = True
+    if 0 <= shadow_row < size:
+        guides[shadow_row, :] = True
+    guides[:, [k * size for k in range(count)]] = True
+    result: npt.NDArray[np.bool_] = guides & (indices == 0)
+    return result
 
 
 def skin_frames(
@@ -230,7 +249,9 @@ def skin_frames(
     count = frame_count(bitmap)
     size = bitmap.height
     palette = team_palette(bitmap.palette, team_indices, style.colour(army), style)
-    strip = to_rgba(bitmap.indices, palette)
+    indices = bitmap.indices[:, : count * size]
+    strip = to_rgba(indices, palette)
+    strip[guide_mask(indices, count)] = 0
     return np.ascontiguousarray(strip.reshape(size, count, size, 4).transpose(1, 0, 2, 3))
 
 

@@ -90,7 +90,7 @@ def test_rle8_without_end_marker_is_rejected() -> None:
 )
 def test_rle8_and_plain_round_trip(indices: np.ndarray) -> None:
     for rle in (False, True):
-        decoded = read_bmp(encode_bmp(indices, PAL, rle8=rle))
+        decoded = read_bmp(encode_bmp(indices, PAL, rle8=rle), "skin")
         assert np.array_equal(decoded.indices, indices)
         assert np.array_equal(decoded.palette, PAL)
 

@@ -166,14 +166,25 @@ def test_stream_without_length_is_cut_at_the_limit(site, tmp_path: Path) -> None
     assert not (tmp_path / "dest").exists()
 
 
-def test_missing_file_on_the_server_fails_cleanly(site, make_pack, tmp_path: Path) -> None:
+def test_missing_needed_file_on_the_server_fails_cleanly(site, make_pack, tmp_path) -> None:
+    url, site_dir, _requested = site
+    publish(make_pack, site_dir)
+    (site_dir / "tiles" / "grass.bmp").unlink()
+    result = fetch_pack(url, tmp_path / "dest")
+    assert result.status is FetchStatus.FAILED
+    assert "tiles/grass.bmp: HTTP 404" in result.messages[-1]
+    assert not (tmp_path / "dest").exists()
+
+
+def test_missing_sound_is_a_warning(site, make_pack, tmp_path: Path) -> None:
+    """RULINGS T19: a missing sound no longer aborts the fetch."""
     url, site_dir, _requested = site
     publish(make_pack, site_dir)
     (site_dir / "sounds" / "hit.wav").unlink()
     result = fetch_pack(url, tmp_path / "dest")
-    assert result.status is FetchStatus.FAILED
-    assert "sounds/hit.wav: HTTP 404" in result.messages[-1]
-    assert not (tmp_path / "dest").exists()
+    assert result.status is FetchStatus.FETCHED
+    assert any("warning" in m and "sounds/hit.wav: HTTP 404" in m for m in result.messages)
+    assert "sounds/hit.wav" not in result.files and "tiles/grass.bmp" in result.files
 
 
 def test_only_http_urls(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ Name = Meadow
 author = someone
 Bitmap = maps\\meadow
 seed = 12
-roughness = 2.5
+roughness = 40
 requirements = L34-T12
 [MAP2]
 name = Hills
@@ -135,14 +135,45 @@ def test_placeholders_are_skipped_silently() -> None:
     assert not any(p.line == line_of("tile13") for p in pack.problems)
 
 
-def test_malformed_number_defaults_the_field_with_a_warning() -> None:
+def test_a_number_with_a_tail_reads_its_leading_digits_with_a_warning() -> None:
+    """RULINGS T13: "5s" reads 5, as the original's C reader did."""
     pack = load()
-    assert pack.tiles[14].movement == 0
+    assert pack.tiles[14].movement == 5
     assert pack.tiles[14].bitmap == "tiles/lava.bmp"  # an extension is not doubled
-    assert has(pack, line_of("tile14"), "field 'movement': '5s' is not a number; using default 0")
+    assert has(pack, line_of("tile14"), "field 'movement': '5s' read as 5 (its leading digits)")
     knight = pack.pieces[1]
-    assert knight.strength == 1
-    assert has(pack, line_of("piece1"), "field 'str': '4s' is not a number; using default 1")
+    assert knight.strength == 4
+    assert has(pack, line_of("piece1"), "field 'str': '4s' read as 4 (its leading digits)")
+
+
+def test_a_field_without_leading_digits_takes_its_default() -> None:
+    text = QUIRKS.replace("skins\\archer, 12, 7,", "skins\\archer, 12, seven,")
+    pack = load(text)
+    assert pack.pieces[2].hp == 1
+    assert has(
+        pack, line_of("piece2", text), "field 'hp': 'seven' is not a number; using default 1"
+    )
+    assert pack.maps[2].seed == 4  # "4x"
+    assert has(pack, line_of("seed = 4x"), "seed: '4x' read as 4")
+
+
+def test_sounds_naming_a_folder_and_empty_sound_sets_are_warnings() -> None:
+    """RULINGS T19 (real packs hold both)."""
+    text = QUIRKS.replace("sound2 = miss, sounds\\Miss", "sound2 = miss, sfx\\attack\\")
+    pack = load(text)
+    assert pack.sounds[2].wav == ""
+    assert has(pack, line_of("sound2", text), "names a folder, not a sound", Severity.WARNING)
+    quiet = line_of("soundSet10")
+    assert has(pack, quiet, "an empty sound set plays nothing", Severity.WARNING)
+    assert not [p for p in pack.problems if p.is_error and p.line in (quiet, line_of("sound2"))]
+
+
+def test_names_leaving_the_pack_are_refused() -> None:
+    text = QUIRKS.replace("tiles\\rock", "..\\..\\rock").replace("maps\\three", "C:\\maps\\three")
+    pack = load(text.replace("NumMaps = 2", "NumMaps = 3"))
+    assert pack.tiles[15].bitmap == "" and 3 not in pack.maps
+    bad = [p for p in pack.problems if p.is_error and "not a relative path" in p.message]
+    assert len(bad) == 2
 
 
 def test_malformed_key_skips_the_entry() -> None:
@@ -201,11 +232,11 @@ def test_maps_sections_and_elevation_sources() -> None:
     pack = load()
     meadow = pack.maps[1]
     assert (meadow.name, meadow.author, meadow.bitmap) == ("Meadow", "someone", "maps/meadow.bmp")
-    assert (meadow.seed, meadow.roughness, meadow.requirements) == (12, 2.5, "L34-T12")
+    assert (meadow.seed, meadow.roughness, meadow.requirements) == (12, 40, "L34-T12")
     hills = pack.maps[2]
     assert hills.elevation_bitmap == "maps/hills_elev.bmp"
-    assert hills.seed is None
-    assert has(pack, line_of("seed = 4x"), "seed '4x' is not a number; map is flat")
+    assert hills.seed == 4 and hills.roughness is None
+    assert has(pack, line_of("seed = 4x"), "seed: '4x' read as 4")
     assert has(pack, line_of("[map02]"), "not zero-padded (use [map2]); ignored")
     assert has(pack, line_of("[map3]"), "[map3] ignored: numMaps is 2")
     assert set(pack.maps) == {1, 2}

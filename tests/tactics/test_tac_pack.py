@@ -32,7 +32,7 @@ def test_good_pack_loads_cleanly(make_pack, art) -> None:
     assert pack.pieces[1].name == "Knight"
     assert pack.weapons[1].dominates_weapon(pack.weapons[2])
     assert not pack.weapons[2].dominates_weapon(pack.weapons[2])
-    skin = load_bitmap(pack, pack.pieces[1].bitmap)
+    skin = load_bitmap(pack, pack.pieces[1].bitmap, "skin")
     assert skin is not None and skin.width == 5 * skin.height
 
 
@@ -48,10 +48,12 @@ def test_missing_files_are_errors_and_placeholders(make_pack) -> None:
     pack = load_pack(root)
     found = errors(pack)
     assert "missing tile bitmap tiles/grass.bmp" in found
-    assert "missing sound sounds/hit.wav" in found
     assert "missing piece skin skins/knight.bmp" in found
+    # RULINGS T19: a missing sound is only a warning (a placeholder plays)
+    assert "missing sound sounds/hit.wav" not in found
+    assert any("missing sound sounds/hit.wav" in p.message for p in pack.warnings)
     assert pack.missing_files == {"tiles/grass.bmp", "sounds/hit.wav", "skins/knight.bmp"}
-    assert load_bitmap(pack, "tiles/grass.bmp") is None
+    assert load_bitmap(pack, "tiles/grass.bmp", "tile") is None
     # what is sound still loaded
     assert 1 in pack.grids and 1 in pack.pieces
 
@@ -163,14 +165,15 @@ def test_placeholders_stand_in_for_missing_art(make_pack, art) -> None:
 
 
 def test_team_colour_setting(make_pack) -> None:
-    pack = load_pack(make_pack(GOOD_INI.replace("[Tiles]", "teamColors = 200, 215\n[Tiles]")))
-    assert pack.team_colors == (200, 215)
-    assert list(pack.team_color_indices())[:2] == [200, 201]
+    """RULINGS T14: 43 and 83 unless `teamColors` names other indices."""
+    assert load_pack(make_pack(GOOD_INI, name="plain")).team_color_indices() == (43, 83)
+    pack = load_pack(make_pack(GOOD_INI.replace("[Tiles]", "teamColors = 215, 200, 7\n[Tiles]")))
+    assert pack.team_color_indices() == (7, 200, 215)
     pack = load_pack(
         make_pack(GOOD_INI.replace("[Tiles]", "teamColors = gold\n[Tiles]"), name="bad")
     )
-    assert pack.team_colors == (232, 247)
-    assert any("teamColors 'gold' is not 'first, last'" in p.message for p in pack.warnings)
+    assert pack.team_colors == (43, 83)
+    assert any("teamColors 'gold' is not a list" in p.message for p in pack.warnings)
 
 
 def test_empty_bitmap_field(make_pack) -> None:

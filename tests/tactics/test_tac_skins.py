@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from suite.paths import asset
 from suite.tactics.assets.bmp import Bitmap
 from suite.tactics.assets.model import (
-    DEFAULT_TEAM_COLORS,
     SKIN_FRAMES,
     TEAM_NAMES,
     TRANSPARENT_INDEX,
@@ -36,6 +35,7 @@ from suite.tactics.skins import (
     default_style,
     footprint,
     frame_index,
+    guide_mask,
     over,
     pick_frame,
     read_style,
@@ -47,7 +47,7 @@ from suite.tactics.skins import (
 )
 
 U8 = npt.NDArray[np.uint8]
-TEAM = range(DEFAULT_TEAM_COLORS[0], DEFAULT_TEAM_COLORS[1] + 1)
+TEAM = range(232, 248)  # a 16-shade team ramp, as the default pack names in teamColors
 SIZE = 20
 
 
@@ -88,7 +88,9 @@ def test_recolouring_changes_exactly_the_team_pixels(army: int) -> None:
     opaque = bitmap.indices != TRANSPARENT_INDEX
     changed = (drawn != plain).any(axis=2) & opaque
     assert np.array_equal(changed, team)
-    ramp = army_ramp(default_style().colour(army), np.linspace(0, 1, len(TEAM)), default_style())
+    style = default_style()
+    shades = style.low + np.linspace(0, 1, len(TEAM)) * (1 - style.low)
+    ramp = army_ramp(style.colour(army), shades, style)
     row = frames[0][SIZE - 1, 2 : 2 + len(TEAM), :3]
     # the test ramp is linear up to rounding: its shades sit on the army ramp within 2
     assert np.abs(row.astype(int) - ramp.astype(int)).max() <= 2
@@ -111,12 +113,50 @@ def test_recolouring_touches_only_team_pixels_of_any_strip(
     frames = skin_frames(Bitmap(indices, palette), team, army)
     drawn = np.concatenate(list(frames), axis=1)
     inside = np.isin(indices, list(team))
-    opaque = indices != TRANSPARENT_INDEX
+    opaque = (indices != TRANSPARENT_INDEX) & ~guide_mask(indices, SKIN_FRAMES)
     keep = opaque & ~inside
     assert np.array_equal(drawn[keep][:, :3], palette[indices[keep]])
     assert np.all(drawn[opaque][:, 3] == 255) and np.all(drawn[~opaque][:, 3] == 0)
     recoloured = team_palette(palette, team, default_style().colour(army))
     assert np.array_equal(drawn[inside][:, :3], recoloured[indices[inside]])
+
+
+def test_real_team_flags_43_and_83_become_the_army_shades() -> None:
+    """RULINGS T14: 43 becomes the darker team shade, 83 the lighter; greys stay."""
+    palette = np.stack([np.arange(256)] * 3, axis=1).astype(np.uint8)
+    palette[43], palette[83] = (176, 88, 0), (252, 160, 40)  # dark and light flag orange
+    indices = np.full((10, 50), 30, dtype=np.uint8)
+    indices[5, 1:4] = [43, 83, 232]
+    style = default_style()
+    for army in range(len(TEAM_NAMES)):
+        frame = skin_frames(Bitmap(indices, palette), (43, 83), army)[0]
+        dark, light, grey = (frame[5, x, :3].astype(int) for x in (1, 2, 3))
+        assert luma(dark) < luma(light)
+        assert tuple(grey) == (232, 232, 232) and tuple(frame[6, 1, :3]) == (30, 30, 30)
+        target = np.array(style.colour(army))
+        for shade in (dark, light):
+            cosine = shade @ target / (np.linalg.norm(shade) * np.linalg.norm(target))
+            assert cosine > 0.85, (army, shade)
+
+
+def test_the_guide_grid_is_not_drawn() -> None:
+    """RULINGS T15: index 0 on a frame's first row, first column and shadow line (row
+    height - height // 6) is the artist's guide; index 0 elsewhere is drawn; columns past
+    five frames are ignored."""
+    size = 12
+    indices = np.full((size, size * 6 + 3), 30, dtype=np.uint8)
+    shadow_row = size - size // 6
+    for k in range(6):
+        indices[0, k * size : (k + 1) * size] = 0
+        indices[:, k * size] = 0
+        indices[shadow_row, k * size : (k + 1) * size] = 0
+    indices[4, 5] = 0  # a black pixel inside the art
+    frames = skin_frames(Bitmap(indices, gold_palette()), TEAM, 0)
+    assert frames.shape == (SKIN_FRAMES, size, size, 4)
+    for frame in frames:
+        alpha = frame[:, :, 3]
+        assert not alpha[0].any() and not alpha[:, 0].any() and not alpha[shadow_row].any()
+        assert alpha[4, 5] == 255 and alpha[1:shadow_row, 1:].all()
 
 
 def test_recolouring_keeps_the_shading_order_and_the_army_hue() -> None:
@@ -170,16 +210,17 @@ def test_index_6_is_transparent_and_the_rest_opaque() -> None:
     bitmap = strip()
     frames = skin_frames(bitmap, TEAM, 1)
     alpha = np.concatenate(list(frames), axis=1)[:, :, 3]
-    assert np.array_equal(alpha == 0, bitmap.indices == TRANSPARENT_INDEX)
-    assert np.all(alpha[bitmap.indices != TRANSPARENT_INDEX] == 255)
+    hidden = (bitmap.indices == TRANSPARENT_INDEX) | guide_mask(bitmap.indices, SKIN_FRAMES)
+    assert np.array_equal(alpha == 0, hidden)
+    assert np.all(alpha[~hidden] == 255)
 
 
 @pytest.mark.parametrize("count", [SKIN_FRAMES, SKIN_FRAMES + 2])
 def test_frames_are_the_square_slices_of_the_strip(count: int) -> None:
     frames = skin_frames(strip(count), TEAM, 2)
-    assert frames.shape == (count, SIZE, SIZE, 4)
+    assert frames.shape == (SKIN_FRAMES, SIZE, SIZE, 4)  # extra frames are ignored (T15)
     assert frames.dtype == np.uint8
-    for k in range(count):
+    for k in range(SKIN_FRAMES):
         assert tuple(frames[k][0, 1, :3]) == (20 + k,) * 3
 
 

@@ -3,7 +3,9 @@
 `read_bmp` accepts uncompressed (BI_RGB) and RLE8 (BI_RLE8) 8-bit images with a Windows
 (40+ byte) or OS/2 (12 byte) header, bottom-up or top-down, and returns the palette
 indices (row 0 = top) with the palette as RGB. Anything else raises `BmpError` with a
-message fit to show a modder.
+message fit to show a modder. Readers name the `kind` of image ("map", "elevation",
+"tile", "skin"): the file size and the size the header claims are checked against that
+kind's limits (`limits.toml`) before anything is allocated (`PackLimitError`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+from suite.tactics.assets.limits import check_dimensions, limits, read_limited
 
 BI_RGB = 0
 BI_RLE8 = 1
@@ -44,14 +48,16 @@ class Bitmap:
         return result
 
 
-def load_bmp(path: Path) -> Bitmap:
-    """Read a BMP file; `BmpError` when it is not an 8-bit palette image, `OSError` when
-    the file cannot be read."""
-    return read_bmp(path.read_bytes())
+def load_bmp(path: Path, kind: str = "tile") -> Bitmap:
+    """Read a BMP file of `kind`; `BmpError` when it is not an 8-bit palette image,
+    `PackLimitError` past the kind's limits, `OSError` when the file cannot be read."""
+    data = read_limited(path, limits().image(kind)[2], f"a {kind} bitmap")
+    return read_bmp(data, kind, path.name)
 
 
-def read_bmp(data: bytes) -> Bitmap:
-    """Decode BMP bytes (see the module docstring for what is accepted)."""
+def read_bmp(data: bytes, kind: str = "tile", name: str = "bitmap") -> Bitmap:
+    """Decode BMP bytes (see the module docstring for what is accepted); the size the
+    header claims is checked against `kind`'s limit first (`PackLimitError` names `name`)."""
     if len(data) < 26 or data[:2] != b"BM":
         raise BmpError("not a BMP file (no 'BM' signature)")
     (pixel_offset,) = struct.unpack_from("<I", data, 10)
@@ -73,6 +79,7 @@ def read_bmp(data: bytes) -> Bitmap:
     height = abs(height)
     if width <= 0 or height <= 0:
         raise BmpError(f"bad BMP size {width}x{height}")
+    check_dimensions(name, width, height, kind)
     count = colours_used or 256
     start = 14 + header_size
     table = data[start : start + count * entry]

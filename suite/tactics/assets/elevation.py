@@ -1,11 +1,14 @@
 """Map elevation: from an elevation bitmap or generated from a seed and a roughness.
 
+RULINGS T16: a map's `roughness` (0-255) is the height span of its generated bumps:
+heights run from 0 to roughness. A map is flat without a seed, with `seed = 0` (real packs
+label such maps "flat") or with roughness 0; a nonzero seed without a roughness uses
+`DEFAULT_ROUGHNESS` (32). An elevation bitmap is taken as drawn (the red component).
+
 Generated heights use diamond-square on integers only (draws from `suite.core.rng.Rng`,
 floor divisions, no floats), so the same seed and roughness give the same heights on
-every machine. Roughness r sets both the height span, 0 to min(255, 16 * r), and how
-jagged the field is: the random offset keeps a share min(0.85, 0.4 + 0.05 * r) of its size
-from one halving of the grid to the next (about r = 2 gentle slopes, r = 4 bumps, r = 8
-steep broken ground, r >= 16 the full 0-255).
+every machine. The random offset halves with each halving of the grid (a smooth field),
+so on roughness 64 nearly every step between neighbours stays below 32 and walkers meet.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ import numpy.typing as npt
 from suite.core.rng import Rng
 from suite.tactics.assets.bmp import Bitmap
 
-SPAN_PER_ROUGHNESS = 16
 MAX_ELEVATION = 255
+DEFAULT_ROUGHNESS = 32
 _BASE_AMPLITUDE = 1 << 20
-_KEEP_BASE, _KEEP_PER_ROUGHNESS, _KEEP_MAX = 0.4, 0.05, 0.85
+_KEEP = 128  # the offset keeps 128/256 of its size from one grid halving to the next
 
 
 def flat(size: int) -> npt.NDArray[np.uint8]:
@@ -32,20 +35,26 @@ def from_bitmap(bitmap: Bitmap) -> npt.NDArray[np.uint8]:
     return bitmap.red().astype(np.uint8)
 
 
-def height_span(roughness: float) -> int:
-    """The highest elevation generated for `roughness` (0 for a flat map)."""
-    if roughness <= 0:
+def height_span(seed: int | None, roughness: int | None) -> int:
+    """T16: the highest generated elevation (0 for a flat map)."""
+    if not seed:
         return 0
-    return min(MAX_ELEVATION, round(roughness * SPAN_PER_ROUGHNESS))
+    span = DEFAULT_ROUGHNESS if roughness is None else roughness
+    return max(0, min(MAX_ELEVATION, span))
 
 
-def generate(size: int, seed: int | None, roughness: float) -> npt.NDArray[np.uint8]:
-    """A `size` x `size` height field; flat when `seed` is None or `roughness` <= 0."""
-    span = height_span(roughness)
+def describe(seed: int | None, roughness: int | None) -> str:
+    """ "flat" or "seed N roughness R" (the span actually used)."""
+    span = height_span(seed, roughness)
+    return f"seed {seed} roughness {span}" if span else "flat"
+
+
+def generate(size: int, seed: int | None, roughness: int | None) -> npt.NDArray[np.uint8]:
+    """A `size` x `size` height field from 0 to the T16 span (flat when that is 0)."""
+    span = height_span(seed, roughness)
     if seed is None or span == 0 or size <= 0:
         return flat(max(size, 0))
-    keep = round(256 * min(_KEEP_MAX, _KEEP_BASE + _KEEP_PER_ROUGHNESS * roughness))
-    field = _diamond_square(size, Rng(seed & 0xFFFFFFFFFFFFFFFF), keep)
+    field = _diamond_square(size, Rng(seed & 0xFFFFFFFFFFFFFFFF), _KEEP)
     low, high = int(field.min()), int(field.max())
     if high == low:
         return flat(size)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from suite.tactics.assets.model import Problem, Severity
 
 _INT = re.compile(r"^[+-]?\d+$")
+_LEADING = re.compile(r"^[+-]?\d+")
 _FLOAT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 
 
@@ -158,6 +159,13 @@ def parse_int(text: str) -> int | None:
     """An integer field (`+5`, `-3`, ` 7 `), or None when malformed (`5s`, `2.5`, ``)."""
     stripped = text.strip()
     return int(stripped) if _INT.match(stripped) else None
+
+
+def leading_int(text: str) -> int | None:
+    """RULINGS T13: the leading digits of a field, as the original's C reader took them
+    (`5s` is 5, ` -3x` is -3); None when it does not start with digits."""
+    found = _LEADING.match(text.strip())
+    return int(found.group()) if found else None
 
 
 def parse_float(text: str) -> float | None:

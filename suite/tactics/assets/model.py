@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from suite.tactics.assets.files import resolve
+from suite.tactics.assets.files import check_safe, resolve
 
 # Movement bits shared by tiles, pieces and weapons: a piece may stand on a tile when the
 # two share a bit.
@@ -37,9 +37,10 @@ BORDER_INDEX = 0
 TRANSPARENT_INDEX = 6
 START_INDICES = (249, 250, 251, 252)
 TEAM_NAMES = ("red", "green", "yellow", "blue")
-# The golden shades a skin uses for its team colour (a pack may override them with
-# `[general] teamColors = first, last`).
-DEFAULT_TEAM_COLORS = (232, 247)
+# RULINGS T14: the palette indices a skin recolours per army, the dark (43) and light (83)
+# orange of the team flag every real skin carries; a pack may name others with
+# `[general] teamColors = a, b, ...`.
+DEFAULT_TEAM_COLORS: tuple[int, ...] = (43, 83)
 
 # Limits of the format (from the pack format, not game balance).
 MAX_MOBILITY = 6
@@ -205,8 +206,9 @@ class Piece:
 class MapInfo:
     """A `[mapN]` section. `bitmap` is a `.bmp` (palette indices = tile ids) or a `.tmx`.
 
-    Elevation comes from `elevation_bitmap` when given, else from `seed` and `roughness`
-    (no seed or roughness 0 = flat).
+    Elevation (RULINGS T16) comes from `elevation_bitmap` when given, else from `seed`
+    and `roughness`, the height span 0-255: flat without a seed, with seed 0 or with
+    roughness 0; a nonzero seed without a roughness (`roughness` None) uses 32.
     """
 
     id: int
@@ -215,7 +217,7 @@ class MapInfo:
     author: str = ""
     elevation_bitmap: str | None = None
     seed: int | None = None
-    roughness: float = 0.0
+    roughness: int | None = None
     requirements: str = ""
     line: int = 0
 
@@ -264,7 +266,7 @@ class Pack:
     root: Path
     version: float | None = None
     num_maps: int = 0
-    team_colors: tuple[int, int] = DEFAULT_TEAM_COLORS
+    team_colors: tuple[int, ...] = DEFAULT_TEAM_COLORS
     tiles: dict[int, Tile] = field(default_factory=dict)
     sounds: dict[int, Sound] = field(default_factory=dict)
     sound_sets: dict[int, SoundSet] = field(default_factory=dict)
@@ -288,8 +290,9 @@ class Pack:
         return [p for p in self.problems if not p.is_error]
 
     def path(self, relative: str) -> Path:
-        """The file an asset name refers to (case-insensitive lookup, as on Windows)."""
-        return resolve(self.root, relative)
+        """The file an asset name refers to (case-insensitive lookup, as on Windows);
+        `UnsafePath` (a ValueError) for a name that would leave the pack."""
+        return resolve(self.root, check_safe(relative))
 
     def referenced_files(self) -> list[str]:
         """Every file the ini names (bitmaps, elevation bitmaps, wavs), sorted, no repeats."""
@@ -301,9 +304,9 @@ class Pack:
             names.add(info.bitmap)
             if info.elevation_bitmap:
                 names.add(info.elevation_bitmap)
+        names.discard("")
         return sorted(names)
 
-    def team_color_indices(self) -> range:
-        """The palette indices a skin recolours per army."""
-        first, last = self.team_colors
-        return range(first, last + 1)
+    def team_color_indices(self) -> tuple[int, ...]:
+        """The palette indices a skin recolours per army (RULINGS T14)."""
+        return self.team_colors

@@ -19,8 +19,9 @@ import numpy.typing as npt
 
 from suite.tactics.assets import elevation
 from suite.tactics.assets.bmp import Bitmap, BmpError, load_bmp
-from suite.tactics.assets.files import resolve
+from suite.tactics.assets.files import UnsafePath, resolve
 from suite.tactics.assets.ini import read_ini
+from suite.tactics.assets.limits import PackLimitError, check_size, limits, read_limited
 from suite.tactics.assets.model import (
     BORDER_INDEX,
     INI_NAME,
@@ -44,13 +45,20 @@ def load_pack(root: Path) -> Pack:
         ini_path = resolve(root, INI_NAME)
     report = Reporter(str(ini_path), pack.problems)
     try:
-        data = ini_path.read_bytes()
+        data = read_limited(ini_path, limits().ini.max_bytes, INI_NAME)
+    except PackLimitError as exc:
+        report.error(0, str(exc))
+        return pack
     except OSError as exc:
         report.error(0, f"cannot read the pack's {INI_NAME}: {exc.strerror or exc}")
         return pack
     ini = read_ini(data, str(ini_path))
     read_records(ini, pack)
+    if not pack.maps:
+        report.error(0, f"{INI_NAME}: no maps (numMaps and [mapN] sections name none)")
     check_references(pack, report)
+    if not _within_pack_limits(pack, report):
+        return pack
     _check_files(pack, report)
     for info in pack.maps.values():
         grid = load_map(pack, info, report)
@@ -59,29 +67,62 @@ def load_pack(root: Path) -> Pack:
     return pack
 
 
-def load_bitmap(pack: Pack, relative: str) -> Bitmap | None:
-    """The bitmap an asset name refers to, or None when missing or unreadable (draw a
-    placeholder)."""
+def load_bitmap(pack: Pack, relative: str, kind: str) -> Bitmap | None:
+    """The bitmap of `kind` an asset name refers to, or None when missing, unreadable,
+    outside the pack or past its limits (draw a placeholder)."""
     try:
-        return load_bmp(pack.path(relative))
-    except (OSError, BmpError):
+        return load_bmp(pack.path(relative), kind)
+    except (OSError, ValueError):
         return None
 
 
-def _exists(pack: Pack, relative: str, line: int, what: str, report: Reporter) -> bool:
-    if not relative:
-        report.error(line, f"no {what} named")
+def _within_pack_limits(pack: Pack, report: Reporter) -> bool:
+    """False (with an error) when the files the ini names are more, or larger together,
+    than a whole pack may be; sizes are looked up, nothing is read."""
+    whole = limits().pack
+    names = pack.referenced_files()
+    if len(names) > whole.max_files:
+        report.error(0, f"{INI_NAME} names {len(names)} files, past the limit of {whole.max_files}")
         return False
-    if pack.path(relative).is_file():
-        return True
+    total = 0
+    for name in names:
+        try:
+            path = pack.path(name)
+            if path.is_file():
+                total += path.stat().st_size
+        except (OSError, ValueError):
+            continue
+    if total > whole.max_bytes:
+        report.error(0, f"the pack's files hold {total} bytes, past the limit of {whole.max_bytes}")
+        return False
+    return True
+
+
+def _exists(
+    pack: Pack, relative: str, line: int, what: str, report: Reporter, needed: bool = True
+) -> bool:
+    """True when the file is there; else a problem (an error when `needed`, a warning and
+    a placeholder otherwise)."""
+    complain = report.error if needed else report.warn
+    if not relative:
+        complain(line, f"no {what} named")
+        return False
+    try:
+        if pack.path(relative).is_file():
+            return True
+    except UnsafePath as exc:
+        report.error(line, str(exc))
+        return False
     pack.missing_files.add(relative)
-    report.error(line, f"missing {what} {relative}")
+    complain(line, f"missing {what} {relative}" + ("" if needed else "; a placeholder is used"))
     return False
 
 
-def _read(pack: Pack, relative: str, line: int, report: Reporter) -> Bitmap | None:
+def _read(pack: Pack, relative: str, line: int, kind: str, report: Reporter) -> Bitmap | None:
     try:
-        return load_bmp(pack.path(relative))
+        return load_bmp(pack.path(relative), kind)
+    except PackLimitError as exc:
+        report.error(line, str(exc))
     except BmpError as exc:
         report.error(line, f"{relative}: {exc}")
     except OSError as exc:
@@ -90,17 +131,18 @@ def _read(pack: Pack, relative: str, line: int, report: Reporter) -> Bitmap | No
 
 
 def _named_bitmap(
-    pack: Pack, relative: str, line: int, what: str, report: Reporter
+    pack: Pack, relative: str, line: int, what: str, kind: str, report: Reporter
 ) -> Bitmap | None:
-    """The bitmap an ini line names, or None after reporting why it cannot be used."""
+    """The bitmap of `kind` an ini line names, or None after reporting why it cannot be
+    used."""
     if not _exists(pack, relative, line, what, report):
         return None
-    return _read(pack, relative, line, report)
+    return _read(pack, relative, line, kind, report)
 
 
 def _check_files(pack: Pack, report: Reporter) -> None:
     for tile in pack.tiles.values():
-        image = _named_bitmap(pack, tile.bitmap, tile.line, "tile bitmap", report)
+        image = _named_bitmap(pack, tile.bitmap, tile.line, "tile bitmap", "tile", report)
         if image is None:
             continue
         if (image.width, image.height) != (TILE_SIZE, TILE_SIZE):
@@ -116,14 +158,15 @@ def _check_files(pack: Pack, report: Reporter) -> None:
                 "(transparent)",
             )
     for sound in pack.sounds.values():
-        if _exists(pack, sound.wav, sound.line, "sound", report):
+        # T19: a missing sound is a warning (the game plays a placeholder); a sound naming
+        # a folder was warned about when read
+        if sound.wav and _exists(pack, sound.wav, sound.line, "sound", report, needed=False):
             _check_wav(pack, sound.wav, sound.line, report)
     for piece in pack.pieces.values():
-        image = _named_bitmap(pack, piece.bitmap, piece.line, "piece skin", report)
+        image = _named_bitmap(pack, piece.bitmap, piece.line, "piece skin", "skin", report)
         if image is None:
             continue
-        frames, rest = divmod(image.width, image.height)
-        if rest or frames < SKIN_FRAMES:
+        if image.width < SKIN_FRAMES * image.height:
             report.error(
                 piece.line,
                 f"{piece.bitmap}: a skin is a filmstrip of {SKIN_FRAMES} square frames "
@@ -136,6 +179,7 @@ def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
     standard library cannot decode (ADPCM and other codecs that a mixer may still play)."""
     path = pack.path(relative)
     try:
+        check_size(path, limits().sound.max_bytes, "a sound")
         with path.open("rb") as handle:
             head = handle.read(12)
         if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
@@ -145,6 +189,8 @@ def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
             pass
     except (wave.Error, EOFError) as exc:
         report.warn(line, f"{relative}: WAV data the checker cannot decode ({exc})")
+    except PackLimitError as exc:
+        report.error(line, str(exc))
     except OSError as exc:
         report.error(line, f"{relative}: cannot read ({exc.strerror or exc})")
 
@@ -157,7 +203,7 @@ def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
         from suite.tactics.assets.tmx import load_tmx_grid
 
         return load_tmx_grid(pack, info, report)
-    image = _named_bitmap(pack, info.bitmap, info.line, "map bitmap", report)
+    image = _named_bitmap(pack, info.bitmap, info.line, "map bitmap", "map", report)
     if image is None:
         return None
     if image.width != image.height:
@@ -245,7 +291,9 @@ def tile_movement(
 
 def _elevation(pack: Pack, info: MapInfo, size: int, report: Reporter) -> npt.NDArray[np.uint8]:
     if info.elevation_bitmap:
-        image = _named_bitmap(pack, info.elevation_bitmap, info.line, "elevation bitmap", report)
+        image = _named_bitmap(
+            pack, info.elevation_bitmap, info.line, "elevation bitmap", "elevation", report
+        )
         if image is None:
             return elevation.flat(size)
         if (image.width, image.height) != (size, size):

@@ -50,7 +50,7 @@ def placeholder_skin(palette: np.ndarray, height: int = 96) -> Bitmap:
 def _palette(pack: Pack) -> np.ndarray:
     """A palette to draw placeholders with: the first readable tile's, else greys."""
     for tile in pack.tiles.values():
-        bitmap = load_bitmap(pack, tile.bitmap)
+        bitmap = load_bitmap(pack, tile.bitmap, "tile")
         if bitmap is not None:
             return bitmap.palette
     greys = np.stack([np.arange(256)] * 3, axis=1).astype(np.uint8)
@@ -61,7 +61,7 @@ def _palette(pack: Pack) -> np.ndarray:
 def tile_bitmap(pack: Pack, index: int) -> Bitmap:
     """The bitmap of tile `index`, or the placeholder when it is undefined or unreadable."""
     tile = pack.tiles.get(index)
-    bitmap = load_bitmap(pack, tile.bitmap) if tile else None
+    bitmap = load_bitmap(pack, tile.bitmap, "tile") if tile else None
     return bitmap if bitmap is not None else placeholder_tile(_palette(pack))
 
 
@@ -69,7 +69,7 @@ def skin_bitmap(pack: Pack, piece_id: int) -> Bitmap:
     """The filmstrip of piece `piece_id`, or the placeholder when missing, unreadable or not
     a filmstrip of five square frames."""
     piece = pack.pieces.get(piece_id)
-    bitmap = load_bitmap(pack, piece.bitmap) if piece else None
+    bitmap = load_bitmap(pack, piece.bitmap, "skin") if piece else None
     filmstrip = bitmap is not None and bitmap.width % bitmap.height == 0
     if bitmap is not None and filmstrip and bitmap.width >= SKIN_FRAMES * bitmap.height:
         return bitmap

@@ -5,8 +5,12 @@ file and line. Decisions for bad input (documented for modders):
 - a key whose number is malformed (`tile5s`) or 0: the entry is skipped (warning);
 - an entry whose name field is empty: a placeholder, skipped and listed in
   `Pack.placeholders` (not a problem);
-- a malformed number in a field (`5s`): the field takes its default (shown in the warning)
-  and the entry is kept;
+- a number followed by other characters (`5s`) reads its leading digits, with a warning;
+  a field with no leading digits takes its default (shown in the warning); the entry is
+  kept either way (RULINGS T13);
+- an asset name that would leave the pack (`..`, absolute, a drive) is refused (error) and
+  counts as not named; a sound naming a folder (`sfx\attack\\`) is a warning, and so is an
+  empty sound set (RULINGS T19);
 - missing required fields: the entry is skipped (error); missing optional trailing fields
   take their defaults silently; extra fields are ignored with a warning.
 """
@@ -18,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from suite.tactics.assets.files import asset_name
-from suite.tactics.assets.ini import IniFile, IniValue, parse_float, parse_int, split_fields
+from suite.tactics.assets.files import UnsafePath, asset_name, check_safe
+from suite.tactics.assets.ini import IniFile, IniValue, leading_int, parse_int, split_fields
+from suite.tactics.assets.limits import limits
 from suite.tactics.assets.model import (
     MAX_MOBILITY,
     MAX_PIECE_COUNT,
@@ -172,20 +177,48 @@ def _entry_id(key: str, prefix: str) -> int | None:
     return int(tail) if tail.isascii() and tail.isdigit() else None
 
 
+def read_number(raw: str, default: int, where: str, line: int, report: Reporter) -> int:
+    """T13: an integer field; `5s` reads 5 and a field without leading digits takes
+    `default`, each with a warning naming `where`."""
+    value = parse_int(raw)
+    if value is not None:
+        return value
+    lead = leading_int(raw)
+    if lead is not None:
+        report.warn(line, f"{where}: {raw.strip()!r} read as {lead} (its leading digits)")
+        return lead
+    report.warn(line, f"{where}: {raw.strip()!r} is not a number; using default {default}")
+    return default
+
+
+def safe_asset(raw: str, extension: str, where: str, line: int, report: Reporter) -> str:
+    """The pack-relative asset name of `raw` ("" when none is given or the name would leave
+    the pack, which is an error)."""
+    if not raw.strip():
+        return ""
+    name = asset_name(raw, extension)
+    try:
+        return check_safe(name)
+    except UnsafePath as exc:
+        report.error(line, f"{where}: {exc}; ignored")
+        return ""
+
+
 def _convert(item: Field, raw: str, where: str, line: int, report: Reporter) -> Any:
     if item.kind == "text":
         return raw.strip()
+    label = f"{where} field {item.label!r}"
+    if item.kind == "wav" and raw.strip().endswith(("\\", "/")):
+        report.warn(line, f"{label}: {raw.strip()!r} names a folder, not a sound; no sound")
+        return ""
     if item.kind in ("bmp", "wav"):
-        return asset_name(raw, "." + item.kind) if raw.strip() else ""
-    value = parse_movement(raw) if item.kind == "movement" else parse_int(raw)
-    if value is None:
-        report.warn(
-            line,
-            f"{where} field {item.label!r}: {raw.strip()!r} is not a number; "
-            f"using default {item.default}",
-        )
-        return item.default
-    return value
+        return safe_asset(raw, "." + item.kind, label, line, report)
+    if item.kind == "movement":
+        bits = parse_movement(raw)
+        if bits is not None:
+            return bits
+    default = item.default if isinstance(item.default, int) else 0
+    return read_number(raw, default, label, line, report)
 
 
 def read_entries(ini: IniFile, spec: EntrySpec, pack: Pack, report: Reporter) -> dict[int, Any]:
@@ -261,13 +294,19 @@ def _sound_sets(ini: IniFile, pack: Pack, report: Reporter) -> dict[int, SoundSe
         for raw in values[1:]:
             if not raw.strip():
                 continue
-            value = parse_int(raw)
+            value = leading_int(raw)
             if value is None:
                 report.warn(
                     item.line, f"{item.key}: sound id {raw.strip()!r} is not a number; dropped"
                 )
                 continue
+            if parse_int(raw) is None:
+                report.warn(item.line, f"{item.key}: sound id {raw.strip()!r} read as {value}")
             ids.append(value)
+        if not ids:
+            report.warn(
+                item.line, f"{item.key} {values[0].strip()!r}: an empty sound set plays nothing"
+            )
         if len(ids) > MAX_SOUNDS_PER_SET:
             report.warn(
                 item.line,
@@ -319,20 +358,25 @@ def _general(ini: IniFile, pack: Pack, report: Reporter) -> None:
             pack.version = round(float(text), VERSION_DECIMALS)
     num = ini.get("general", "numMaps")
     if num is not None:
-        value = parse_int(num.value)
-        if value is None or value < 0:
-            report.warn(num.line, f"numMaps {num.value!r} is not a number; using 0")
+        value = read_number(num.value, 0, "numMaps", num.line, report)
+        most = limits().ini.max_maps
+        if value < 0:
+            report.warn(num.line, f"numMaps {num.value!r} is below 0; using 0")
+        elif value > most:
+            report.error(
+                num.line, f"numMaps {value} is past the limit of {most} maps; no map is read"
+            )
         else:
             pack.num_maps = value
     colors = ini.get("general", "teamColors")
     if colors is not None:
         values = [parse_int(v) for v in split_fields(colors.value)[0]]
-        if len(values) == 2 and all(v is not None and 0 <= v <= 255 for v in values):
-            first, last = sorted(v for v in values if v is not None)
-            pack.team_colors = (first, last)
+        if values and all(v is not None and 0 <= v <= 255 for v in values):
+            pack.team_colors = tuple(sorted({v for v in values if v is not None}))
         else:
             report.warn(
-                colors.line, f"teamColors {colors.value!r} is not 'first, last'; default used"
+                colors.line,
+                f"teamColors {colors.value!r} is not a list of palette indices 0-255; default used",
             )
 
 
@@ -390,30 +434,28 @@ def _map_info(
     seed: int | None = None
     seed_item = ini.get(section, "seed")
     if seed_item is not None and seed_item.value.strip():
-        seed = parse_int(seed_item.value)
-        if seed is None:
-            report.warn(
-                seed_item.line, f"[{title}] seed {seed_item.value!r} is not a number; map is flat"
-            )
-    roughness = 0.0
+        seed = read_number(seed_item.value, 0, f"[{title}] seed", seed_item.line, report)
+    roughness: int | None = None
     rough_item = ini.get(section, "roughness")
     if rough_item is not None and rough_item.value.strip():
-        value = parse_float(rough_item.value)
-        if value is None or value < 0:
-            report.warn(
-                rough_item.line,
-                f"[{title}] roughness {rough_item.value!r} is not a number >= 0; using 0 (flat)",
-            )
-        else:
-            roughness = value
+        where = f"[{title}] roughness"
+        value = read_number(rough_item.value, 0, where, rough_item.line, report)
+        if not 0 <= value <= 255:
+            report.warn(rough_item.line, f"{where} {value} is not 0-255; clamped")
+        roughness = max(0, min(255, value))
     elevation = text("elevationBitmap")
     bitmap_item = ini.get(section, "bitmap")
+    where_line = bitmap_item.line if bitmap_item else line
+    safe_bitmap = safe_asset(bitmap, ".bmp", f"[{title}] bitmap", where_line, report)
+    if not safe_bitmap:
+        return None
+    safe_elevation = safe_asset(elevation, ".bmp", f"[{title}] elevationBitmap", where_line, report)
     return MapInfo(
         id=number,
         name=name,
-        bitmap=asset_name(bitmap, ".bmp"),
+        bitmap=safe_bitmap,
         author=text("author"),
-        elevation_bitmap=asset_name(elevation, ".bmp") if elevation else None,
+        elevation_bitmap=safe_elevation or None,
         seed=seed,
         roughness=roughness,
         requirements=text("requirements"),

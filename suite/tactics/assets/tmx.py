@@ -11,14 +11,20 @@ blue (or 1-4). In isometric maps Tiled stores object positions with both axes in
 the tile height, so the cell is (x // tileheight, y // tileheight).
 
 pytmx is imported only when a `.tmx` map is loaded (it pulls in pygame when available).
+Before pytmx sees the file, its size and the width and height that its `<map>` and every
+`<layer>` claim are checked against the map limits (pytmx would allocate them at once).
 """
 
 from __future__ import annotations
 
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from suite.tactics.assets.limits import PackLimitError, check_dimensions, limits, read_limited
 from suite.tactics.assets.model import TEAM_NAMES, MapGrid, MapInfo, Pack
 from suite.tactics.assets.records import Reporter
 
@@ -37,12 +43,34 @@ def _int_property(props: dict[str, Any], key: str) -> int | None:
     return None
 
 
+def check_tmx_header(path: Path) -> None:
+    """PackLimitError when the file, or the size its map or a layer claims, is past the
+    map limits; ValueError when it is not XML. Only the start tags are looked at."""
+    data = read_limited(path, limits().map.max_bytes, "a .tmx map")
+    try:
+        for _event, element in ET.iterparse(io.BytesIO(data), events=("start",)):
+            if element.tag in ("map", "layer"):
+                width = int(element.get("width", "0") or 0)
+                height = int(element.get("height", "0") or 0)
+                check_dimensions(path.name, width, height, "map")
+    except ET.ParseError as exc:
+        raise ValueError(f"{path.name}: not XML ({exc})") from exc
+
+
 def load_tmx_grid(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
     """The grid of a `.tmx` map, or None (with an error) when it cannot be used."""
-    import pytmx
-
     path = pack.path(info.bitmap)
     label = f"map {info.id} {info.name!r}: {info.bitmap}"
+    try:
+        check_tmx_header(path)
+    except PackLimitError as exc:
+        report.error(info.line, str(exc))
+        return None
+    except (OSError, ValueError) as exc:
+        report.error(info.line, f"{label}: not a readable Tiled map ({exc})")
+        return None
+    import pytmx
+
     try:
         tiled = pytmx.TiledMap(str(path))
     except Exception as exc:  # pytmx raises many kinds (XML, value, key errors)

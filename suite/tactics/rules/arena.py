@@ -38,7 +38,7 @@ def play_battle(
         if state.outcome() is not None:
             break
         seat = state.current
-        action = bots[seat].choose(state.view(seat), state.legal(seat), rng)  # type: ignore[arg-type]
+        action = bots[seat].choose(state.view(seat), state.legal(seat), rng)
         state.apply(seat, action)
     return state
 

@@ -30,6 +30,7 @@ from suite.core.match import (
     validate_seat,
 )
 from suite.core.rng import Rng
+from suite.tactics.assets.elevation import describe
 from suite.tactics.assets.model import TEAM_NAMES, Pack, Piece, Weapon
 from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
@@ -311,10 +312,8 @@ class TacticsState:
         info = self.pack.maps.get(self.map_id)
         if info is None or info.elevation_bitmap:
             elevation = f"bitmap {info.elevation_bitmap}" if info else "flat"
-        elif info.seed:
-            elevation = f"seed {info.seed} roughness {info.roughness:g}"
         else:
-            elevation = "flat"
+            elevation = describe(info.seed, info.roughness)
         root = self.config["pack"]
         return MapRef(
             pack=root,
