@@ -66,8 +66,12 @@ class Session(Protocol):
     arrives in order through `poll`.
     """
 
-    game: str
     seats: frozenset[Seat]
+
+    @property
+    def game(self) -> str:
+        """The name of the game played."""
+        ...
 
     def view(self, seat: Seat | None) -> View:
         """The typed view of `seat` (None: a spectator's)."""

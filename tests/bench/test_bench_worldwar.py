@@ -19,12 +19,12 @@ from typing import Any
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules.bots import AggressiveBot
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.engine import WorldWarState
 
 
-def new(players: int, cards: str, seed: int, **extra: Any) -> WorldWar:
+def new(players: int, cards: str, seed: int, **extra: Any) -> WorldWarState:
     st = SPEC.create({"players": players, "map": "classic", "cards": cards, **extra}, seed)
-    assert isinstance(st, WorldWar)
+    assert isinstance(st, WorldWarState)
     return st
 
 
@@ -66,7 +66,7 @@ def test_bench_throughput() -> None:
 def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
     times = []
     for _ in range(repeat):
-        odds.battle.cache_clear()
+        odds.clear_caches()
         started = time.perf_counter()
         fn()
         times.append(time.perf_counter() - started)
@@ -80,7 +80,9 @@ def test_bench_odds() -> None:
         print(f"  {n} v {n}: {t * 1000:.1f} ms (P(win) = {odds.battle(n, n).win:.4f})")
 
 
-def play(st: WorldWar, bots: list[Any], rng: Rng, timed_seat: int | None = None) -> list[float]:
+def play(
+    st: WorldWarState, bots: list[Any], rng: Rng, timed_seat: int | None = None
+) -> list[float]:
     """Play to the end; return the timed seat's thinking time per turn (seconds)."""
     turns: list[float] = []
     current_turn = -1

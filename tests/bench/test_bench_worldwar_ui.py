@@ -14,29 +14,29 @@ import pygame
 
 from suite.ui.harness import Harness
 from suite.worldwar.rules.actions import Place
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.screens.game import GameScene
-from suite.worldwar.screens.session import SeatInfo, Session
+from suite.worldwar.screens.match import Match, SeatInfo
 
 FRAMES = 240
 
 
 def test_bench_classic_map_frame_time() -> None:
     seats = [SeatInfo("You", 0, "human"), SeatInfo("Bot", 1, "easy"), SeatInfo("Bot 2", 2, "hard")]
-    session = Session({"map": "classic", "cards": "increasing"}, 3, seats)
+    session = Match({"map": "classic", "cards": "increasing"}, 3, seats)
     with Harness(size=(1280, 800)) as h:
         scene = GameScene(h.app, session, speed=3)
         h.push(scene)
         for _ in range(2000):  # deploy and reinforce until the human attacks
             seat = scene.human_turn()
-            st = session.state
+            st = session.local.state
             if seat is not None and st.phase == "attack":
                 break
             if seat is not None:
                 mine = next(t for t in range(len(st.owner)) if st.owner[t] == seat)
-                session.apply(seat, st.legal(seat)[0] if st.phase == "cards" else _place(st, mine))
+                session.act(seat, st.legal(seat)[0] if st.phase == "cards" else _place(st, mine))
             h.frames(1)
-        st = session.state
+        st = session.local.state
         seat = scene.human_turn()
         assert seat is not None and st.phase == "attack"
         source = max(
@@ -58,5 +58,5 @@ def test_bench_classic_map_frame_time() -> None:
         pygame.event.clear()
 
 
-def _place(st: WorldWar, t: int) -> Place:
+def _place(st: WorldWarState, t: int) -> Place:
     return Place(st.topo.ids[t], st.step_left if st.phase == "setup" else st.pool)

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from suite.core.board import Board
-from suite.worldwar.rules.engine import WorldWar
+from suite.core.match import parse_config
+from suite.worldwar.rules import SPEC
+from suite.worldwar.rules.engine import WorldWarState
 
 SMALL = {
     "name": "small",
@@ -32,7 +34,7 @@ def small_board() -> Board:
     return Board.from_json(SMALL, source="small")
 
 
-Position = Callable[..., WorldWar]
+Position = Callable[..., WorldWarState]
 
 
 @pytest.fixture(scope="session")
@@ -46,14 +48,14 @@ def position(small_board: Board) -> Position:
         cards: str = "increasing",
         seed: int = 1,
         **extra: Any,
-    ) -> WorldWar:
+    ) -> WorldWarState:
         cfg = {"players": players, "cards": cards}
         cfg.update(extra.pop("config", {}))
-        st = WorldWar.new(small_board, cfg, seed)
+        st = WorldWarState.new(small_board, parse_config(SPEC, cfg), seed)
         d = st.to_dict()
         d.update(owner=owners, armies=armies, phase="attack", current=0, turn=1, pool=0)
         d.update(setup_left=[0] * players, step_left=0)
         d.update(extra)
-        return WorldWar.restore(d, small_board)
+        return WorldWarState.from_dict(d, board=small_board)
 
     return build

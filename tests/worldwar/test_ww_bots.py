@@ -15,13 +15,15 @@ from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import HardBot
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.engine import WorldWarState
 
-Position = Callable[..., WorldWar]
+Position = Callable[..., WorldWarState]
 BOTS = ["random", "easy", "hard", "aggressive"]
 
 
-def play(st: WorldWar, bots: list[Any], rng: Rng, max_steps: int) -> tuple[Outcome | None, int]:
+def play(
+    st: WorldWarState, bots: list[Any], rng: Rng, max_steps: int
+) -> tuple[Outcome | None, int]:
     """Bots play to the end through view/legal/apply (apply refuses anything illegal)."""
     steps = 0
     while st.outcome() is None and steps < max_steps:
@@ -44,7 +46,7 @@ def test_all_bots_finish_games_on_the_classic_map(mode: str) -> None:
 
 @pytest.mark.parametrize("name", BOTS)
 def test_each_bot_handles_asked_defence_and_small_boards(small_board: Board, name: str) -> None:
-    st = WorldWar.new(small_board, {"players": 3, "defender": "ask", "cards": "poker"}, 4)
+    st = WorldWarState.new(small_board, {"players": 3, "defender": "ask", "cards": "poker"}, 4)
     bots = [SPEC.bots[name]() for _ in range(3)]
     outcome, _ = play(st, bots, Rng(1), 20_000)
     assert outcome is not None

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from suite.core.datafile import DataError
 from suite.paths import asset
-from suite.worldwar.rules.cards import Deck, make_deck
-from suite.worldwar.rules.data import RulesDataError, default_rules, load_rules
+from suite.worldwar.rules.cards import CARD_MODES, Deck, make_deck
+from suite.worldwar.rules.data import custom_rules, default_rules, load_rules
 
 
 def deck(mode: str) -> Deck:
-    return make_deck(default_rules().cards[mode])
+    return make_deck(getattr(default_rules().cards, mode))
 
 
 def find(d: Deck, rank: str, suit: str = "", copy: int = 0) -> int:
@@ -157,12 +158,36 @@ def test_has_pair_and_lowest() -> None:
 def test_rules_data_errors_name_the_file_and_key(tmp_path: Path) -> None:
     broken = tmp_path / "rules.toml"
     broken.write_text("[setup\n", encoding="utf-8")
-    with pytest.raises(RulesDataError, match="broken TOML"):
+    with pytest.raises(DataError, match="broken TOML"):
         load_rules(broken)
     text = asset("worldwar", "rules", "rules.toml").read_text(encoding="utf-8")
     broken.write_text(text.replace("hand_limit = 5", ""), encoding="utf-8")
-    with pytest.raises(RulesDataError, match="hand_limit"):
+    with pytest.raises(DataError, match="rules.toml.*hand_limit"):
         load_rules(broken)
-    with pytest.raises(RulesDataError, match="cannot read"):
+    broken.write_text(text.replace("stay_behind = 1", 'stay_behind = "1"'), encoding="utf-8")
+    with pytest.raises(DataError, match=r"at `battle.stay_behind`: Expected `int`, got `str`"):
+        load_rules(broken)
+    broken.write_text(text.replace("copies = 2", "copies = 2\nfancy = 1"), encoding="utf-8")
+    with pytest.raises(DataError, match=r"cards.royalty.*fancy"):
+        load_rules(broken)
+    with pytest.raises(DataError, match="cannot read"):
         load_rules(tmp_path / "missing.toml")
-    assert load_rules(asset("worldwar", "rules", "rules.toml")).starting_armies[3] == 35
+    assert load_rules(asset("worldwar", "rules", "rules.toml")).setup.starting(3) == 35
+
+
+def test_every_card_mode_is_one_registered_class_with_its_numbers_in_the_data() -> None:
+    rules = default_rules()
+    for name, cls in CARD_MODES.items():
+        mode = getattr(rules.cards, name)
+        assert type(mode) is cls and mode.name == name
+    assert not rules.cards.none.has_cards
+    assert rules.cards.poker.best_when_forced and not rules.cards.royalty.best_when_forced
+    assert rules.cards.increasing.next_value(2) == 9 and rules.cards.royalty.next_value(2) is None
+
+
+def test_custom_rules_change_only_the_given_numbers() -> None:
+    changed = custom_rules({"battle": {"attacker_max_dice": 1}, "cards": {"royalty": {"pair": 7}}})
+    assert changed.battle.attacker_max_dice == 1 and changed.cards.royalty.pair == 7
+    assert changed.battle.defender_max_dice == default_rules().battle.defender_max_dice
+    with pytest.raises(DataError, match="at `battle`.*attack_max_dice"):
+        custom_rules({"battle": {"attack_max_dice": 1}})

@@ -5,21 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from suite.core.board import Board
-from suite.core.match import IllegalAction
+from suite.core.match import ConfigError, GameOver, IllegalAction
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.engine import ConfigError, WorldWar
+from suite.worldwar.rules.actions import WorldWarEvent
+from suite.worldwar.rules.engine import WorldWarState
+from suite.worldwar.rules.views import WorldWarView
 
-Position = Callable[..., WorldWar]
+Position = Callable[..., WorldWarState]
 
 
 def kinds(events: list[Any]) -> list[str]:
     return [e.__struct_config__.tag for e in events]
 
 
-def refused(st: WorldWar, seat: int, action: A.Action, words: str) -> None:
+def refused(st: WorldWarState, seat: int, action: A.Action, words: str) -> None:
     before = st.to_dict()
     with pytest.raises(IllegalAction) as info:
         st.apply(seat, action)
@@ -29,7 +32,7 @@ def refused(st: WorldWar, seat: int, action: A.Action, words: str) -> None:
 
 @pytest.mark.parametrize(("players", "start"), [(2, 40), (3, 35), (4, 30), (5, 25), (6, 20)])
 def test_deal_and_starting_armies(small_board: Board, players: int, start: int) -> None:
-    st = WorldWar.new(small_board, {"players": players}, seed=players)
+    st = WorldWarState.new(small_board, {"players": players}, seed=players)
     counts = [st.owner.count(s) for s in range(players)]
     assert sorted(counts, reverse=True)[0] - min(counts) <= 1
     # The first players in turn order take the extra territories.
@@ -42,14 +45,14 @@ def test_deal_and_starting_armies(small_board: Board, players: int, start: int) 
 
 
 def test_first_player_is_random_but_seeded(small_board: Board) -> None:
-    firsts = {WorldWar.new(small_board, {"players": 4}, seed=s).first for s in range(30)}
+    firsts = {WorldWarState.new(small_board, {"players": 4}, seed=s).first for s in range(30)}
     assert firsts == {0, 1, 2, 3}
-    a = WorldWar.new(small_board, {"players": 4}, seed=9).to_dict()
-    assert a == WorldWar.new(small_board, {"players": 4}, seed=9).to_dict()
+    a = WorldWarState.new(small_board, {"players": 4}, seed=9).to_dict()
+    assert a == WorldWarState.new(small_board, {"players": 4}, seed=9).to_dict()
 
 
 def test_setup_goes_three_at_a_time_then_first_turn(small_board: Board) -> None:
-    st = WorldWar.new(small_board, {"players": 2}, seed=3)
+    st = WorldWarState.new(small_board, {"players": 2}, seed=3)
     first = st.first
     mine = [st.topo.ids[t] for t in range(6) if st.owner[t] == first]
     refused(st, 1 - first, A.Place(mine[0], 1), "not your turn")
@@ -79,14 +82,14 @@ def test_reinforcements_at_least_three_and_divided(small_board: Board) -> None:
         for i in range(12)
     ]
     board = Board.from_json({"regions": [{"id": "r", "bonus": 7}], "nodes": nodes})
-    st = WorldWar.new(board, {"players": 2}, seed=0)
+    st = WorldWarState.new(board, {"players": 2}, seed=0)
     d = st.to_dict()
     d["owner"] = [0] * 11 + [1]
-    st = WorldWar.restore(d, board)
+    st = WorldWarState.from_dict(d, board=board)
     assert st.reinforcements(0) == (3, 3, ())
     assert st.reinforcements(1) == (3, 3, ())
     d["owner"] = [0] * 12
-    assert WorldWar.restore(d, board).reinforcements(0) == (4 + 7, 4, ("r",))
+    assert WorldWarState.from_dict(d, board=board).reinforcements(0) == (4 + 7, 4, ("r",))
 
 
 def test_placing_then_attacking(position: Position) -> None:
@@ -144,7 +147,7 @@ def test_no_card_without_conquest_or_without_cards(position: Position) -> None:
     assert "card_drawn" not in kinds(st.apply(0, A.EndTurn()))
     st = position([0, 0, 0, 1, 1, 1], [1, 1, 9, 1, 2, 1], cards="none", conquered=True)
     assert "card_drawn" not in kinds(st.apply(0, A.EndTurn()))
-    assert st.view(0)["hand"] == ()
+    assert st.view(0).hand == ()
 
 
 def test_blitz_move_all_and_last_army_stays(position: Position) -> None:
@@ -194,7 +197,7 @@ def test_blitz_with_asked_defender_repeats_until_done(position: Position) -> Non
 
 def elimination_state(
     position: Position, mode: str, hand0: list[int], hand1: list[int]
-) -> WorldWar:
+) -> WorldWarState:
     return position(
         [0, 0, 0, 1, 0, 0],
         [1, 1, 40, 1, 1, 1],
@@ -230,7 +233,7 @@ def test_elimination_hands_over_cards_and_forces_turn_in(position: Position) -> 
     events = st.apply(0, A.Blitz("a3", "b1", True))
     assert "eliminated" in kinds(events)
     assert sorted(st.hands[0]) == [0, 1, 2, 10, 11, 20] and st.hands[2] == []
-    assert st.phase == "cards" and st.view(0)["must_turn_in"]
+    assert st.phase == "cards" and st.view(0).must_turn_in
     refused(st, 0, A.SkipTurnIn(), "must turn in")
     refused(st, 0, A.Blitz("b1", "b2"), "attack phase")
     refused(st, 0, A.TurnIn((0, 10)), "not a set")
@@ -251,7 +254,7 @@ def test_poker_optional_turn_in_after_elimination(position: Position) -> None:
         deck=[c for c in range(52) if c not in (0, 13)],
     )
     st.apply(0, A.Blitz("a3", "b1", True))
-    assert st.phase == "cards" and not st.view(0)["must_turn_in"]
+    assert st.phase == "cards" and not st.view(0).must_turn_in
     st.apply(0, A.SkipTurnIn())
     assert st.phase == "attack" and sorted(st.hands[0]) == [0, 13]
 
@@ -266,7 +269,7 @@ def test_start_of_turn_turn_in_and_forced_at_five(position: Position) -> None:
         deck=[c for c in range(30) if c not in (0, 10, 20, 1, 11)],
         sets_done=2,
     )
-    assert st.view(0)["must_turn_in"]
+    assert st.view(0).must_turn_in
     refused(st, 0, A.Place("a1", 1), "turn in a set first")
     refused(st, 0, A.TurnIn((0, 1, 2)), "from your hand")
     events = st.apply(0, A.TurnIn((0, 10, 20)))
@@ -274,7 +277,7 @@ def test_start_of_turn_turn_in_and_forced_at_five(position: Position) -> None:
     assert isinstance(turned, A.CardsTurnedIn) and turned.armies == 9  # the 3rd set: 9
     assert st.pool == 12 and st.sets_done == 3
     assert st.deck[-3:] == [0, 10, 20]  # used cards go to the bottom (R6)
-    assert not st.view(0)["must_turn_in"]
+    assert not st.view(0).must_turn_in
 
 
 def test_poker_forced_turn_in_must_be_best_hand(position: Position) -> None:
@@ -312,7 +315,7 @@ def test_poker_sixth_card_without_pair_discards_lowest(position: Position) -> No
 
 
 def test_time_up_places_on_most_threatened_and_passes(position: Position) -> None:
-    st = position([0, 0, 0, 1, 1, 1], [2] * 6, phase="place", pool=5)
+    st = position([0, 0, 0, 1, 1, 1], [2] * 6, phase="place", pool=5, config={"clock": 60})
     events = st.apply(0, A.TimeUp())
     assert kinds(events)[0] == "time_ran_out"
     assert st.armies[2] == 7  # a3 has the only enemy neighbour
@@ -321,7 +324,7 @@ def test_time_up_places_on_most_threatened_and_passes(position: Position) -> Non
 
 def test_time_up_during_occupation_moves_the_minimum(position: Position) -> None:
     for seed in range(40):
-        st = position([0, 0, 0, 1, 1, 1], [1, 1, 9, 1, 2, 1], seed=seed)
+        st = position([0, 0, 0, 1, 1, 1], [1, 1, 9, 1, 2, 1], seed=seed, config={"clock": 90})
         st.apply(0, A.Attack("a3", "b1", 2))
         if st.phase == "occupy":
             break
@@ -330,10 +333,62 @@ def test_time_up_during_occupation_moves_the_minimum(position: Position) -> None
 
 
 def test_time_up_in_setup(small_board: Board) -> None:
-    st = WorldWar.new(small_board, {"players": 2}, seed=3)
+    st = WorldWarState.new(small_board, {"players": 2, "clock": 60}, seed=3)
     first = st.first
     st.apply(first, A.TimeUp())
     assert st.current == 1 - first and sum(st.armies) == 6 + 3
+
+
+def test_time_up_is_refused_without_a_clock(small_board: Board) -> None:
+    st = WorldWarState.new(small_board, {"players": 2}, seed=3)
+    before = st.to_dict()
+    with pytest.raises(IllegalAction, match="no turn clock"):
+        st.apply(st.first, A.TimeUp())
+    assert st.to_dict() == before
+
+
+def test_time_up_of_a_defender_only_picks_the_most_dice(position: Position) -> None:
+    st = position([0, 0, 0, 1, 1, 1], [2, 2, 9, 3, 1, 1], config={"defender": "ask", "clock": 60})
+    st.apply(0, A.Attack("a3", "b1", 3))
+    assert st.phase == "defend"
+    events = st.apply(1, A.TimeUp())
+    rolled = [e for e in events if isinstance(e, A.DiceRolled)]
+    assert len(rolled) == 1 and len(rolled[0].defender_dice) == 2
+    assert st.current == 0 and st.phase in ("attack", "occupy")
+
+
+@pytest.mark.parametrize(
+    ("seat", "action"),
+    [
+        (1.0, A.EndAttack()),
+        (True, A.EndAttack()),
+        ("0", A.EndAttack()),
+        (0, A.Attack("a3", "b1", 1.5)),  # type: ignore[arg-type]
+        (0, A.Attack("a3", "b1", True)),
+        (0, A.Fortify("a3", "a1", 2.0)),  # type: ignore[arg-type]
+        (0, A.Blitz("a3", "b1", 1)),  # type: ignore[arg-type]
+        (0, A.TurnIn((0, 1.0))),  # type: ignore[arg-type]
+        (0, A.PlaceMany((("a1", 1.5),))),  # type: ignore[arg-type]
+    ],
+)
+def test_wrongly_typed_seats_and_actions_change_nothing(
+    position: Position, seat: object, action: A.Action
+) -> None:
+    st = position([0, 0, 0, 1, 1, 1], [3, 1, 4, 2, 1, 1])
+    before = st.to_dict()
+    with pytest.raises(IllegalAction):
+        st.apply(seat, action)  # type: ignore[arg-type]
+    assert st.to_dict() == before
+    assert seat != 0 or action not in st.legal(0)
+
+
+def test_place_of_a_fraction_is_refused(small_board: Board) -> None:
+    st = WorldWarState.new(small_board, {"players": 2}, seed=3)
+    t = st.topo.ids[st.owner.index(st.first)]
+    before = st.to_dict()
+    with pytest.raises(IllegalAction, match="armies"):
+        st.apply(st.first, A.Place(t, 1.5))  # type: ignore[arg-type]
+    assert st.to_dict() == before
 
 
 def test_max_turns_ranks_by_territories(position: Position) -> None:
@@ -350,24 +405,38 @@ def test_bad_configs(small_board: Board) -> None:
         ({"players": 2, "defender": "maybe"}, "defender"),
         ({"players": 2, "clock": 61}, "clock"),
         ({"players": 2, "max_turns": 0}, "max_turns"),
+        ({"players": 2, "ruleset": "x"}, "unknown worldwar config key 'ruleset'.*known:.*cards"),
+        ({"players": "2"}, "players"),
+        ({"players": 2, "rules": {"battle": {"dice": 3}}}, "rules.*dice"),
     ]:
         with pytest.raises(ConfigError, match=words):
-            WorldWar.new(small_board, cfg, 0)
+            WorldWarState.new(small_board, cfg, 0)
 
 
 def test_view_hides_other_hands(position: Position) -> None:
     st = position([0, 0, 0, 1, 1, 1], [2] * 6, hands=[[0, 1], [2, 3, 4]])
     v0, v1, spectator = st.view(0), st.view(1), st.view(None)
-    assert v0["hand"] == (0, 1) and v1["hand"] == (2, 3, 4) and spectator["hand"] == ()
-    assert v0["hand_sizes"] == (2, 3)
-    assert "hands" not in v0 and "deck" not in v0
-    assert v0["deck_left"] == len(st.deck)
-    assert v1["best_turn_in"] == [[2, 3, 4]]  # card c has rank c % 3: three different
-    assert v0["best_turn_in"] == []
-    with pytest.raises(TypeError):  # the board in a view is immutable
-        v0["owner"][0] = 1
+    assert v0.hand == (0, 1) and v1.hand == (2, 3, 4) and spectator.hand == ()
+    assert v0.hand_sizes == (2, 3)
+    assert not hasattr(v0, "hands") and not hasattr(v0, "deck")
+    assert v0.deck_left == len(st.deck)
+    assert v1.best_turn_in == ((2, 3, 4),)  # card c has rank c % 3: three different
+    assert v0.best_turn_in == ()
+    with pytest.raises(AttributeError):  # a view is immutable
+        v0.owner = ()  # type: ignore[misc]
     st.apply(0, A.Blitz("a3", "b1", True))
-    assert v0["armies"] == (2,) * 6 and v0["owner"] == (0, 0, 0, 1, 1, 1)
+    assert v0.armies == (2,) * 6 and v0.owner == (0, 0, 0, 1, 1, 1)
+    decoded = msgspec.json.decode(msgspec.json.encode(v1), type=WorldWarView)
+    assert decoded == v1
+
+
+def test_game_over_is_the_core_event(position: Position) -> None:
+    st = position([0, 0, 0, 0, 0, 1], [2, 2, 2, 2, 9, 1])
+    events = st.apply(0, A.Blitz("b2", "b3", True))
+    over = [e for e in events if isinstance(e, GameOver)]
+    assert len(over) == 1 and over[0].outcome == st.outcome() and st.phase == "over"
+    back = msgspec.json.decode(msgspec.json.encode(events), type=list[WorldWarEvent])
+    assert back == events
 
 
 def test_legal_lists_are_lazy_and_checked(position: Position) -> None:
@@ -375,7 +444,7 @@ def test_legal_lists_are_lazy_and_checked(position: Position) -> None:
     legal = st.legal(0)
     assert A.Attack("a3", "b1", 3) in legal and A.Attack("a3", "b1", 4) not in legal
     assert legal.kinds() == ["attack", "blitz", "fortify", "end_attack", "end_turn"]
-    assert all(st.check(0, a) is None for a in legal)
+    assert all(st.refusal(0, a) is None for a in legal)
     # 3 single rolls and 2 blitzes a3->b1; free moves a1->a2/a3 (2 each), a3->a1/a2 (3 each)
     assert len(legal) == 3 + 2 + (2 + 2 + 3 + 3) + 2
     assert list(st.legal(1)) == []

@@ -19,7 +19,7 @@ import pytest
 from suite.core.match import encode
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.engine import WorldWarState
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MODES = ["increasing", "royalty", "poker", "none"]
@@ -33,7 +33,7 @@ def playthrough(players: int, mode: str) -> dict[str, Any]:
     seed = 100 * players + MODES.index(mode)
     config = {"players": players, "map": "classic", "cards": mode}
     state = SPEC.create(config, seed)
-    assert isinstance(state, WorldWar)
+    assert isinstance(state, WorldWarState)
     names = [BOT_CYCLE[s % len(BOT_CYCLE)] for s in range(players)]
     bots = [SPEC.bots[n]() for n in names]
     rng = Rng(seed + 1)

@@ -20,7 +20,7 @@ def test_a_huge_battle_is_approximated_not_allocated() -> None:
 @pytest.mark.parametrize(("a", "d"), [(900, 1000), (950, 950), (1000, 900), (300, 250)])
 def test_the_approximation_agrees_with_the_exact_chain(a: int, d: int) -> None:
     exact = odds.battle(a, d)
-    approx = odds._approximate_battle(a, d)
+    approx = odds.odds_for().approximate(a, d)
     assert exact.exact and not approx.exact
     assert approx.win == pytest.approx(exact.win, abs=0.02)
     assert approx.expected_attacker_loss == pytest.approx(exact.expected_attacker_loss, rel=0.01)

@@ -12,10 +12,10 @@ from suite.core.rng import Rng
 from suite.core.store import SaveError, load_document, save_document
 from suite.worldwar.rules import SPEC
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.engine import WorldWarState
 
 
-def drive(state: WorldWar, steps: int, rng: Rng, recorder: Recorder | None = None) -> None:
+def drive(state: WorldWarState, steps: int, rng: Rng, recorder: Recorder | None = None) -> None:
     bots = [SPEC.bots["random"]() for _ in range(state.players)]
     for _ in range(steps):
         if state.outcome() is not None:
@@ -32,12 +32,12 @@ def drive(state: WorldWar, steps: int, rng: Rng, recorder: Recorder | None = Non
 @pytest.mark.parametrize("mode", ["increasing", "poker"])
 def test_save_load_continue_identically(tmp_path: Path, mode: str) -> None:
     st = SPEC.create({"players": 3, "map": "classic", "cards": mode}, 11)
-    assert isinstance(st, WorldWar)
+    assert isinstance(st, WorldWarState)
     drive(st, 80, Rng(1))
     path = tmp_path / "ww.save"
     save_document(path, "worldwar-save", st.to_dict())
     back = load_state(load_document(path, "worldwar-save"))
-    assert isinstance(back, WorldWar)
+    assert isinstance(back, WorldWarState)
     assert back.to_dict() == st.to_dict()
     assert "board" not in st.to_dict()  # the classic map is named, not embedded
     drive(st, 60, Rng(2))
@@ -46,22 +46,22 @@ def test_save_load_continue_identically(tmp_path: Path, mode: str) -> None:
 
 
 def test_board_built_states_embed_their_board(small_board: Board) -> None:
-    st = WorldWar.new(small_board, {"players": 2}, 4)
+    st = WorldWarState.new(small_board, {"players": 2}, 4)
     d = st.to_dict()
     assert d["board"]["name"] == "small"
     assert SPEC.load(d).to_dict() == d
 
 
 def test_broken_snapshots_are_refused(tmp_path: Path, small_board: Board) -> None:
-    st = WorldWar.new(small_board, {"players": 2}, 4)
+    st = WorldWarState.new(small_board, {"players": 2}, 4)
     d = st.to_dict()
     d["phase"] = "dancing"
     with pytest.raises(ValueError, match="unknown phase"):
-        WorldWar.restore(d, small_board)
+        WorldWarState.from_dict(d, board=small_board)
     d = st.to_dict()
     d["owner"] = [0, 1]
     with pytest.raises(ValueError, match="territories"):
-        WorldWar.restore(d, small_board)
+        WorldWarState.from_dict(d, board=small_board)
     bad = tmp_path / "bad.save"
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(SaveError):
@@ -72,7 +72,7 @@ def test_replay_rebuilds_the_game(tmp_path: Path) -> None:
     config = {"players": 4, "map": "classic", "cards": "royalty"}
     rec = Recorder("worldwar", config, 21)
     state = rec.state
-    assert isinstance(state, WorldWar)
+    assert isinstance(state, WorldWarState)
     drive(state, 150, Rng(3), rec)
     path = tmp_path / "game.replay"
     rec.replay.save(path)

@@ -11,8 +11,8 @@ from suite.ui.dialogs import ConfirmScene
 from suite.ui.harness import Harness
 from suite.worldwar.screens import open_setup
 from suite.worldwar.screens.game import GameScene
+from suite.worldwar.screens.match import Match, SeatInfo, list_saves
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
-from suite.worldwar.screens.session import SeatInfo, Session, list_saves
 from suite.worldwar.screens.setup import SetupScene
 
 
@@ -38,7 +38,7 @@ def start(h: Harness, *, second: str = "easy", clock: int = 0, defence: str = "a
 
 
 def own_point(g: GameScene, seat: int) -> tuple[int, int]:
-    st = g.session.state
+    st = g.match.local.state
     for t in range(len(st.owner)):
         pos = g.map.point_in(t)
         if st.owner[t] == seat and pos is not None:
@@ -50,7 +50,7 @@ def test_hot_seat_hides_the_map_between_humans(artifacts: Path) -> None:
     with Harness() as h:
         g = start(h, second="human")
         assert isinstance(h.scene, PassScene)
-        first = g.session.actor
+        first = g.match.actor
         assert first is not None and g.viewer is None
         h.screenshot(artifacts / "ww_pass.png")
         h.key(pygame.K_ESCAPE)  # Esc must not reveal the map
@@ -59,11 +59,11 @@ def test_hot_seat_hides_the_map_between_humans(artifacts: Path) -> None:
         assert h.scene is g and g.viewer == first
         for _ in range(3):  # one deployment step of 3 armies
             h.click(own_point(g, first))
-        assert g.session.actor != first
+        assert g.match.actor != first
         assert isinstance(h.scene, PassScene)
-        assert h.scene.name == g.session.name(g.session.actor or 0)
+        assert h.scene.name == g.match.name(g.match.actor or 0)
         h.click(h.scene.button)
-        assert g.viewer == g.session.actor
+        assert g.viewer == g.match.actor
 
 
 def test_turn_clock_runs_out_by_r7(artifacts: Path) -> None:
@@ -77,11 +77,11 @@ def test_turn_clock_runs_out_by_r7(artifacts: Path) -> None:
         h.frames(30)
         assert 0 < g.clock_left < 60
         h.screenshot(artifacts / "ww_clock_running.png")
-        left = g.session.state.setup_left[seat]
+        left = g.match.local.state.setup_left[seat]
         g.clock_left = 0.01
         h.frames(2)
-        assert any("ran out of time" in line.text for line in g.session.log)
-        assert g.session.state.setup_left[seat] == left - 3  # the click and R7's two
+        assert any("ran out of time" in line.text for line in g.match.log)
+        assert g.match.local.state.setup_left[seat] == left - 3  # the click and R7's two
         assert g.buffer == []
 
 
@@ -100,7 +100,7 @@ def test_save_from_the_menu_and_resume_from_setup() -> None:
         assert h.scene is g
         saves = [p for p in list_saves() if p.name != "autosave.json"]
         assert len(saves) == 1
-        snapshot = g.session.state.to_dict()
+        snapshot = g.match.local.state.to_dict()
         h.key(pygame.K_ESCAPE)
         h.click(h.scene.buttons[3])  # Leave game
         assert isinstance(h.scene, ConfirmScene)
@@ -114,8 +114,8 @@ def test_save_from_the_menu_and_resume_from_setup() -> None:
         h.click(button)
         resumed = h.scene
         assert isinstance(resumed, GameScene) and resumed is not g
-        assert resumed.session.state.to_dict() == snapshot
-        assert resumed.session.seats == g.session.seats
+        assert resumed.match.local.state.to_dict() == snapshot
+        assert resumed.match.seats == g.match.seats
 
 
 def test_broken_save_is_a_notice_not_a_crash(tmp_path: Path) -> None:
@@ -133,27 +133,25 @@ def test_autosave_before_every_human_turn_resumes_equal() -> None:
     from suite.core.rng import Rng
     from suite.worldwar.rules.actions import TurnBegan
     from suite.worldwar.rules.bots import EasyBot
-    from suite.worldwar.screens.session import autosave_path
+    from suite.worldwar.screens.match import autosave_path
 
     seats = [SeatInfo("A", 0, "human"), SeatInfo("B", 1, "easy")]
-    session = Session(
-        {"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave_path()
-    )
+    session = Match({"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave_path())
     stand_in, rng = EasyBot(), Rng(1)
     human_turns = 0
     for _ in range(2000):
         seat = session.actor
         assert seat is not None
-        if seat in session.bots:
-            _, action = session.bot_action() or (seat, None)
+        if seat in session.bot_seats:
+            events = session.run_bot()
         else:
-            action = stand_in.choose(session.view(seat), session.state.legal(seat), rng)
-        assert action is not None
-        events = session.apply(seat, action)
+            action = stand_in.choose(session.view(seat), session.legal(seat), rng)
+            events = session.act(seat, action)
+        assert events is not None
         if any(isinstance(e, TurnBegan) and e.seat == 0 for e in events):
             human_turns += 1
-            resumed = Session.load(autosave_path())
-            assert resumed.state.to_dict() == session.state.to_dict()
+            resumed = Match.load(autosave_path())
+            assert resumed.local.state.to_dict() == session.local.state.to_dict()
             if human_turns == 3:
                 break
     assert human_turns == 3
@@ -167,8 +165,8 @@ def test_human_defender_chooses_dice(artifacts: Path) -> None:
         seen = False
         for _ in range(600):
             seat = g.human_turn()
-            st = g.session.state
-            if g.session.over:
+            st = g.match.local.state
+            if g.match.over:
                 break
             if seat is None:
                 h.frames(1)
@@ -178,9 +176,9 @@ def test_human_defender_chooses_dice(artifacts: Path) -> None:
                 h.frames(2)
                 h.screenshot(artifacts / "ww_defend.png")
                 assert g.defend_buttons[0] in g.controls()
-                before = len(g.session.replay.actions)
+                before = len(g.match.replay.actions)
                 h.key(pygame.K_1)
-                assert g.session.replay.actions[before].action == {"kind": "defend", "dice": 1}
+                assert g.match.replay.actions[before].action == {"kind": "defend", "dice": 1}
                 break
             if st.phase in ("setup", "place"):
                 h.click(own_point(g, seat))
@@ -242,11 +240,11 @@ def test_domination_maps_from_the_user_folder_and_broken_ones() -> None:
         while not setup.map_choice.value.endswith("archipelago.map"):
             h.click(setup.map_choice)
         h.frames(2)
-        assert setup.preview is not None and len(setup.preview.topo.ids) == 14
+        assert setup.preview is not None and len(setup.preview.tables.ids) == 14
         h.click(setup.start_button)
         game = h.scene
         assert isinstance(game, GameScene)
-        assert len(game.session.state.topo.ids) == 14
+        assert len(game.match.local.state.topo.ids) == 14
 
 
 def test_launcher_opens_world_war() -> None:
@@ -288,19 +286,19 @@ def test_setup_seats_colours_and_names() -> None:
         h.click(setup.start_button)
         game = h.scene
         assert isinstance(game, GameScene)
-        assert game.session.seats[0].name == "Zoe"
-        assert len(game.session.seats) == 4
+        assert game.match.seats[0].name == "Zoe"
+        assert len(game.match.seats) == 4
 
 
 def test_forced_turn_in_blocks_placing_until_a_set_is_turned_in() -> None:
     from suite.worldwar.rules.actions import Place
 
     seats = [SeatInfo("You", 0, "human"), SeatInfo("Bot", 1, "easy")]
-    session = Session({"map": "random:18:4", "cards": "increasing"}, 9, seats)
+    session = Match({"map": "random:18:4", "cards": "increasing"}, 9, seats)
     with Harness() as h:
         g = GameScene(h.app, session, speed=3)
         h.push(g)
-        st = session.state
+        st = session.local.state
         for _ in range(500):  # deployment, played straight on the session
             if st.phase != "setup":
                 break
@@ -308,7 +306,7 @@ def test_forced_turn_in_blocks_placing_until_a_set_is_turned_in() -> None:
             assert seat is not None
             if seat == 0:
                 mine = next(t for t in range(len(st.owner)) if st.owner[t] == 0)
-                session.apply(0, Place(st.topo.ids[mine], st.step_left))
+                session.act(0, Place(st.topo.ids[mine], st.step_left))
             else:
                 h.frames(1)
         while g.human_turn() is None or st.phase != "place":
@@ -331,14 +329,12 @@ def test_replays_are_core_replays_and_can_be_watched_from_setup() -> None:
     from suite.worldwar.screens.gameover import ReplayScene
 
     seats = [SeatInfo("Ann", 2, "easy"), SeatInfo("Bo", 4, "hard")]
-    session = Session({"map": "random:18:4"}, 4, seats)
+    session = Match({"map": "random:18:4"}, 4, seats)
     while not session.over:
-        choice = session.bot_action()
-        assert choice is not None
-        session.apply(*choice)
+        assert session.run_bot() is not None
     path = session.save_replay()
     assert path is not None
-    assert Replay.load(path).play().to_dict() == session.state.to_dict()
+    assert Replay.load(path).play().to_dict() == session.local.state.to_dict()
     with Harness() as h:
         setup = h.push(open_setup(h.app))
         assert isinstance(setup, SetupScene)
@@ -353,7 +349,7 @@ def test_replays_are_core_replays_and_can_be_watched_from_setup() -> None:
             h.click(viewer.speed)
         h.frames(120)
         assert viewer.step == len(session.replay.actions)
-        assert viewer.session.state.to_dict() == session.state.to_dict()
+        assert viewer.match.local.state.to_dict() == session.local.state.to_dict()
         h.key(pygame.K_ESCAPE)
         assert h.scene is setup
 
@@ -362,15 +358,15 @@ def test_hot_seat_defender_answers_without_a_pass_screen() -> None:
     from suite.worldwar.rules.actions import Place
 
     seats = [SeatInfo("Ann", 0, "human"), SeatInfo("Bo", 1, "human")]
-    session = Session({"map": "random:18:4", "defender": "ask"}, 3, seats)
-    st = session.state
+    session = Match({"map": "random:18:4", "defender": "ask"}, 3, seats)
+    st = session.local.state
     while st.phase == "setup":  # deployment straight on the session: all on one territory
         seat = session.actor
         assert seat is not None
         mine = max(
             (t for t in range(len(st.owner)) if st.owner[t] == seat), key=st.armies.__getitem__
         )
-        session.apply(seat, Place(st.topo.ids[mine], st.step_left))
+        session.act(seat, Place(st.topo.ids[mine], st.step_left))
     with Harness() as h:
         g = GameScene(h.app, session)
         h.push(g)

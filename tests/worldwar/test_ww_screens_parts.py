@@ -15,7 +15,7 @@ from suite.worldwar.rules.maps import resolve_map
 from suite.worldwar.screens import sounds
 from suite.worldwar.screens.cards import card_face
 from suite.worldwar.screens.mapview import ZOOM_MAX, MapView
-from suite.worldwar.screens.session import SeatInfo, Session
+from suite.worldwar.screens.match import Match, SeatInfo
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_territory_under_each_label_is_that_territory(display: None) -> None:
     board = resolve_map("classic")
     view = MapView(board, pygame.Rect(0, 50, 960, 700))
     hits = 0
-    for t in range(len(view.topo.ids)):
+    for t in range(len(view.tables.ids)):
         pos = view.label_screen(t)
         found = view.territory_at(pos)
         if found is not None:
@@ -39,9 +39,9 @@ def test_territory_under_each_label_is_that_territory(display: None) -> None:
                 (pos[0] - view.rect.x + view.pan[0] - 14) / s + view.world[0],
                 (pos[1] - view.rect.y + view.pan[1] - 14) / s + view.world[1],
             )
-            assert point_in_polygon(world, board[view.topo.ids[found]].polygon)
+            assert point_in_polygon(world, board[view.tables.ids[found]].polygon)
             hits += found == t
-    assert hits >= len(view.topo.ids) - 2
+    assert hits >= len(view.tables.ids) - 2
     assert view.territory_at((5, 5)) is None  # above the map rect
 
 
@@ -55,9 +55,9 @@ def test_zoom_is_bounded_and_keeps_the_point_under_the_mouse(display: None) -> N
     assert view.zoom == ZOOM_MAX
     view.zoom_at(target, -50)
     assert view.zoom == 1.0
-    view.set_colours([(200, 10, 10)] * len(view.topo.ids))
+    view.set_colours([(200, 10, 10)] * len(view.tables.ids))
     surface = pygame.Surface((800, 500))
-    view.draw(surface, [1] * len(view.topo.ids), [0] * len(view.topo.ids))
+    view.draw(surface, [1] * len(view.tables.ids), [0] * len(view.tables.ids))
     assert surface.get_at(view.label_screen(3)) != surface.get_at((1, 1))
 
 
@@ -72,10 +72,10 @@ def test_sound_files_are_short_wavs_and_play_quietly() -> None:
 
 @pytest.mark.parametrize(
     ("mode", "rank", "suit"),
-    [("increasing", "3", None), ("royalty", "K", "hearts"), ("poker", "7", "clubs")],
+    [("increasing", "3", ""), ("royalty", "K", "hearts"), ("poker", "7", "clubs")],
 )
-def test_card_faces_are_drawn(display: None, mode: str, rank: str, suit: str | None) -> None:
-    face = card_face(mode, rank, suit, (92, 132))
+def test_card_faces_are_drawn(display: None, mode: str, rank: str, suit: str) -> None:
+    face = card_face(rank, suit, (92, 132))
     assert face.get_size() == (92, 132)
     colours = {tuple(face.get_at((x, y))) for x in range(0, 92, 4) for y in range(0, 132, 4)}
     assert len(colours) > 4  # paper, edge, ink and the symbol
@@ -83,17 +83,15 @@ def test_card_faces_are_drawn(display: None, mode: str, rank: str, suit: str | N
 
 def test_session_counts_luck_and_history() -> None:
     seats = [SeatInfo("A", 0, "hard"), SeatInfo("B", 1, "easy")]
-    session = Session({"map": "random:18:4"}, 3, seats)
+    session = Match({"map": "random:18:4"}, 3, seats)
     for _ in range(3000):
-        choice = session.bot_action()
-        if choice is None:
+        if session.run_bot() is None:
             break
-        session.apply(*choice)
     assert session.over
     assert sum(session.luck.actual) > 0 and sum(session.luck.expected) > 0
     # every army lost in battle is counted once, on the side that lost it
-    assert sum(session.luck.actual) == session.state.lost_total
-    assert session.history[-1].territories[session.state.outcome().winners[0]] == 18
+    assert sum(session.luck.actual) == session.local.state.lost_total
+    assert session.history[-1].territories[session.local.state.outcome().winners[0]] == 18
     assert any("conquered" in line.text for line in session.log)
     replayed = session.replay.play()
-    assert replayed.to_dict() == session.state.to_dict()
+    assert replayed.to_dict() == session.local.state.to_dict()

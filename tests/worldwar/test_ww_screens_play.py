@@ -47,7 +47,7 @@ def configure(h: Harness, setup: SetupScene, *, clock: int = 0) -> None:
 
 
 def best_border(scene: GameScene, seat: int) -> int:
-    st = scene.session.state
+    st = scene.match.local.state
     adj = st.topo.adj
     mine = [t for t in range(len(st.owner)) if st.owner[t] == seat]
     border = [t for t in mine if any(st.owner[n] != seat for n in adj[t])] or mine
@@ -55,7 +55,7 @@ def best_border(scene: GameScene, seat: int) -> int:
 
 
 def best_attack(scene: GameScene, seat: int) -> tuple[int, int] | None:
-    st = scene.session.state
+    st = scene.match.local.state
     best: tuple[float, int, int] | None = None
     for s in range(len(st.owner)):
         if st.owner[s] != seat or st.armies[s] < 3:
@@ -86,18 +86,18 @@ class Player:
 
     def move(self) -> None:
         h, g = self.h, self.g
-        st = g.session.state
+        st = g.match.local.state
         seat = g.human_turn()
         assert seat is not None
         phase = st.phase
         if phase in ("setup", "place"):
-            if phase == "place" and st.view(seat)["must_turn_in"]:
+            if phase == "place" and st.view(seat).must_turn_in:
                 assert g.cards.open  # forced turn-ins open the panel
                 self.shot("cards")
                 h.key(pygame.K_b)
                 h.key(pygame.K_t)
                 return
-            hand = st.view(seat)["hand"]
+            hand = st.view(seat).hand
             if phase == "place" and len(hand) >= 3 and "cards" not in self.shots:
                 h.key(pygame.K_c)
                 assert g.cards.open
@@ -158,8 +158,8 @@ def test_whole_game_by_events(artifacts: Path) -> None:
         h.click(setup.start_button)
         game = h.scene
         assert isinstance(game, GameScene)
-        assert game.session.seed == 7
-        assert game.session.state.clock == 180
+        assert game.match.seed == 7
+        assert game.match.local.state.clock == 180
         player = Player(h, game, artifacts)
         steps = 0
         while not isinstance(h.scene, GameOverScene):
@@ -168,7 +168,7 @@ def test_whole_game_by_events(artifacts: Path) -> None:
             if game.human_turn() is None:
                 h.frames(1)
                 continue
-            if game.session.state.turn >= 6 and "midgame" not in player.shots:
+            if game.match.local.state.turn >= 6 and "midgame" not in player.shots:
                 h.move(point_of(game, best_border(game, game.human_turn() or 0)))
                 h.frames(40)
                 player.shot("midgame")
@@ -176,7 +176,7 @@ def test_whole_game_by_events(artifacts: Path) -> None:
             player.move()
         over = h.scene
         assert isinstance(over, GameOverScene)
-        assert game.session.over
+        assert game.match.over
         assert over.replay_path is not None and over.replay_path.is_file()
         h.frames(2)
         h.screenshot(artifacts / "ww_game_over.png")
@@ -206,7 +206,7 @@ def test_card_faces_for_every_mode(mode: str, artifacts: Path) -> None:
         h.click(setup.start_button)
         game = h.scene
         assert isinstance(game, GameScene)
-        st = game.session.state
+        st = game.match.local.state
         seat = game.humans[0]
         st.hands[seat] = list(range(0, 20, 4))[:5]  # five cards straight from the deck
         game.viewer = seat

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from suite.core.match import Action, Event, Seat
+from suite.core.match import Action, Event, GameOver, Seat
 
 # -- actions ---------------------------------------------------------------------------
 
@@ -87,7 +87,10 @@ class SkipTurnIn(Action, frozen=True, tag="skip_turn_in"):
 
 
 class TimeUp(Action, frozen=True, tag="time_up"):
-    """The turn clock ran out (R7); sent by the host or server for the awaited seat."""
+    """The turn clock ran out (R7); sent by the host or server for the awaited seat.
+
+    Refused when the match has no clock. For a defender it only picks the defender's
+    dice (the most, R3's default); for the player whose turn it is the turn ends."""
 
 
 WorldWarAction = Union[  # noqa: UP007 - msgspec needs a real Union object
@@ -222,6 +225,22 @@ class TurnEnded(Event, frozen=True, tag="turn_ended"):
     seat: Seat
 
 
-class GameOver(Event, frozen=True, tag="game_over"):
-    winners: tuple[Seat, ...]
-    reason: str
+WorldWarEvent = Union[  # noqa: UP007 - msgspec needs a real Union object
+    Dealt,
+    Placed,
+    TurnBegan,
+    CardsTurnedIn,
+    DefenceAsked,
+    DiceRolled,
+    BattleFought,
+    Conquered,
+    Occupied,
+    Eliminated,
+    Fortified,
+    CardDrawn,
+    CardDiscarded,
+    TimeRanOut,
+    TurnEnded,
+    GameOver,
+]
+"""Every World War event, the core `GameOver` included (for decoding)."""

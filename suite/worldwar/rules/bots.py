@@ -13,27 +13,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from functools import lru_cache
 
 from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.data import default_rules
 from suite.worldwar.rules.legal import ActionList
-from suite.worldwar.rules.odds import win_probability
+from suite.worldwar.rules.odds import Odds, odds_for
+from suite.worldwar.rules.views import WorldWarRules, WorldWarView
 
-View = Mapping[str, Any]
+View = WorldWarView
+
+
+@lru_cache(maxsize=8)
+def _odds(rules: WorldWarRules) -> Odds:
+    """The odds book of a match's dice rules (as its views give them)."""
+    return odds_for(rules.dice())
+
+
+def _seat(view: View) -> int:
+    """The seat a bot plays (a bot is only ever given its own seat's view)."""
+    seat = view.seat
+    assert seat is not None, "bots play a seat, not a spectator's view"
+    return seat
 
 
 def _mine(view: View, seat: int) -> list[int]:
-    owner = view["owner"]
+    owner = view.owner
     return [t for t in range(len(owner)) if owner[t] == seat]
 
 
 def _borders(view: View, seat: int) -> list[int]:
     """Own territories with at least one enemy neighbour."""
-    owner, adj = view["owner"], view["neighbours"]
+    owner, adj = view.owner, view.map.neighbours
     out = []
     for t, o in enumerate(owner):
         if o == seat:
@@ -45,23 +58,21 @@ def _borders(view: View, seat: int) -> list[int]:
 
 
 def _armies_to_place(view: View) -> int:
-    return int(view["step_left"] if view["phase"] == "setup" else view["pool"])
+    return int(view.step_left if view.phase == "setup" else view.pool)
 
 
 def _common(view: View, legal: Sequence[Action]) -> Action | None:
     """Moves every bot makes the same way: cards, the defence, skipping optional sets."""
-    phase = view["phase"]
-    if phase == "defend":
-        p = view["pending"]
-        return A.Defend(min(default_rules().defender_max_dice, view["armies"][p["target"]]))
-    if phase == "cards" or (phase == "place" and view["must_turn_in"]):
-        best = view["best_turn_in"]
+    phase = view.phase
+    if phase == "defend" and view.attack is not None:
+        return A.Defend(view.attack.defend_max)
+    if phase == "cards" or (phase == "place" and view.must_turn_in):
+        best = view.best_turn_in
         if best:
             return A.TurnIn(tuple(best[0]))
         return A.SkipTurnIn()
-    if phase == "occupy":
-        p = view["pending"]
-        return A.Occupy(p["max"])
+    if phase == "occupy" and view.occupy is not None:
+        return A.Occupy(view.occupy.max)
     return None
 
 
@@ -79,8 +90,8 @@ class RandomBot:
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         if not isinstance(legal, ActionList):
             return rng.choice(legal)
-        seat = view["seat"]
-        ids = view["territories"]
+        seat = _seat(view)
+        ids = view.map.territories
         kinds = legal.kinds()
         if "blitz" in kinds and rng.randbelow(self.attack_odds + 1) < self.attack_odds:
             options = _favourable(view, seat)
@@ -96,7 +107,7 @@ class RandomBot:
 
 def _favourable(view: View, seat: int) -> list[tuple[int, int]]:
     """(source, target) pairs where the source holds more armies than the target."""
-    owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+    owner, armies, adj = view.owner, view.armies, view.map.neighbours
     out = []
     for s, a in enumerate(armies):
         if a > 1 and owner[s] == seat:
@@ -120,13 +131,13 @@ class AggressiveBot:
         self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        seat = view["seat"]
-        phase = view["phase"]
+        seat = _seat(view)
+        phase = view.phase
         if phase == "attack":
             # The options of the last attack, minus the pairs it changed, plus the new ones
             # (plain loops: the lists are short and this runs before nearly every attack).
-            turn = view["turn"]
-            owner, armies = view["owner"], view["armies"]
+            turn = view.turn
+            owner, armies = view.owner, view.armies
             last = self._last
             if last is None or last[0] != seat or last[1] != turn or armies[last[2]] != 1:
                 options = _favourable(view, seat)
@@ -139,29 +150,29 @@ class AggressiveBot:
                 if owner[t] == seat:
                     a = armies[t]
                     if a > 1:
-                        for x in view["neighbours"][t]:
+                        for x in view.map.neighbours[t]:
                             if owner[x] != seat and armies[x] < a:
                                 options.append((t, x))
                 else:
                     d = max(1, armies[t])
-                    for x in view["neighbours"][t]:
+                    for x in view.map.neighbours[t]:
                         if owner[x] == seat and armies[x] > d:
                             options.append((x, t))
             if options:
                 s, t = options[rng.randbelow(len(options))]
                 self._options = options
                 self._last = (seat, turn, s, t)
-                ids = view["territories"]
+                ids = view.map.territories
                 return A.Blitz(ids[s], ids[t], True)
             self._last = None
             return A.EndTurn()
-        ids = view["territories"]
+        ids = view.map.territories
         self._last = None
-        if phase in ("setup", "place") and not view["must_turn_in"]:
-            if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
-                return A.TurnIn(tuple(view["best_turn_in"][0]))
+        if phase in ("setup", "place") and not view.must_turn_in:
+            if phase == "place" and not view.mid_turn and view.best_turn_in:
+                return A.TurnIn(tuple(view.best_turn_in[0]))
             # One army at a time on random borders, confirmed as one placement.
-            key = (seat, view["turn"], phase, view["mid_turn"], view["territory_counts"][seat])
+            key = (seat, view.turn, phase, view.mid_turn, view.territory_counts[seat])
             cached = self._borders
             if cached is not None and cached[0] == key:
                 border = cached[1]
@@ -185,13 +196,13 @@ class EasyBot:
     name = "easy"
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        seat = view["seat"]
-        phase = view["phase"]
-        ids = view["territories"]
-        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
-        if phase in ("setup", "place") and not view["must_turn_in"]:
-            if phase == "place" and not view["mid_turn"] and view["best_turn_in"]:
-                return A.TurnIn(tuple(view["best_turn_in"][0]))
+        seat = _seat(view)
+        phase = view.phase
+        ids = view.map.territories
+        owner, armies, adj = view.owner, view.armies, view.map.neighbours
+        if phase in ("setup", "place") and not view.must_turn_in:
+            if phase == "place" and not view.mid_turn and view.best_turn_in:
+                return A.TurnIn(tuple(view.best_turn_in[0]))
             border = _borders(view, seat) or _mine(view, seat)
 
             def edge(t: int) -> int:
@@ -226,11 +237,11 @@ class HardBot:
     card_threshold = 0.25
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        seat = int(view["seat"])
-        phase = view["phase"]
-        if phase in ("setup", "place") and not view["must_turn_in"]:
-            if phase == "place" and not view["mid_turn"] and self._wants_cards(view):
-                return A.TurnIn(tuple(view["best_turn_in"][0]))
+        seat = _seat(view)
+        phase = view.phase
+        if phase in ("setup", "place") and not view.must_turn_in:
+            if phase == "place" and not view.mid_turn and self._wants_cards(view):
+                return A.TurnIn(tuple(view.best_turn_in[0]))
             return self._place(view, seat)
         if phase == "occupy":
             return self._occupy(view, seat)
@@ -250,21 +261,21 @@ class HardBot:
 
     # -- evaluation -------------------------------------------------------------------
     def _wants_cards(self, view: View) -> bool:
-        best = view["best_turn_in"]
+        best = view.best_turn_in
         if not best:
             return False
-        if view["cards"] == "increasing":
-            return True
+        if view.next_set_value is not None:
+            return True  # a shared counter: every set is worth the same now
         # Royalty and poker: wait for a better hand while there is room for more cards.
-        return len(best[0]) >= 3 or len(view["hand"]) >= 4
+        return len(best[0]) >= 3 or len(view.hand) >= 4
 
     def _values(self, view: View, seat: int) -> list[float]:
         """What taking each territory is worth: continent progress, elimination, base 1."""
-        owner = view["owner"]
-        members = view["continent_members"]
-        bonus = view["continent_bonus"]
-        cont_of = view["continent_of"]
-        counts = view["territory_counts"]
+        owner = view.owner
+        members = view.map.continent_members
+        bonus = view.map.continent_bonus
+        cont_of = view.map.continent_of
+        counts = view.territory_counts
         share = []
         for m in members:
             mine = sum(1 for t in m if owner[t] == seat)
@@ -277,7 +288,7 @@ class HardBot:
             c = cont_of[t]
             v = 1.0 + bonus[c] * share[c] ** 2
             if counts[owner[t]] <= 2:
-                v += 4.0 + 2.0 * view["hand_sizes"][owner[t]]
+                v += 4.0 + 2.0 * view.hand_sizes[owner[t]]
             values.append(v)
         return values
 
@@ -285,8 +296,9 @@ class HardBot:
         self, view: View, seat: int, extra: int, source: int | None = None
     ) -> tuple[float, int, int]:
         """(score, source, target) of the best attack with `extra` armies added to the source."""
-        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        owner, armies, adj = view.owner, view.armies, view.map.neighbours
         values = self._values(view, seat)
+        odds = _odds(view.rules)
         best = (-1.0, -1, -1)
         for s in range(len(owner)) if source is None else (source,):
             if owner[s] != seat:
@@ -294,29 +306,29 @@ class HardBot:
             for t in adj[s]:
                 if owner[t] == seat:
                     continue
-                p = win_probability(armies[s] + extra, armies[t])
+                p = odds.win_probability(armies[s] + extra, armies[t])
                 score = p * values[t] - (1.0 - p) * 0.5
                 if score > best[0]:
                     best = (score, s, t)
         return best
 
     def _threat(self, view: View, seat: int, t: int) -> int:
-        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
+        owner, armies, adj = view.owner, view.armies, view.map.neighbours
         return sum(armies[n] for n in adj[t] if owner[n] != seat)
 
     def _place(self, view: View, seat: int) -> Action:
-        ids = view["territories"]
-        armies = view["armies"]
+        ids = view.map.territories
+        armies = view.armies
         n = _armies_to_place(view)
         score, s, _t = self._best_attack(view, seat, n)
         borders = _borders(view, seat) or _mine(view, seat)
         # Defend a held continent whose border is badly outnumbered.
-        owner, members = view["owner"], view["continent_members"]
+        owner, members = view.owner, view.map.continent_members
         held = {c for c, m in enumerate(members) if m and all(owner[x] == seat for x in m)}
         weak = [
             b
             for b in borders
-            if view["continent_of"][b] in held and self._threat(view, seat, b) > armies[b] * 1.2
+            if view.map.continent_of[b] in held and self._threat(view, seat, b) > armies[b] * 1.2
         ]
         if weak and score < 2.0:
             b = max(weak, key=lambda x: (self._threat(view, seat, x) - armies[x], -x))
@@ -326,22 +338,23 @@ class HardBot:
         return A.Place(ids[s], n)
 
     def _attack(self, view: View, seat: int) -> Action | None:
-        ids = view["territories"]
-        armies = view["armies"]
+        ids = view.map.territories
+        armies = view.armies
         score, s, t = self._best_attack(view, seat, 0)
         if s < 0:
             return None
-        p = win_probability(armies[s], armies[t])
-        need_card = view["cards"] != "none" and not view["conquered_this_turn"]
+        p = _odds(view.rules).win_probability(armies[s], armies[t])
+        need_card = view.rules.has_cards and not view.conquered_this_turn
         if p >= self.attack_threshold and score > 0.3 or need_card and p >= self.card_threshold:
             return A.Blitz(ids[s], ids[t], False)
         return None
 
     def _occupy(self, view: View, seat: int) -> Action:
-        p = view["pending"]
-        s, t = p["source"], p["target"]
-        lo, hi = p["min"], p["max"]
-        owner, adj, armies = view["owner"], view["neighbours"], view["armies"]
+        p = view.occupy
+        assert p is not None
+        s, t = p.source, p.target
+        lo, hi = p.min, p.max
+        owner, adj, armies = view.owner, view.map.neighbours, view.armies
         src_enemies = sum(armies[n] for n in adj[s] if owner[n] != seat)
         tgt_enemies = sum(armies[n] for n in adj[t] if owner[n] != seat)
         if src_enemies == 0:
@@ -353,8 +366,8 @@ class HardBot:
         return A.Occupy(max(lo, min(hi, move)))
 
     def _fortify(self, view: View, seat: int) -> Action | None:
-        owner, armies, adj = view["owner"], view["armies"], view["neighbours"]
-        ids = view["territories"]
+        owner, armies, adj = view.owner, view.armies, view.map.neighbours
+        ids = view.map.territories
         n = len(owner)
         # Distance of every own territory to the nearest border (BFS over own land).
         dist = [-1] * n

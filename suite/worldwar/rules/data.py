@@ -1,156 +1,172 @@
-"""The World War rule numbers, read once from ``assets/worldwar/rules/rules.toml``.
+"""The World War rule numbers as typed records, read from ``assets/worldwar/rules/rules.toml``.
 
-`RULES` is the parsed, validated rule set. A bad data file raises `RulesDataError`
-naming the file and the key, so a modder sees what to fix.
+`RuleSet` mirrors the file table by table (`setup`, `reinforcements`, `battle`, `clock`,
+`cards`); `read_rules` converts the file in one call and a broken file raises the core
+`DataError` naming the file and the key. A match may change any number through its
+config's ``rules`` table (same shape as the file, only the keys to change): `custom_rules`
+lays it over the shipped file and converts the result the same way.
+
+The card modes live in `cards` (one class per mode, registered by name); their numbers
+are the ``[cards.<mode>]`` tables of the file.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from suite.core.datafile import read_toml
+import msgspec
+
+from suite.core.datafile import convert_rules, read_rules, read_toml
 from suite.paths import asset
+from suite.worldwar.rules.cards import Increasing, NoCards, Poker, Royalty
 
-CARD_MODES = ("increasing", "royalty", "poker", "none")
-
-
-class RulesDataError(ValueError):
-    """The rules data file is missing, broken or lacks a key."""
+RULES_FILE = ("worldwar", "rules", "rules.toml")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class CardRules:
-    """One card mode's deck and values (`values` maps a set name to armies)."""
-
-    mode: str
-    ranks: tuple[str, ...]
-    suits: tuple[str, ...]
-    copies: int
-    set_sizes: tuple[int, ...]
-    straight_length: int
-    values: dict[str, int]
-    optional_after_elimination: bool
-    discard_lowest_without_pair: bool
-    ace_low_straight: bool
-    first_value: int
-    step: int
+class _Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A table of the rules file (an unknown key is refused)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class RuleSet:
-    """Every number the engine uses (see rules.toml for their meaning)."""
+class Setup(_Table, frozen=True):
+    """R1: starting armies by player count (TOML keys are the counts as text)."""
 
-    starting_armies: dict[int, int]
+    starting_armies: dict[str, int]
     placement_step: int
     min_players: int
     max_players: int
+
+    def __post_init__(self) -> None:
+        if self.placement_step < 1:
+            raise ValueError("placement_step must be at least 1")
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError("need 2 <= min_players <= max_players")
+        for n in range(self.min_players, self.max_players + 1):
+            if str(n) not in self.starting_armies:
+                raise ValueError(f"starting_armies has no entry for {n} players")
+
+    def starting(self, players: int) -> int:
+        """Starting armies of each player in a game of `players`."""
+        return self.starting_armies[str(players)]
+
+
+class Reinforcements(_Table, frozen=True):
+    """R2: max(minimum, territories // divisor) + continents + cards."""
+
     divisor: int
     minimum: int
+
+    def __post_init__(self) -> None:
+        if self.divisor < 1 or self.minimum < 0:
+            raise ValueError("divisor must be at least 1 and minimum not negative")
+
+
+class Battle(_Table, frozen=True):
+    """R3: the dice limits, the dice and the armies that stay behind (hashable: the odds
+    caches are kept per `Battle`)."""
+
     attacker_max_dice: int
     defender_max_dice: int
     dice_sides: int
     stay_behind: int
-    clock_choices: tuple[int, ...]
-    clock_default: int
+
+    def __post_init__(self) -> None:
+        if min(self.attacker_max_dice, self.defender_max_dice, self.stay_behind) < 1:
+            raise ValueError("dice limits and stay_behind must be at least 1")
+        if not 2 <= self.dice_sides <= 100:
+            raise ValueError("dice_sides must be 2 to 100")
+        if self.attacker_max_dice + self.defender_max_dice > 8:
+            raise ValueError("at most 8 dice in one roll (attacker plus defender)")
+
+    def attack_dice(self, armies: int) -> int:
+        """The most dice an attack from a territory of `armies` may roll (0: none)."""
+        return max(0, min(self.attacker_max_dice, armies - self.stay_behind))
+
+    def defend_dice(self, armies: int) -> int:
+        """The most dice a territory of `armies` defends with."""
+        return min(self.defender_max_dice, armies)
+
+
+class Clock(_Table, frozen=True):
+    """R7: the turn clock choices in seconds (0 = off)."""
+
+    choices: tuple[int, ...]
+    default: int
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise ValueError(f"default {self.default} is not one of the choices")
+
+
+class Cards(_Table, frozen=True):
+    """R5-R6: the hand limit, the cards drawn after a conquest and each mode's deck."""
+
     hand_limit: int
     draw_per_turn: int
-    cards: dict[str, CardRules]
+    increasing: Increasing
+    royalty: Royalty
+    poker: Poker
+    none: NoCards = NoCards()
 
 
-def _get(table: dict[str, Any], key: str, source: str) -> Any:
-    if key not in table:
-        raise RulesDataError(f"{source}: missing key {key!r}")
-    return table[key]
+class RuleSet(_Table, frozen=True):
+    """Every number the engine uses (see rules.toml for their meaning)."""
 
-
-def _card_rules(mode: str, t: dict[str, Any], src: str) -> CardRules:
-    where = f"{src} [cards.{mode}]"
-    if mode == "increasing":
-        ranks = tuple(str(x) for x in _get(t, "types", where))
-        suits: tuple[str, ...] = ("",)
-        values: dict[str, int] = {}
-        straight_length = 0
-    else:
-        ranks = tuple(str(x) for x in _get(t, "ranks", where))
-        suits = tuple(str(x) for x in _get(t, "suits", where))
-        straight_length = int(_get(t, "straight_length", where))
-        names = (
-            ("pair", "three_of_a_kind", "straight", "flush", "straight_flush")
-            if mode == "royalty"
-            else (
-                "one_pair",
-                "three_of_a_kind",
-                "straight",
-                "flush",
-                "full_house",
-                "four_of_a_kind",
-                "straight_flush",
-                "royal_flush",
-            )
-        )
-        values = {name: int(_get(t, name, where)) for name in names}
-    return CardRules(
-        mode=mode,
-        ranks=ranks,
-        suits=suits,
-        copies=int(_get(t, "copies", where)),
-        set_sizes=tuple(int(x) for x in _get(t, "set_sizes", where)),
-        straight_length=straight_length,
-        values=values,
-        optional_after_elimination=bool(_get(t, "optional_after_elimination", where)),
-        discard_lowest_without_pair=bool(t.get("discard_lowest_without_pair", False)),
-        ace_low_straight=bool(t.get("ace_low_straight", False)),
-        first_value=int(t.get("first_value", 0)),
-        step=int(t.get("step", 0)),
-    )
-
-
-def parse_rules(data: dict[str, Any], source: str) -> RuleSet:
-    """Build a RuleSet from parsed TOML; RulesDataError names the missing key."""
-    try:
-        setup = _get(data, "setup", source)
-        rein = _get(data, "reinforcements", source)
-        battle = _get(data, "battle", source)
-        clock = _get(data, "clock", source)
-        cards = _get(data, "cards", source)
-        starting = {int(k): int(v) for k, v in _get(setup, "starting_armies", source).items()}
-        card_rules = {
-            mode: _card_rules(mode, _get(cards, mode, f"{source} [cards]"), source)
-            for mode in CARD_MODES
-            if mode != "none"
-        }
-        return RuleSet(
-            starting_armies=starting,
-            placement_step=int(_get(setup, "placement_step", source)),
-            min_players=int(_get(setup, "min_players", source)),
-            max_players=int(_get(setup, "max_players", source)),
-            divisor=int(_get(rein, "divisor", source)),
-            minimum=int(_get(rein, "minimum", source)),
-            attacker_max_dice=int(_get(battle, "attacker_max_dice", source)),
-            defender_max_dice=int(_get(battle, "defender_max_dice", source)),
-            dice_sides=int(_get(battle, "dice_sides", source)),
-            stay_behind=int(_get(battle, "stay_behind", source)),
-            clock_choices=tuple(int(x) for x in _get(clock, "choices", source)),
-            clock_default=int(_get(clock, "default", source)),
-            hand_limit=int(_get(cards, "hand_limit", source)),
-            draw_per_turn=int(_get(cards, "draw_per_turn", source)),
-            cards=card_rules,
-        )
-    except (TypeError, ValueError, AttributeError) as exc:
-        if isinstance(exc, RulesDataError):
-            raise
-        raise RulesDataError(f"{source}: bad value: {exc}") from exc
-
-
-def load_rules(path: str | Path) -> RuleSet:
-    """Read and validate a rules TOML file."""
-    return parse_rules(read_toml(path, RulesDataError), str(Path(path)))
+    setup: Setup
+    reinforcements: Reinforcements
+    battle: Battle
+    clock: Clock
+    cards: Cards
 
 
 @lru_cache(maxsize=1)
 def default_rules() -> RuleSet:
     """The shipped rule set (read once)."""
-    return load_rules(asset("worldwar", "rules", "rules.toml"))
+    return read_rules(asset(*RULES_FILE), RuleSet)
+
+
+def load_rules(path: str | Path) -> RuleSet:
+    """Read a rules TOML file (DataError naming the file and key when it is broken)."""
+    return read_rules(path, RuleSet)
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, Mapping):
+            out[key] = _merge(old, value)
+        else:
+            out[key] = value
+    return out
+
+
+def custom_rules(changes: Mapping[str, Any] | None) -> RuleSet:
+    """The shipped rules with `changes` (tables of the file's shape) laid over them.
+
+    DataError names the changed key that does not fit (unknown key or wrong type).
+    """
+    if not changes:
+        return default_rules()
+    return _custom(msgspec.json.encode(changes))
+
+
+@lru_cache(maxsize=16)
+def _custom(encoded: bytes) -> RuleSet:
+    base = read_toml(asset(*RULES_FILE))
+    merged = _merge(base, msgspec.json.decode(encoded))
+    return convert_rules(merged, RuleSet, "custom rules")
+
+
+def rules_dict(rules: RuleSet) -> dict[str, Any]:
+    """`rules` as JSON-safe tables (the file's shape), for saves and replays."""
+    out = msgspec.to_builtins(rules)
+    assert isinstance(out, dict)
+    return out
+
+
+def rules_from_dict(d: Mapping[str, Any], source: str = "saved rules") -> RuleSet:
+    """The inverse of `rules_dict` (DataError naming the key when broken)."""
+    return convert_rules(dict(d), RuleSet, source)

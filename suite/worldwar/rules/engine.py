@@ -7,8 +7,9 @@ their dice), "occupy" (the move into a conquered territory), "fortify" (the sing
 move) and "over". Every rule number comes from the rules data (`data.RuleSet`).
 
 Territories are integer-indexed internally (`topology.Topology`); owners and armies are
-plain lists. `apply` validates the whole action first (`check`) and only then mutates,
-so a refused action leaves the state exactly as it was. All chance comes from the
+plain lists. `apply` validates the seat's and the action's types, then the whole action
+(`refusal`), and only then mutates, so a refused action leaves the state exactly as it
+was. `check()` asserts the invariants. All chance comes from the
 state's own `Rng`; an attack to the end draws its result in one go from the exact end
 distribution of `odds` (exact in distribution), a single roll throws real dice.
 """
@@ -16,72 +17,94 @@ distribution of `odds` (exact in distribution), a single roll throws real dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
+import msgspec
+
 from suite.core.board import Board
+from suite.core.datafile import DataError
 from suite.core.dice import risk_losses, roll_sorted
-from suite.core.match import Action, Event, IllegalAction, Outcome, Seat
+from suite.core.match import (
+    Action,
+    ConfigError,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Seat,
+    parse_config,
+    validate_action,
+    validate_seat,
+)
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.cards import Deck, make_deck
-from suite.worldwar.rules.data import CARD_MODES, RuleSet, default_rules
+from suite.worldwar.rules.cards import CardMode, Deck, make_deck
+from suite.worldwar.rules.config import WorldWarConfig
+from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
+from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.legal import ActionList, CountBlock, StateActions
-from suite.worldwar.rules.odds import resolve_battle
+from suite.worldwar.rules.odds import Odds, odds_for
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
-from suite.worldwar.rules.views import build_view, refresh_view
+from suite.worldwar.rules.views import WorldWarMap, WorldWarRules, WorldWarView, build_view
 
 BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
 
-class ConfigError(ValueError):
-    """A game config the engine cannot play (names the key and the problem)."""
+def _rules_for(config: WorldWarConfig) -> RuleSet:
+    try:
+        return custom_rules(config.rules)
+    except DataError as exc:
+        raise ConfigError(f"bad worldwar config: key `rules`: {exc}") from exc
 
 
-class WorldWar:
+class WorldWarState:
     """One World War match (the `suite.core.match.State` contract).
 
-    Build one with `WorldWar.new(board, config, seed)`; `config` keys: "players" (2-6),
-    "cards" (increasing, royalty, poker, none), "defender" ("auto": the defender always
-    rolls the most dice, R3's default; "ask": the defender chooses with `Defend`),
-    "clock" (seconds, R7; the host enforces it by sending `TimeUp`), "max_turns"
-    (optional: after that many rounds the game ends and ranks by territories, then armies).
+    Make one with `create(config, seed)` (config: a `WorldWarConfig` or a mapping of its
+    keys) and restore one with `from_dict(to_dict())`.
     """
 
     game = GAME
 
-    def __init__(self, board: Board, config: Mapping[str, Any], rules: RuleSet, rng: Rng) -> None:
-        """An empty shell drawing chance from `rng`; use `new` or `restore`."""
+    def __init__(self, board: Board, config: WorldWarConfig, rules: RuleSet, rng: Rng) -> None:
+        """An empty shell drawing chance from `rng`; use `create`, `new` or `from_dict`."""
         self.board = board
         self.topo: Topology = topology(board)
         self.rules = rules
-        self.config = dict(config)
-        players = config.get("players", 2)
-        if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
+        self.config = config
+        setup = rules.setup
+        players = config.players
+        if not setup.min_players <= players <= setup.max_players:
             raise ConfigError(
-                f"players must be {rules.min_players}-{rules.max_players}, not {players!r}"
+                f"bad worldwar config: players must be {setup.min_players}-"
+                f"{setup.max_players}, not {players} (key `players`)"
             )
         if players > len(self.topo):
-            raise ConfigError(f"{players} players need at least {players} territories")
+            raise ConfigError(
+                f"bad worldwar config: {players} players need at least {players} territories "
+                "(key `players`)"
+            )
         self.players: int = players
-        mode = config.get("cards", "increasing")
-        if mode not in CARD_MODES:
-            raise ConfigError(f"cards must be one of {', '.join(CARD_MODES)}, not {mode!r}")
-        self.mode: str = mode
-        self.deck_rules: Deck | None = None if mode == "none" else make_deck(rules.cards[mode])
-        defender = config.get("defender", "auto")
-        if defender not in ("auto", "ask"):
-            raise ConfigError(f"defender must be 'auto' or 'ask', not {defender!r}")
-        self.ask_defender: bool = defender == "ask"
-        clock = config.get("clock", rules.clock_default)
-        if clock not in rules.clock_choices:
-            raise ConfigError(f"clock must be one of {rules.clock_choices}, not {clock!r}")
-        self.clock: int = clock
-        max_turns = config.get("max_turns")
-        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
-            raise ConfigError(f"max_turns must be a positive whole number, not {max_turns!r}")
-        self.max_turns: int | None = max_turns
+        self.card_mode: CardMode = getattr(rules.cards, config.cards)
+        self.deck_rules: Deck | None = (
+            make_deck(self.card_mode) if self.card_mode.has_cards else None
+        )
+        self.ask_defender: bool = config.defender == "ask"
+        if config.clock not in rules.clock.choices:
+            raise ConfigError(
+                f"bad worldwar config: clock must be one of {list(rules.clock.choices)}, "
+                f"not {config.clock} (key `clock`)"
+            )
+        self.clock: int = config.clock
+        self.max_turns: int | None = config.max_turns
+        battle = rules.battle
+        self.stay: int = battle.stay_behind
+        self.att_max: int = battle.attacker_max_dice
+        self.def_max: int = battle.defender_max_dice
+        self.odds: Odds = odds_for(battle)
         n = len(self.topo)
         self.rng = rng
         self.owner: list[int] = [0] * n
@@ -108,26 +131,46 @@ class WorldWar:
         self.result: Outcome | None = None
         self.start_events: list[Event] = []
         self.version = 0
-        self._peeked: dict[Seat, dict[str, Any]] = {}
         self._pair = (0, 0)
-        # The unchanging keys of every view, built on first use (`views.view_base`).
-        self.view_base: dict[str, Any] | None = None
+        # The map and rules records every view shares, built on first use.
+        self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
+        self.no_hands: tuple[int, ...] = (0,) * players
+        # A state dealt on a board of its own (not the config's map) carries it in its
+        # snapshots.
+        self.embed_board = True
         # Tuples of owner, counts, alive and setup_left shared by views; every change to
         # one of those lists drops it (None), the next view rebuilds it.
         self.board_view: BoardView | None = None
 
     # -- creation ----------------------------------------------------------------
     @classmethod
+    def create(cls, config: WorldWarConfig | Mapping[str, Any], seed: int) -> WorldWarState:
+        """A new match of `config` (ConfigError naming a bad key); the map seed is kept in
+        the config as `map_seed` so that a random map comes back on restoring."""
+        from suite.worldwar.rules import SPEC
+
+        cfg: WorldWarConfig = parse_config(SPEC, config)
+        if cfg.map_seed is None:
+            cfg = msgspec.structs.replace(cfg, map_seed=seed)
+        st = cls.new(board_for(cfg, seed), cfg, seed)
+        st.embed_board = False
+        return st
+
+    @classmethod
     def new(
         cls,
         board: Board,
-        config: Mapping[str, Any],
+        config: WorldWarConfig | Mapping[str, Any],
         seed: int,
         rules: RuleSet | None = None,
-    ) -> WorldWar:
-        """Deal a new match (R1): random first player, territories dealt round-robin from
-        a shuffled order (the first players take the extras), one army on each."""
-        st = cls(board, config, rules or default_rules(), Rng(seed))
+    ) -> WorldWarState:
+        """Deal a new match on `board` (R1): random first player, territories dealt
+        round-robin from a shuffled order (the first players take the extras), one army on
+        each. `rules` (default: the config's) replace the match's rules data."""
+        from suite.worldwar.rules import SPEC
+
+        cfg: WorldWarConfig = parse_config(SPEC, config)
+        st = cls(board, cfg, rules or _rules_for(cfg), Rng(seed))
         rng = st.rng
         n = st.players
         st.first = rng.randbelow(n)
@@ -142,15 +185,13 @@ class WorldWar:
         if st.deck_rules is not None:
             st.deck = list(range(len(st.deck_rules)))
             rng.shuffle(st.deck)
-        start = st.rules.starting_armies.get(n)
-        if start is None:
-            raise ConfigError(f"the rules data has no starting armies for {n} players")
+        start = st.rules.setup.starting(n)
         st.setup_left = [max(0, start - st.counts[s]) for s in range(n)]
         st.start_events = [A.Dealt(tuple(st.owner), st.first, tuple(st.armies))]
         st.current = st.first
         if st.setup_left[st.first] > 0:
             st.phase = "setup"
-            st.step_left = min(st.rules.placement_step, st.setup_left[st.first])
+            st.step_left = min(st.rules.setup.placement_step, st.setup_left[st.first])
         else:
             st.start_events.extend(st._next_setup_seat())
         return st
@@ -175,8 +216,9 @@ class WorldWar:
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def check(self, seat: Seat, action: Action) -> str | None:
-        """Why `seat` may not do `action` now, or None when it may."""
+    def refusal(self, seat: Seat, action: Action) -> str | None:
+        """Why `seat` may not do `action` now, or None when it may (the types of both are
+        `apply`'s to check)."""
         phase = self.phase
         if phase == "over":
             return "the game is over"
@@ -190,12 +232,62 @@ class WorldWar:
         return checker(self, seat, action)
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
-        """Validate, then perform; IllegalAction (with the reason) leaves the state as it was."""
-        reason = self.check(seat, action)
+        """Validate, then perform; IllegalAction (with the reason) leaves the state as it was.
+
+        A seat that is no int in range, or an action with a wrongly typed field (a float
+        army count, a bool seat...), is refused before anything else.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:
+            validate_seat(seat, self.players)
+        if not _well_typed(action):
+            validate_action(action, A.WorldWarAction)
+        reason = self.refusal(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
         self.version += 1
         return _DO[type(action)](self, seat, action)
+
+    def allows(self, seat: Seat, action: Action) -> bool:
+        """Would `apply(seat, action)` accept it now? (never raises)"""
+        return (
+            type(seat) is int
+            and 0 <= seat < self.players
+            and _well_typed(action)
+            and self.refusal(seat, action) is None
+        )
+
+    def check(self) -> None:
+        """Assert the invariants (AssertionError naming the first one broken)."""
+        n, players = len(self.topo), self.players
+        assert len(self.owner) == n and len(self.armies) == n, "board size changed"
+        assert all(0 <= o < players for o in self.owner), "an owner is no seat"
+        assert all(a >= 1 for a in self.armies), "a territory has no army"
+        counts = [0] * players
+        for o in self.owner:
+            counts[o] += 1
+        assert counts == self.counts, f"territory counts {self.counts} != {counts}"
+        for s in range(players):
+            assert self.alive[s] == (counts[s] > 0), f"seat {s} alive flag is wrong"
+        assert self.phase in PHASES, f"unknown phase {self.phase!r}"
+        assert self.pool >= 0 and self.step_left >= 0, "negative armies to place"
+        assert all(x >= 0 for x in self.setup_left), "negative set-up armies"
+        if self.phase == "setup":
+            assert 0 < self.step_left <= self.setup_left[self.current], "bad set-up step"
+        assert self.alive[self.current] or self.phase == "over", "a beaten seat is to play"
+        held = [c for h in self.hands for c in h]
+        assert len(held) == len(set(held)), "a card is in two hands"
+        assert not set(held) & set(self.deck), "a card is both held and in the deck"
+        size = 0 if self.deck_rules is None else len(self.deck_rules)
+        assert len(held) + len(self.deck) == size, "cards were lost or made"
+        assert (self.phase == "over") == (self.result is not None), "outcome and phase differ"
+        if self.phase in ("defend", "occupy"):
+            p = self.pending
+            assert p is not None, f"{self.phase} without a pending battle"
+            assert self.owner[p["source"]] == self.current, "the attacker lost its source"
+            if self.phase == "occupy":
+                assert self.owner[p["target"]] == self.current, "occupying a foreign land"
+        else:
+            assert self.pending is None or self.phase == "over", "a stale pending battle"
 
     # -- helpers -----------------------------------------------------------------
     def _terr(self, tid: str) -> int | None:
@@ -215,7 +307,7 @@ class WorldWar:
     def forced(self, seat: Seat) -> bool:
         """Must `seat` turn in now? (hand at the limit and a set in it, R5-R6)."""
         deck = self.deck_rules
-        if deck is None or len(self.hands[seat]) < self.rules.hand_limit:
+        if deck is None or len(self.hands[seat]) < self.rules.cards.hand_limit:
             return False
         return bool(deck.legal_sets(self.hands[seat]))
 
@@ -223,18 +315,19 @@ class WorldWar:
         deck = self.deck_rules
         if deck is None:
             return []
-        if self.forced(seat) and deck.mode == "poker":
+        if self.forced(seat) and deck.rules.best_when_forced:
             return deck.best_sets(self.hands[seat], self.sets_done)
         return deck.legal_sets(self.hands[seat])
 
-    def _may_turn_in(self, seat: Seat) -> bool:
+    def may_turn_in(self, seat: Seat) -> bool:
+        """Is this a moment at which `seat` may turn in cards (R5)?"""
         if self.phase == "cards":
             return True
         return self.phase == "place" and not self.mid_turn
 
     def reinforcements(self, seat: Seat) -> tuple[int, int, tuple[str, ...]]:
         """(total, from territories, continents held) for `seat` now (R2)."""
-        r = self.rules
+        r = self.rules.reinforcements
         base = max(r.minimum, self.counts[seat] // r.divisor)
         held: list[str] = []
         bonus = 0
@@ -304,14 +397,14 @@ class WorldWar:
         return None
 
     def _check_turn_in(self, seat: Seat, a: A.TurnIn) -> str | None:
-        if not self._may_turn_in(seat):
+        if not self.may_turn_in(seat):
             return "cards are turned in at the start of your turn"
         reason = self._set_reason(seat, a.cards)
         if reason is not None:
             return reason
         deck = self.deck_rules
         assert deck is not None
-        if self.forced(seat) and deck.mode == "poker":
+        if self.forced(seat) and deck.rules.best_when_forced:
             best = deck.best_sets(self.hands[seat], self.sets_done)
             if tuple(sorted(a.cards)) not in best:
                 return "with a full hand you must turn in your best poker hand"
@@ -330,7 +423,7 @@ class WorldWar:
             and t is not None
             and self.owner[s] == seat
             and self.owner[t] != seat
-            and self.armies[s] > self.rules.stay_behind
+            and self.armies[s] > self.stay
             and t in self.topo.adj[s]
         ):
             self._pair = (s, t)
@@ -353,8 +446,8 @@ class WorldWar:
             return f"{self.topo.names[t]} is already yours"
         if t not in self.topo.adj[s]:
             return f"{self.topo.names[t]} is not next to {self.topo.names[s]}"
-        if self.armies[s] <= self.rules.stay_behind:
-            return f"{self.topo.names[s]} needs at least 2 armies to attack"
+        if self.armies[s] <= self.stay:
+            return f"{self.topo.names[s]} needs at least {self.stay + 1} armies to attack"
         self._pair = (s, t)
         return None
 
@@ -362,9 +455,7 @@ class WorldWar:
         reason = self._check_battle(seat, a)
         if reason is not None:
             return reason
-        most = min(
-            self.rules.attacker_max_dice, self.armies[self._pair[0]] - self.rules.stay_behind
-        )
+        most = min(self.att_max, self.armies[self._pair[0]] - self.stay)
         if not 1 <= a.dice <= most:
             return f"you can roll 1 to {most} dice from there, not {a.dice}"
         return None
@@ -372,7 +463,7 @@ class WorldWar:
     def _check_defend(self, seat: Seat, a: A.Defend) -> str | None:
         if self.phase != "defend" or self.pending is None:
             return "no attack waits for your defence"
-        most = min(self.rules.defender_max_dice, self.armies[self.pending["target"]])
+        most = min(self.def_max, self.armies[self.pending["target"]])
         if not 1 <= a.dice <= most:
             return f"you can defend with 1 to {most} dice, not {a.dice}"
         return None
@@ -381,7 +472,7 @@ class WorldWar:
         if self.phase != "occupy" or self.pending is None:
             return "there is no conquest to occupy"
         lo = self.pending["min"]
-        hi = lo + self.armies[self.pending["source"]] - self.rules.stay_behind
+        hi = lo + self.armies[self.pending["source"]] - self.stay
         if not lo <= a.armies <= hi:
             return f"move {lo} to {hi} armies into the conquered territory, not {a.armies}"
         return None
@@ -402,7 +493,7 @@ class WorldWar:
             return "the free move goes between two of your own territories"
         if t not in self.topo.adj[s]:
             return f"{self.topo.names[t]} is not next to {self.topo.names[s]}"
-        most = self.armies[s] - self.rules.stay_behind
+        most = self.armies[s] - self.stay
         if most < 1:
             return f"{self.topo.names[s]} cannot give up its last army"
         if not 1 <= a.armies <= most:
@@ -422,7 +513,7 @@ class WorldWar:
         return None
 
     def _check_time_up(self, seat: Seat, a: A.TimeUp) -> str | None:
-        return None
+        return None if self.clock else "this game has no turn clock"
 
     # -- performing ---------------------------------------------------------------
     def _do_place(self, seat: Seat, a: A.Place) -> list[Event]:
@@ -461,7 +552,7 @@ class WorldWar:
             seat = (self.current + k) % n
             if self.setup_left[seat] > 0:
                 self.current = seat
-                self.step_left = min(self.rules.placement_step, self.setup_left[seat])
+                self.step_left = min(self.rules.setup.placement_step, self.setup_left[seat])
                 return []
         return self._begin_turn(self.first, first_turn=True)
 
@@ -523,8 +614,8 @@ class WorldWar:
         self, seat: Seat, s: int, t: int, att: int, dfn: int, move_all: bool = False
     ) -> list[Event]:
         """One real roll of `att` against `dfn` dice; losses applied; conquest handled."""
-        ad = roll_sorted(self.rng, att, self.rules.dice_sides)
-        dd = roll_sorted(self.rng, dfn, self.rules.dice_sides)
+        ad = roll_sorted(self.rng, att, self.rules.battle.dice_sides)
+        dd = roll_sorted(self.rng, dfn, self.rules.battle.dice_sides)
         al, dl = risk_losses(ad, dd)
         self.armies[s] -= al
         self.armies[t] -= dl
@@ -539,7 +630,7 @@ class WorldWar:
         s, t = self.topo.index[a.source], self.topo.index[a.target]
         if self.ask_defender:
             return self._ask_defence(s, t, a.dice, blitz=False, move_all=False)
-        dfn = min(self.rules.defender_max_dice, self.armies[t])
+        dfn = min(self.def_max, self.armies[t])
         return self._roll(seat, s, t, a.dice, dfn)
 
     def _ask_defence(self, s: int, t: int, dice: int, blitz: bool, move_all: bool) -> list[Event]:
@@ -564,18 +655,18 @@ class WorldWar:
         events = self._roll(attacker, s, t, p["dice"], a.dice, p["move_all"])
         if self.owner[t] == attacker or not p["blitz"]:
             return events
-        if self.armies[s] > self.rules.stay_behind:
-            dice = min(self.rules.attacker_max_dice, self.armies[s] - self.rules.stay_behind)
+        if self.armies[s] > self.stay:
+            dice = min(self.att_max, self.armies[s] - self.stay)
             events.extend(self._ask_defence(s, t, dice, True, p["move_all"]))
         return events
 
     def _do_blitz(self, seat: Seat, a: A.Blitz) -> list[Event]:
         s, t = self._pair  # set by the check that `apply` just ran
         if self.ask_defender:
-            dice = min(self.rules.attacker_max_dice, self.armies[s] - self.rules.stay_behind)
+            dice = min(self.att_max, self.armies[s] - self.stay)
             return self._ask_defence(s, t, dice, blitz=True, move_all=a.move_all)
         att, dfn = self.armies[s], self.armies[t]
-        left_a, left_d = resolve_battle(att, dfn, self.rng)
+        left_a, left_d = self.odds.resolve(att, dfn, self.rng)
         self.armies[s] = left_a
         self.armies[t] = left_d
         self.lost_total += att - left_a + dfn - left_d
@@ -584,7 +675,7 @@ class WorldWar:
         if left_d:
             return [fought]
         # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
-        dice = min(self.rules.attacker_max_dice, left_a - self.rules.stay_behind)
+        dice = min(self.att_max, left_a - self.stay)
         return self._conquer(seat, s, t, dice, a.move_all, [fought])
 
     def _conquer(
@@ -598,7 +689,7 @@ class WorldWar:
         self.counts[loser] -= 1
         self.conquered = True
         ids = self.topo.ids
-        hi = self.armies[s] - self.rules.stay_behind
+        hi = self.armies[s] - self.stay
         events.append(A.Conquered(seat, loser, ids[s], ids[t], dice, hi))
         if move_all and self.counts[loser] > 0:
             self.armies[s] -= hi
@@ -629,7 +720,7 @@ class WorldWar:
         if len(living) == 1:
             places = [(by,)] + [(s,) for s in reversed(self.out_order)]
             self.result = Outcome((by,), tuple(places), "conquered every territory")
-            events.append(A.GameOver((by,), self.result.reason))
+            events.append(GameOver(self.result))
         elif taken:
             self.cards_after_occupy = True
         return events
@@ -675,7 +766,7 @@ class WorldWar:
         events: list[Event] = []
         deck = self.deck_rules
         if self.conquered and deck is not None:
-            for _ in range(self.rules.draw_per_turn):
+            for _ in range(self.rules.cards.draw_per_turn):
                 if not self.deck:
                     break
                 card = self.deck.pop(0)
@@ -684,7 +775,7 @@ class WorldWar:
                 events.append(A.CardDrawn(seat))
                 if (
                     deck.rules.discard_lowest_without_pair
-                    and len(hand) > self.rules.hand_limit
+                    and len(hand) > self.rules.cards.hand_limit
                     and not deck.has_pair(hand)
                 ):
                     low = deck.lowest(hand)
@@ -713,12 +804,18 @@ class WorldWar:
         self.result = Outcome(places[0], tuple(places), f"turn limit of {self.max_turns} reached")
         self.phase = "over"
         self.pending = None
-        return [A.GameOver(places[0], self.result.reason)]
+        return [GameOver(self.result)]
 
     def _do_time_up(self, seat: Seat, a: A.TimeUp) -> list[Event]:
-        """R7: unplaced armies go one at a time to the owned territory with the most
-        enemy neighbours, an attack in progress stops and the turn passes."""
+        """R7: a defender out of time rolls the most dice (R3's default). The player whose
+        turn it is: unplaced armies go to the owned territory with the most enemy
+        neighbours, an attack in progress stops and the turn passes."""
         events: list[Event] = [A.TimeRanOut(seat)]
+        if self.phase == "defend":
+            assert self.pending is not None
+            most = min(self.def_max, self.armies[self.pending["target"]])
+            events.extend(self._do_defend(seat, A.Defend(most)))
+            return events
         me = self.current
         if self.phase == "setup":
             events.extend(self._auto_place(me, self.step_left))
@@ -727,9 +824,6 @@ class WorldWar:
             self.step_left = 0
             events.extend(self._next_setup_seat())
             return events
-        if self.phase == "defend":
-            self.pending = None
-            self.phase = "attack"
         if self.phase == "occupy":
             assert self.pending is not None
             events.extend(self._occupy(self.pending["min"]))
@@ -775,7 +869,7 @@ class WorldWar:
             owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
             out.add_counts(CountBlock(owned, [self.step_left] * len(owned), A.Place, "place"))
         elif ph == "place":
-            if self._may_turn_in(seat):
+            if self.may_turn_in(seat):
                 out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
             if self.mid_turn or not self.forced(seat):
                 owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
@@ -787,8 +881,8 @@ class WorldWar:
         elif ph == "attack":
             pairs = self.attack_pairs(seat)
             keys = [(ids[s], ids[t]) for s, t in pairs]
-            most = self.rules.attacker_max_dice
-            stay = self.rules.stay_behind
+            most = self.att_max
+            stay = self.stay
             dice = [min(most, self.armies[s] - stay) for s, _ in pairs]
             out.add_counts(CountBlock(keys, dice, _attack, "attack"))
             out.add("blitz", [A.Blitz(a, b, m) for a, b in keys for m in (False, True)])
@@ -799,11 +893,11 @@ class WorldWar:
             self._add_fortify(out, seat)
             out.add("end_turn", [A.EndTurn()])
         elif ph == "defend" and self.pending is not None:
-            most = min(self.rules.defender_max_dice, self.armies[self.pending["target"]])
+            most = min(self.def_max, self.armies[self.pending["target"]])
             out.add("defend", [A.Defend(d) for d in range(1, most + 1)])
         elif ph == "occupy" and self.pending is not None:
             lo = self.pending["min"]
-            hi = lo + self.armies[self.pending["source"]] - self.rules.stay_behind
+            hi = lo + self.armies[self.pending["source"]] - self.stay
             out.add_counts(
                 CountBlock([lo - 1], [hi - lo + 1], lambda base, k: A.Occupy(base + k), "occupy")
             )
@@ -811,7 +905,7 @@ class WorldWar:
     def attack_pairs(self, seat: Seat) -> list[tuple[int, int]]:
         """(source, target) index pairs `seat` can attack now, in board order."""
         owner, armies, adj = self.owner, self.armies, self.topo.adj
-        stay = self.rules.stay_behind
+        stay = self.stay
         return [
             (s, t)
             for s in range(len(owner))
@@ -822,7 +916,7 @@ class WorldWar:
 
     def _add_fortify(self, out: ActionList, seat: Seat) -> None:
         owner, armies, adj, ids = self.owner, self.armies, self.topo.adj, self.topo.ids
-        stay = self.rules.stay_behind
+        stay = self.stay
         keys = [
             (ids[s], ids[t])
             for s in range(len(owner))
@@ -834,76 +928,106 @@ class WorldWar:
         out.add_counts(CountBlock(keys, counts, _fortify, "fortify"))
 
     # -- views -----------------------------------------------------------------------
-    def peek(self, seat: Seat) -> dict[str, Any]:
-        """`view(seat)` refreshed in place: each seat's dict is updated and returned again
-        by its next `peek` (for callers that keep one view per seat)."""
-        cached = self._peeked.get(seat)
-        if cached is not None:
-            refresh_view(self, cached, seat)
-            return cached
-        view = self._peeked[seat] = build_view(self, seat)
-        return view
-
-    def view(self, seat: Seat | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator). Other players' hands are counts only.
-
-        Keys: game, seat, players, phase, current, awaiting, turn, territories (ids),
-        names, neighbours (index tuples), continents, continent_of, continent_members,
-        continent_bonus, owner, armies (per territory index), territory_counts, alive,
-        setup_left, step_left, pool, cards (the mode), hand (own card ids), hand_cards
-        (own cards described), hand_sizes, deck_left, sets_turned_in, next_set_value,
-        best_turn_in (own best sets), must_turn_in, conquered_this_turn, pending
-        (attack waiting for a defence or conquest waiting for occupation, by index),
-        defender, clock, max_turns, outcome.
-
-        The board (owner ... setup_left), awaiting, hand, hand_sizes and the map's tables
-        are tuples (shared between views); pending, outcome, hand_cards and best_turn_in
-        are the view's own. Nothing in a view changes when play goes on.
-        """
+    def view(self, seat: Seat | None) -> WorldWarView:
+        """What `seat` may see (None: a spectator): see `views.WorldWarView`. Other
+        players' hands are counts only. Nothing in a view changes when play goes on."""
         return build_view(self, seat)
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe snapshot; `restore` (or the GameSpec's `load`) rebuilds an equal state."""
+        """A JSON-safe snapshot with the match's config and rules; `from_dict` rebuilds an
+        equal state."""
         return snapshot(self)
 
     @classmethod
-    def restore(cls, d: Mapping[str, Any], board: Board, rules: RuleSet | None = None) -> WorldWar:
-        """Rebuild a state from `to_dict` output on `board` (KeyError/ValueError if broken)."""
-        st = cls(board, d["config"], rules or default_rules(), Rng.from_dict(d["rng"]))
+    def from_dict(cls, d: Mapping[str, Any], board: Board | None = None) -> WorldWarState:
+        """Rebuild a state from `to_dict` output on the board its config names (or on
+        `board`); ValueError naming what is broken (a bad config is a ConfigError, a bad
+        board a BoardError, both ValueErrors)."""
+        from suite.worldwar.rules import SPEC
+
+        config: WorldWarConfig = parse_config(SPEC, d["config"])
+        embed = board is not None or "board" in d
+        if board is None and "board" in d:
+            board = Board.from_json(d["board"], source="saved game")
+        if board is None:
+            board = board_for(config, config.map_seed or 0)
+        saved = d.get("rules")
+        rules = _rules_for(config) if saved is None else rules_from_dict(saved)
+        st = cls(board, config, rules, Rng.from_dict(d["rng"]))
         fill(st, d, PHASES)
+        st.embed_board = embed
         return st
 
 
-_DO: dict[type, Callable[[WorldWar, Seat, Any], list[Event]]] = {
-    A.Place: WorldWar._do_place,
-    A.PlaceMany: WorldWar._do_place_many,
-    A.TurnIn: WorldWar._do_turn_in,
-    A.Attack: WorldWar._do_attack,
-    A.Blitz: WorldWar._do_blitz,
-    A.Defend: WorldWar._do_defend,
-    A.Occupy: WorldWar._do_occupy,
-    A.EndAttack: WorldWar._do_end_attack,
-    A.Fortify: WorldWar._do_fortify,
-    A.EndTurn: WorldWar._do_end_turn,
-    A.SkipTurnIn: WorldWar._do_skip_turn_in,
-    A.TimeUp: WorldWar._do_time_up,
+_DO: dict[type, Callable[[WorldWarState, Seat, Any], list[Event]]] = {
+    A.Place: WorldWarState._do_place,
+    A.PlaceMany: WorldWarState._do_place_many,
+    A.TurnIn: WorldWarState._do_turn_in,
+    A.Attack: WorldWarState._do_attack,
+    A.Blitz: WorldWarState._do_blitz,
+    A.Defend: WorldWarState._do_defend,
+    A.Occupy: WorldWarState._do_occupy,
+    A.EndAttack: WorldWarState._do_end_attack,
+    A.Fortify: WorldWarState._do_fortify,
+    A.EndTurn: WorldWarState._do_end_turn,
+    A.SkipTurnIn: WorldWarState._do_skip_turn_in,
+    A.TimeUp: WorldWarState._do_time_up,
 }
 
-_CHECK: dict[type, Callable[[WorldWar, Seat, Any], str | None]] = {
-    A.Place: WorldWar._check_place,
-    A.PlaceMany: WorldWar._check_place_many,
-    A.TurnIn: WorldWar._check_turn_in,
-    A.Attack: WorldWar._check_attack,
-    A.Blitz: WorldWar._check_battle,
-    A.Defend: WorldWar._check_defend,
-    A.Occupy: WorldWar._check_occupy,
-    A.EndAttack: WorldWar._check_end_attack,
-    A.Fortify: WorldWar._check_fortify,
-    A.EndTurn: WorldWar._check_end_turn,
-    A.SkipTurnIn: WorldWar._check_skip_turn_in,
-    A.TimeUp: WorldWar._check_time_up,
+_CHECK: dict[type, Callable[[WorldWarState, Seat, Any], str | None]] = {
+    A.Place: WorldWarState._check_place,
+    A.PlaceMany: WorldWarState._check_place_many,
+    A.TurnIn: WorldWarState._check_turn_in,
+    A.Attack: WorldWarState._check_attack,
+    A.Blitz: WorldWarState._check_battle,
+    A.Defend: WorldWarState._check_defend,
+    A.Occupy: WorldWarState._check_occupy,
+    A.EndAttack: WorldWarState._check_end_attack,
+    A.Fortify: WorldWarState._check_fortify,
+    A.EndTurn: WorldWarState._check_end_turn,
+    A.SkipTurnIn: WorldWarState._check_skip_turn_in,
+    A.TimeUp: WorldWarState._check_time_up,
 }
+
+
+_ELEMENTS: dict[type, Callable[[Any], bool]] = {
+    A.TurnIn: lambda a: all(type(c) is int for c in a.cards),
+    A.PlaceMany: lambda a: all(
+        type(p) is tuple and len(p) == 2 and type(p[0]) is str and type(p[1]) is int
+        for p in a.placements
+    ),
+}
+"""Checks of the elements of an action's tuple fields (see `_well_typed`)."""
+
+Shape = tuple[Callable[[Any], Any] | None, tuple[type, ...], Callable[[Any], bool] | None]
+
+
+def _shape(cls: type[Action]) -> Shape:
+    fields = msgspec.structs.fields(cls)
+    types = tuple(f.type if isinstance(f.type, type) else tuple for f in fields)
+    get = attrgetter(*(f.name for f in fields)) if fields else None
+    return get, types, _ELEMENTS.get(cls)
+
+
+_SHAPES: dict[type, Shape] = {cls: _shape(cls) for cls in _DO}
+
+
+def _well_typed(action: Action) -> bool:
+    """True when every field of `action` has exactly its declared type (the fast path of
+    `apply`; anything else goes through the core's `validate_action`, which says what is
+    wrong)."""
+    shape = _SHAPES.get(type(action))
+    if shape is None:
+        return False
+    get, types, elements = shape
+    if get is None:
+        return True
+    if len(types) == 1:
+        ok = type(get(action)) is types[0]
+    else:
+        ok = tuple(map(type, get(action))) == types
+    return ok and (elements is None or elements(action))
 
 
 def _attack(key: tuple[str, str], dice: int) -> A.Attack:

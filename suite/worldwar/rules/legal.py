@@ -154,7 +154,7 @@ class Lister(Protocol):
 
     version: int
 
-    def check(self, seat: int, action: Action) -> str | None: ...
+    def allows(self, seat: int, action: Action) -> bool: ...
 
     def fill_legal(self, seat: int, out: ActionList) -> None: ...
 
@@ -184,4 +184,4 @@ class StateActions(ActionList):
 
     def contains(self, action: Action) -> bool:
         """True when `action` is legal now (the state's own check)."""
-        return self._state.check(self._seat, action) is None
+        return self._state.allows(self._seat, action)

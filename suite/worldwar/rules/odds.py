@@ -1,18 +1,22 @@
 """Exact battle odds from the Markov chain over (attacker armies, defender armies).
 
-A battle starts with `attackers` armies on the attacking territory (one must stay
-behind, RULINGS R3) against `defenders` armies and is fought "to the end": every roll
-uses the most dice (attacker min(3, a - 1), defender min(2, d)) until the territory
-falls (d = 0) or the attacker is down to one army (a = 1). Nothing is sampled: single
-rolls are counted over all 6^n dice faces and the chain is propagated exactly with numpy.
+A battle starts with `attackers` armies on the attacking territory (`stay_behind` must
+stay, RULINGS R3) against `defenders` armies and is fought "to the end": every roll uses
+the most dice (attacker min(attacker_max_dice, a - stay_behind), defender
+min(defender_max_dice, d)) until the territory falls (d = 0) or the attacker is down to
+`stay_behind`. Nothing is sampled: single rolls are counted over all dice faces and the
+chain is propagated exactly with numpy.
 
-- `roll_counts(att_dice, def_dice)`: exact counts of (attacker loss, defender loss).
-- `battle(a, d)`: `BattleOdds` with the conquest probability, the distribution of what
-  remains on each side and the expected losses.
-- `win_probability(a, d)`: the conquest probability alone (table-backed for bots).
-- `sample_outcome(a, d, u)`: the battle's end state for a uniform draw u in [0, 1), exact in
-  distribution (the engine's "attack to the end" fast path).
-- `resolve_battle(a, d, rng)`: the end state of a battle drawn from `rng`, for any size.
+Every figure depends on the match's dice rules (`data.Battle`): `odds_for(rules)` gives
+the `Odds` book of those rules (None: the shipped ones), whose caches are bounded by
+bytes. The module functions take the rules as an optional last argument:
+
+- `roll_counts(att_dice, def_dice, sides)`: exact counts of (attacker loss, defender loss).
+- `battle(a, d, rules)`: `BattleOdds` with the conquest probability, the distribution of
+  what remains on each side and the expected losses.
+- `win_probability(a, d, rules)`: the conquest probability alone (table-backed for bots).
+- `resolve_battle(a, d, rng, rules)`: the end state of a battle drawn from `rng`, exact in
+  distribution for any size (the engine's "attack to the end").
 
 The exact chain needs (a + 1) * (d + 1) cells. Past `EXACT_CELLS` (about 2000 against
 2000) memory and time would run away, so `battle` gives a normal approximation of the
@@ -33,9 +37,15 @@ import numpy.typing as npt
 
 from suite.core.dice import risk_losses
 from suite.core.rng import Rng
-from suite.worldwar.rules.data import default_rules
+from suite.worldwar.rules.data import Battle, default_rules
 
 FloatArray = npt.NDArray[np.float64]
+
+EXACT_CELLS = 4_000_000
+SMALL_BATTLE = 1500
+TABLE_LIMIT = 160
+ODDS_BYTES = 48 * 2**20
+"""Bytes each cache of an `Odds` book (battles, samplers) may hold before it is emptied."""
 
 
 @lru_cache(maxsize=64)
@@ -44,10 +54,10 @@ def roll_counts(
 ) -> tuple[tuple[int, int, int], ...]:
     """For one roll: (attacker loss, defender loss, number of dice faces giving it).
 
-    The counts add up to sides ** (att_dice + def_dice); e.g. 3 vs 2 gives
+    The counts add up to sides ** (att_dice + def_dice); e.g. 3 vs 2 with six sides gives
     (0, 2, 2890), (1, 1, 2611), (2, 0, 2275) out of 7776.
     """
-    n_sides = default_rules().dice_sides if sides is None else sides
+    n_sides = default_rules().battle.dice_sides if sides is None else sides
     counts: dict[tuple[int, int], int] = {}
     faces = range(1, n_sides + 1)
     for roll in product(faces, repeat=att_dice + def_dice):
@@ -57,16 +67,13 @@ def roll_counts(
 
 
 @lru_cache(maxsize=64)
-def roll_probabilities(att_dice: int, def_dice: int) -> tuple[tuple[int, int, float], ...]:
+def roll_probabilities(
+    att_dice: int, def_dice: int, sides: int | None = None
+) -> tuple[tuple[int, int, float], ...]:
     """`roll_counts` as probabilities."""
-    rows = roll_counts(att_dice, def_dice)
+    rows = roll_counts(att_dice, def_dice, sides)
     total = sum(c for _, _, c in rows)
     return tuple((a, d, c / total) for a, d, c in rows)
-
-
-def _dice(a: int, d: int) -> tuple[int, int]:
-    rules = default_rules()
-    return min(rules.attacker_max_dice, a - rules.stay_behind), min(rules.defender_max_dice, d)
 
 
 @dataclass(frozen=True)
@@ -99,259 +106,334 @@ class BattleOdds:
         return float(self.defenders - (k * self.defender_left).sum())
 
 
-SMALL_BATTLE = 1500
+class _ByteCache(dict[tuple[int, int], object]):
+    """A dict that empties itself once the bytes it holds pass `limit` (`put` only)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.bytes = 0
+
+    def put(self, key: tuple[int, int], value: object, size: int) -> None:
+        if self.bytes + size > self.limit:
+            self.clear()
+        self[key] = value
+        self.bytes += size
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
 
 
-def _propagate_small(attackers: int, defenders: int) -> list[float]:
-    """`_propagate` for small battles in plain Python (numpy's per-call cost dominates)."""
-    A, D = attackers, defenders
-    W = D + 1
-    flat = [0.0] * ((A + 1) * W)
-    flat[A * W + D] = 1.0
-    stay = default_rules().stay_behind
-    moves_of: dict[tuple[int, int], list[tuple[int, float]]] = {}
-    for s in range(A + D, stay + 1, -1):
-        for a in range(max(stay + 1, s - D), min(A, s - 1) + 1):
-            d = s - a
-            base = a * W + d
-            mass = flat[base]
-            if mass == 0.0:
+Sampler = tuple[list[float], list[tuple[int, int]]]
+SAMPLER_ENTRY_BYTES = 160
+"""About what one end state of a sampler costs (a float and a tuple of two ints, boxed)."""
+
+
+class Odds:
+    """Battle odds under one set of dice rules, with caches bounded by `ODDS_BYTES`."""
+
+    def __init__(self, rules: Battle) -> None:
+        self.rules = rules
+        self.stay = rules.stay_behind
+        self.max_a = rules.attacker_max_dice
+        self.max_d = rules.defender_max_dice
+        self.sides = rules.dice_sides
+        self._battles = _ByteCache(ODDS_BYTES)
+        self._samplers = _ByteCache(ODDS_BYTES)
+        self._table: list[list[float]] = [[0.0]]
+
+    def clear(self) -> None:
+        """Drop every cached figure (for benchmarks and memory tests)."""
+        self._battles.clear()
+        self._samplers.clear()
+        self._table = [[0.0]]
+
+    def cached_bytes(self) -> int:
+        """About how many bytes the caches hold now."""
+        table = len(self._table) ** 2 * 8
+        return self._battles.bytes + self._samplers.bytes + table
+
+    def dice(self, a: int, d: int) -> tuple[int, int]:
+        """The dice of a full-strength roll with `a` attackers against `d` defenders."""
+        return min(self.max_a, a - self.stay), min(self.max_d, d)
+
+    def roll(self, att_dice: int, def_dice: int) -> tuple[tuple[int, int, float], ...]:
+        """`roll_probabilities` with these rules' dice."""
+        return roll_probabilities(att_dice, def_dice, self.sides)
+
+    # -- the exact chain --------------------------------------------------------------
+    def _propagate_small(self, attackers: int, defenders: int) -> list[float]:
+        """`_propagate` for small battles in plain Python (numpy's per-call cost dominates)."""
+        A, D = attackers, defenders
+        W = D + 1
+        flat = [0.0] * ((A + 1) * W)
+        flat[A * W + D] = 1.0
+        stay = self.stay
+        moves_of: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        for s in range(A + D, stay + 1, -1):
+            for a in range(max(stay + 1, s - D), min(A, s - 1) + 1):
+                d = s - a
+                base = a * W + d
+                mass = flat[base]
+                if mass == 0.0:
+                    continue
+                key = self.dice(a, d)
+                moves = moves_of.get(key)
+                if moves is None:
+                    moves = [(la * W + ld, p) for la, ld, p in self.roll(*key)]
+                    moves_of[key] = moves
+                for off, p in moves:
+                    flat[base - off] += mass * p
+        return flat
+
+    def _propagate(self, attackers: int, defenders: int) -> FloatArray:
+        """Probability mass over all (a, d) after absorption, as an (A+1, D+1) array.
+
+        Only absorbing cells (a = stay or d = 0) are meaningful. Cells of one level
+        a + d = s sit at flat index a * D + s, so each level is a strided slice and every
+        transition is a fixed shift of that slice.
+        """
+        A, D = attackers, defenders
+        W = D + 1
+        flat = np.zeros((A + 1) * W, dtype=np.float64)
+        flat[A * W + D] = 1.0
+        max_a, max_d, stay = self.max_a, self.max_d, self.stay
+        # A full roll removes n armies in all: (a - la, d - ld) with la + ld = n lands on
+        # level s - n at position a - la, so one convolution moves a whole level.
+        n = min(max_a, max_d)
+        kernel = np.zeros(n + 1)
+        for la, _ld, p in self.roll(max_a, max_d):
+            kernel[n - la] += p
+        small: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        full_from = max_a + stay  # a at or above this rolls all attacker dice
+        for s in range(A + D, stay + 1, -1):
+            lo = max(stay + 1, s - D)
+            hi = min(A, s - 1)
+            if lo > hi:
                 continue
-            key = _dice(a, d)
-            moves = moves_of.get(key)
-            if moves is None:
-                moves = [(la * W + ld, p) for la, ld, p in roll_probabilities(*key)]
-                moves_of[key] = moves
-            for off, p in moves:
-                flat[base - off] += mass * p
-    return flat
+            b_lo = max(lo, full_from)
+            b_hi = min(hi, s - max_d)
+            if b_lo <= b_hi:
+                start = b_lo * D + s
+                stop = b_hi * D + s + 1
+                dest = (b_lo - n) * D + s - n
+                flat[dest : stop - n : D] += np.convolve(flat[start:stop:D], kernel)
+            edges = (
+                range(lo, hi + 1) if b_lo > b_hi else (*range(lo, b_lo), *range(b_hi + 1, hi + 1))
+            )
+            for a in edges:
+                d = s - a
+                mass = flat[a * W + d]
+                if mass == 0.0:
+                    continue
+                key = self.dice(a, d)
+                moves = small.get(key)
+                if moves is None:
+                    moves = [(la * W + ld, p) for la, ld, p in self.roll(*key)]
+                    small[key] = moves
+                base = a * W + d
+                for off, p in moves:
+                    flat[base - off] += mass * p
+        return flat.reshape(A + 1, W)
 
+    def battle(self, attackers: int, defenders: int) -> BattleOdds:
+        """Exact odds of `attackers` (on the territory, `stay` stay) against `defenders`."""
+        key = (attackers, defenders)
+        cached = self._battles.get(key)
+        if cached is not None:
+            assert isinstance(cached, BattleOdds)
+            return cached
+        if attackers < 1 or defenders < 0:
+            raise ValueError(f"no battle with {attackers} against {defenders}")
+        result = self._battle(attackers, defenders)
+        self._battles.put(key, result, 16 * (attackers + defenders) + 400)
+        return result
 
-def _propagate(attackers: int, defenders: int) -> FloatArray:
-    """Probability mass over all (a, d) after absorption, as an (A+1, D+1) array.
-
-    Only absorbing cells (a = 1 or d = 0) are meaningful. Cells of one level a + d = s sit
-    at flat index a * D + s, so each level is a strided slice and every transition is a
-    fixed shift of that slice.
-    """
-    A, D = attackers, defenders
-    W = D + 1
-    flat = np.zeros((A + 1) * W, dtype=np.float64)
-    flat[A * W + D] = 1.0
-    rules = default_rules()
-    max_a, max_d = rules.attacker_max_dice, rules.defender_max_dice
-    stay = rules.stay_behind
-    # A full roll removes n armies in all: (a - la, d - ld) with la + ld = n lands on
-    # level s - n at position a - la, so one convolution moves a whole level.
-    n = min(max_a, max_d)
-    kernel = np.zeros(n + 1)
-    for la, _ld, p in roll_probabilities(max_a, max_d):
-        kernel[n - la] += p
-    small: dict[tuple[int, int], list[tuple[int, float]]] = {}
-    full_from = max_a + stay  # a at or above this rolls all attacker dice
-    for s in range(A + D, stay + 2 - 1, -1):
-        lo = max(stay + 1, s - D)
-        hi = min(A, s - 1)
-        if lo > hi:
-            continue
-        b_lo = max(lo, full_from)
-        b_hi = min(hi, s - max_d)
-        if b_lo <= b_hi:
-            start = b_lo * D + s
-            stop = b_hi * D + s + 1
-            dest = (b_lo - n) * D + s - n
-            flat[dest : stop - n : D] += np.convolve(flat[start:stop:D], kernel)
-        edges = range(lo, hi + 1) if b_lo > b_hi else (*range(lo, b_lo), *range(b_hi + 1, hi + 1))
-        for a in edges:
-            d = s - a
-            mass = flat[a * W + d]
-            if mass == 0.0:
-                continue
-            key = _dice(a, d)
-            moves = small.get(key)
-            if moves is None:
-                moves = [(la * W + ld, p) for la, ld, p in roll_probabilities(*key)]
-                small[key] = moves
-            base = a * W + d
-            for off, p in moves:
-                flat[base - off] += mass * p
-    return flat.reshape(A + 1, W)
-
-
-@lru_cache(maxsize=4096)
-def battle(attackers: int, defenders: int) -> BattleOdds:
-    """Exact odds of `attackers` (on the territory, one stays) against `defenders`."""
-    if attackers < 1 or defenders < 0:
-        raise ValueError(f"no battle with {attackers} against {defenders}")
-    A, D = attackers, defenders
-    att = np.zeros(A + 1)
-    dfn = np.zeros(D + 1)
-    if D == 0:
-        att[A] = 1.0
-        dfn[0] = 1.0
-    elif default_rules().stay_behind >= A:
-        att[A] = 1.0
-        dfn[D] = 1.0
-    elif (A + 1) * (D + 1) > EXACT_CELLS:
-        return _approximate_battle(A, D)
-    else:
-        if A * D <= SMALL_BATTLE:
-            grid = np.array(_propagate_small(A, D)).reshape(A + 1, D + 1)
+    def _battle(self, A: int, D: int) -> BattleOdds:
+        stay = self.stay
+        att = np.zeros(A + 1)
+        dfn = np.zeros(D + 1)
+        if D == 0:
+            att[A] = 1.0
+            dfn[0] = 1.0
+        elif stay >= A:
+            att[A] = 1.0
+            dfn[D] = 1.0
+        elif (A + 1) * (D + 1) > EXACT_CELLS:
+            return self.approximate(A, D)
         else:
-            grid = _propagate(A, D)
-        att[2:] = grid[2:, 0]
-        att[1] = grid[1, 1:].sum()
-        dfn[1:] = grid[1, 1:]
-        dfn[0] = grid[2:, 0].sum()
-    att.flags.writeable = False
-    dfn.flags.writeable = False
-    return BattleOdds(A, D, float(dfn[0]), att, dfn)
+            if A * D <= SMALL_BATTLE:
+                grid = np.array(self._propagate_small(A, D)).reshape(A + 1, D + 1)
+            else:
+                grid = self._propagate(A, D)
+            att[stay + 1 :] = grid[stay + 1 :, 0]
+            att[stay] = grid[stay, 1:].sum()
+            dfn[1:] = grid[stay, 1:]
+            dfn[0] = grid[stay + 1 :, 0].sum()
+        att.flags.writeable = False
+        dfn.flags.writeable = False
+        return BattleOdds(A, D, float(dfn[0]), att, dfn)
 
+    def approximate(self, A: int, D: int) -> BattleOdds:
+        """A normal approximation of a huge battle's chain (no sampling).
 
-EXACT_CELLS = 4_000_000
+        Almost every roll of such a battle is a full roll, in which a share f of the
+        removed armies are the defender's. Imagine the rolls going on until
+        L = A - stay + D armies are gone in all: the defender's losses X are then a sum of
+        independent rolls, nearly normal. X >= D means a conquest; the rolls after the
+        real end removed the attacker's spare armies at the rate f, so stay + (X - D) / f
+        attackers are left. X < D means a failure with (D - X) / (1 - f) defenders left.
+        """
+        stay = self.stay
+        rows = self.roll(self.max_a, self.max_d)
+        per_roll = rows[0][0] + rows[0][1]  # every outcome of a full roll removes as many
+        mean1 = sum(p * ld for _la, ld, p in rows)
+        var1 = sum(p * ld * ld for _la, ld, p in rows) - mean1 * mean1
+        share = mean1 / per_roll
+        total = A - stay + D
+        rolls = total / per_roll
+        mean, sd = mean1 * rolls, math.sqrt(max(var1 * rolls, 1e-12))
+        edges = (np.arange(total + 2, dtype=np.float64) - 0.5 - mean) / sd
+        cdf = np.array([_normal_cdf(float(z)) for z in edges])
+        mass = np.diff(cdf)
+        mass /= mass.sum()
+        att = np.zeros(A + 1)
+        dfn = np.zeros(D + 1)
+        for x in np.flatnonzero(mass > 0.0):
+            p = float(mass[x])
+            if x >= D:
+                att[min(A, max(stay + 1, stay + round((x - D) / share)))] += p
+                dfn[0] += p
+            else:
+                att[stay] += p
+                dfn[min(D, max(1, round((D - x) / (1.0 - share))))] += p
+        att.flags.writeable = False
+        dfn.flags.writeable = False
+        return BattleOdds(A, D, float(dfn[0]), att, dfn, exact=False)
+
+    # -- drawing a battle's end ---------------------------------------------------------
+    def resolve(self, attackers: int, defenders: int, rng: Rng) -> tuple[int, int]:
+        """The end state of a battle fought to the end, drawn from `rng`.
+
+        Battles the exact chain can hold take one draw from their end distribution;
+        larger ones are rolled one roll at a time from the exact single-roll odds.
+        """
+        sampler: Sampler | None = self._samplers.get((attackers, defenders))  # type: ignore[assignment]
+        if sampler is None and (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
+            sampler = self._sampler(attackers, defenders)
+        if sampler is not None:
+            cum, ends = sampler
+            i = bisect.bisect_right(cum, rng.random() * cum[-1])
+            return ends[min(i, len(ends) - 1)]
+        a, d = attackers, defenders
+        while a > self.stay and d > 0:
+            rows = self.roll(*self.dice(a, d))
+            u = rng.random()
+            pick = rows[-1]
+            for row in rows:
+                u -= row[2]
+                if u < 0.0:
+                    pick = row
+                    break
+            a, d = a - pick[0], d - pick[1]
+        return a, d
+
+    def _sampler(self, attackers: int, defenders: int) -> Sampler:
+        odds = self.battle(attackers, defenders)
+        stay = self.stay
+        ends: list[tuple[int, int]] = []
+        probs: list[float] = []
+        for k in range(odds.attacker_left.size - 1, stay, -1):
+            if odds.attacker_left[k] > 0.0:
+                ends.append((k, 0))
+                probs.append(float(odds.attacker_left[k]))
+        for k in range(1, odds.defender_left.size):
+            if odds.defender_left[k] > 0.0:
+                ends.append((stay, k))
+                probs.append(float(odds.defender_left[k]))
+        cum: list[float] = np.cumsum(probs).tolist()
+        sampler = (cum, ends)
+        self._samplers.put((attackers, defenders), sampler, SAMPLER_ENTRY_BYTES * len(ends) + 200)
+        return sampler
+
+    # -- the conquest table for bots ------------------------------------------------------
+    def win_probability(self, attackers: int, defenders: int) -> float:
+        """Conquest probability of a battle to the end (exact; fast for small armies)."""
+        if attackers < TABLE_LIMIT and defenders < TABLE_LIMIT:
+            table = self._table
+            if attackers >= len(table) or defenders >= len(table):
+                table = self._grow_table(min(TABLE_LIMIT, max(attackers, defenders) * 2 + 8))
+            return table[attackers][defenders]
+        return self.battle(attackers, defenders).win
+
+    def _grow_table(self, size: int) -> list[list[float]]:
+        """The conquest-probability table extended to size x size (pure recurrence)."""
+        old = len(self._table)
+        rows = [row + [0.0] * (size - len(row)) for row in self._table]
+        rows.extend([0.0] * size for _ in range(size - old))
+        stay = self.stay
+        for a in range(size):
+            row = rows[a]
+            for d in range(size):
+                if a < old and d < old:
+                    continue
+                if d == 0:
+                    row[d] = 1.0 if a > stay else 0.0
+                    continue
+                if a <= stay:
+                    row[d] = 0.0
+                    continue
+                total = 0.0
+                for la, ld, p in self.roll(*self.dice(a, d)):
+                    total += p * rows[a - la][d - ld]
+                row[d] = total
+        self._table = rows
+        return rows
 
 
 def _normal_cdf(x: float) -> float:
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
-def _approximate_battle(A: int, D: int) -> BattleOdds:
-    """A normal approximation of a huge battle's chain (no sampling).
-
-    Almost every roll of such a battle is a full roll (3 against 2 by default), in which a
-    share f of the removed armies are the defender's. Imagine the rolls going on until
-    L = A - 1 + D armies are gone in all: the defender's losses X are then a sum of
-    independent rolls, nearly normal. X >= D means a conquest; the rolls after the real end
-    removed the attacker's spare armies at the rate f, so stay + (X - D) / f attackers are
-    left. X < D means a failure with (D - X) / (1 - f) defenders left.
-    """
-    rules = default_rules()
-    stay = rules.stay_behind
-    rows = roll_probabilities(rules.attacker_max_dice, rules.defender_max_dice)
-    per_roll = rows[0][0] + rows[0][1]  # every outcome of a full roll removes as many
-    mean1 = sum(p * ld for _la, ld, p in rows)
-    var1 = sum(p * ld * ld for _la, ld, p in rows) - mean1 * mean1
-    share = mean1 / per_roll
-    total = A - stay + D
-    rolls = total / per_roll
-    mean, sd = mean1 * rolls, math.sqrt(max(var1 * rolls, 1e-12))
-    edges = (np.arange(total + 2, dtype=np.float64) - 0.5 - mean) / sd
-    cdf = np.array([_normal_cdf(float(z)) for z in edges])
-    mass = np.diff(cdf)
-    mass /= mass.sum()
-    att = np.zeros(A + 1)
-    dfn = np.zeros(D + 1)
-    for x in np.flatnonzero(mass > 0.0):
-        p = float(mass[x])
-        if x >= D:
-            att[min(A, max(stay + 1, stay + round((x - D) / share)))] += p
-            dfn[0] += p
-        else:
-            att[stay] += p
-            dfn[min(D, max(1, round((D - x) / (1.0 - share))))] += p
-    att.flags.writeable = False
-    dfn.flags.writeable = False
-    return BattleOdds(A, D, float(dfn[0]), att, dfn, exact=False)
+_BOOKS: dict[Battle, Odds] = {}
+BOOKS_KEPT = 4
 
 
-def resolve_battle(attackers: int, defenders: int, rng: Rng) -> tuple[int, int]:
-    """The end state of a battle fought to the end, drawn from `rng`.
-
-    Battles the exact chain can hold take one draw (`sample_outcome`); larger ones are
-    rolled one roll at a time from the exact single-roll probabilities.
-    """
-    sampler = _SAMPLERS.get((attackers, defenders))
-    if sampler is None and (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
-        if len(_SAMPLERS) >= SAMPLER_LIMIT:
-            _SAMPLERS.clear()
-        sampler = _SAMPLERS[attackers, defenders] = _sampler(attackers, defenders)
-    if sampler is not None:
-        # `sample_outcome` inlined: this runs for every attack to the end.
-        cum, ends = sampler
-        i = bisect.bisect_right(cum, rng.random() * cum[-1])
-        return ends[min(i, len(ends) - 1)]
-    stay = default_rules().stay_behind
-    a, d = attackers, defenders
-    while a > stay and d > 0:
-        rows = roll_probabilities(*_dice(a, d))
-        u = rng.random()
-        pick = rows[-1]
-        for row in rows:
-            u -= row[2]
-            if u < 0.0:
-                pick = row
-                break
-        a, d = a - pick[0], d - pick[1]
-    return a, d
+def odds_for(rules: Battle | None = None) -> Odds:
+    """The odds book of the dice `rules` (None: the shipped rules); a few are kept."""
+    key = default_rules().battle if rules is None else rules
+    book = _BOOKS.get(key)
+    if book is None:
+        if len(_BOOKS) >= BOOKS_KEPT:
+            _BOOKS.pop(next(iter(_BOOKS)))
+        book = _BOOKS[key] = Odds(key)
+    return book
 
 
-_TABLE: list[list[float]] = [[0.0]]
+def battle(attackers: int, defenders: int, rules: Battle | None = None) -> BattleOdds:
+    """Exact odds of `attackers` (on the territory) against `defenders` under `rules`."""
+    return odds_for(rules).battle(attackers, defenders)
 
 
-def _grow_table(size: int) -> None:
-    """Extend the conquest-probability table to size x size (pure recurrence, no sampling)."""
-    old = len(_TABLE)
-    if size <= old:
-        return
-    rows = [row + [0.0] * (size - len(row)) for row in _TABLE]
-    rows.extend([0.0] * size for _ in range(size - old))
-    stay = default_rules().stay_behind
-    for a in range(size):
-        row = rows[a]
-        for d in range(size):
-            if a < old and d < old:
-                continue
-            if d == 0:
-                row[d] = 1.0 if a > stay else 0.0
-                continue
-            if a <= stay:
-                row[d] = 0.0
-                continue
-            total = 0.0
-            for la, ld, p in roll_probabilities(*_dice(a, d)):
-                total += p * rows[a - la][d - ld]
-            row[d] = total
-    _TABLE[:] = rows
+def win_probability(attackers: int, defenders: int, rules: Battle | None = None) -> float:
+    """Conquest probability of a battle to the end under `rules`."""
+    return odds_for(rules).win_probability(attackers, defenders)
 
 
-TABLE_LIMIT = 160
+def resolve_battle(
+    attackers: int, defenders: int, rng: Rng, rules: Battle | None = None
+) -> tuple[int, int]:
+    """The end state of a battle to the end under `rules`, drawn from `rng`."""
+    return odds_for(rules).resolve(attackers, defenders, rng)
 
 
-def win_probability(attackers: int, defenders: int) -> float:
-    """Conquest probability of a battle to the end (exact; fast for small armies)."""
-    if attackers < TABLE_LIMIT and defenders < TABLE_LIMIT:
-        if attackers >= len(_TABLE) or defenders >= len(_TABLE):
-            _grow_table(min(TABLE_LIMIT, max(attackers, defenders) * 2 + 8))
-        return _TABLE[attackers][defenders]
-    return battle(attackers, defenders).win
+def cached_bytes() -> int:
+    """About how many bytes every odds book's caches hold (memory tests and benches)."""
+    return sum(book.cached_bytes() for book in _BOOKS.values())
 
 
-SAMPLER_LIMIT = 8192
-_SAMPLERS: dict[tuple[int, int], tuple[list[float], list[tuple[int, int]]]] = {}
-
-
-@lru_cache(maxsize=SAMPLER_LIMIT)
-def _sampler(attackers: int, defenders: int) -> tuple[list[float], list[tuple[int, int]]]:
-    odds = battle(attackers, defenders)
-    ends: list[tuple[int, int]] = []
-    probs: list[float] = []
-    for k in range(odds.attacker_left.size - 1, 1, -1):
-        if odds.attacker_left[k] > 0.0:
-            ends.append((k, 0))
-            probs.append(float(odds.attacker_left[k]))
-    for k in range(1, odds.defender_left.size):
-        if odds.defender_left[k] > 0.0:
-            ends.append((1, k))
-            probs.append(float(odds.defender_left[k]))
-    cum = np.cumsum(probs).tolist()
-    return cum, ends
-
-
-def sample_outcome(attackers: int, defenders: int, u: float) -> tuple[int, int]:
-    """The end state (attacker armies left, defender armies left) for a uniform u in [0, 1).
-
-    Inverse-CDF over the exact end distribution: one draw per battle, exact in distribution.
-    """
-    cum, ends = _sampler(attackers, defenders)
-    i = bisect.bisect_right(cum, u * cum[-1])
-    return ends[min(i, len(ends) - 1)]
+def clear_caches() -> None:
+    """Empty every odds book's caches."""
+    for book in _BOOKS.values():
+        book.clear()

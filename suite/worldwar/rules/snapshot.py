@@ -5,19 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from suite.core.match import Outcome
+from suite.worldwar.rules.config import config_dict
+from suite.worldwar.rules.data import rules_dict
 
 if TYPE_CHECKING:
-    from suite.worldwar.rules.engine import WorldWar
+    from suite.worldwar.rules.engine import WorldWarState
 
 GAME = "worldwar"
 
 
-def snapshot(st: WorldWar) -> dict[str, Any]:
-    """A JSON-safe snapshot of `st` (the board is embedded unless the config names a map)."""
+def snapshot(st: WorldWarState) -> dict[str, Any]:
+    """A JSON-safe snapshot of `st`: the rules are all given, the board when the config's
+    map did not make it."""
     d: dict[str, Any] = {
         "game": GAME,
-        "config": dict(st.config),
+        "config": config_dict(st.config),
+        "rules": rules_dict(st.rules),
         "rng": st.rng.to_dict(),
         "owner": list(st.owner),
         "armies": list(st.armies),
@@ -41,12 +47,12 @@ def snapshot(st: WorldWar) -> dict[str, Any]:
         "lost_total": st.lost_total,
         "result": None if st.result is None else outcome_dict(st.result),
     }
-    if not has_map_spec(st.config):
+    if st.embed_board:
         d["board"] = st.board.to_json()
     return d
 
 
-def fill(st: WorldWar, d: Mapping[str, Any], phases: tuple[str, ...]) -> None:
+def fill(st: WorldWarState, d: Mapping[str, Any], phases: tuple[str, ...]) -> None:
     """Copy a snapshot's values into the fresh state `st` (ValueError/KeyError if broken)."""
     st.board_view = None  # the views' cached board tuples describe the old lists
     st.owner = [int(x) for x in d["owner"]]
@@ -77,20 +83,10 @@ def fill(st: WorldWar, d: Mapping[str, Any], phases: tuple[str, ...]) -> None:
     st.placed_total = int(d["placed_total"])
     st.lost_total = int(d["lost_total"])
     r = d["result"]
-    st.result = (
-        None
-        if r is None
-        else Outcome(tuple(r["winners"]), tuple(tuple(p) for p in r["places"]), str(r["reason"]))
-    )
+    st.result = None if r is None else msgspec.convert(r, Outcome)
 
 
 def outcome_dict(o: Outcome) -> dict[str, Any]:
-    return {
-        "winners": list(o.winners),
-        "places": [list(p) for p in o.places],
-        "reason": o.reason,
-    }
-
-
-def has_map_spec(config: Mapping[str, Any]) -> bool:
-    return isinstance(config.get("map"), (str, Mapping))
+    out = msgspec.to_builtins(o)
+    assert isinstance(out, dict)
+    return out

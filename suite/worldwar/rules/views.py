@@ -1,85 +1,197 @@
-"""Per-seat views of a World War state (what `WorldWar.view` and `peek` return).
+"""What a seat of a World War match may see: the typed `WorldWarView`.
 
-A view is a plain dict that never changes under its reader once the state moves on:
+A view is a frozen msgspec record: it encodes to JSON and decodes back equal, and it never
+changes under its reader. It holds the board as it is, the seat's own cards (other hands
+only as counts), the choices of the moment with their numbers (the dice an attack or a
+defence may roll, the armies an occupation may move) and the match's rule numbers
+(`WorldWarRules`), so a screen or a bot needs nothing else.
 
-- the keys that never change during a match (the map's tables, the card mode, the
-  clock...) are built once per state into `WorldWar.view_base` and copied into each
-  view; their values are tuples and scalars, shared safely;
-- the board ("owner", "armies", "territory_counts", "alive", "setup_left") is given as
-  tuples. All but "armies" are kept in `WorldWar.board_view` until the engine changes
-  one of them (it then drops the cache), so successive views share them;
-- "awaiting", "hand" (the seat's own cards) and "hand_sizes" are tuples too;
-- "pending", "outcome", "hand_cards" and "best_turn_in" are fresh dicts and lists.
+Views are built for every bot decision, so `build_view` shares what does not change: the
+map (`WorldWarMap`) and the rules are built once per state; the board tuples other than
+the armies are kept until the engine changes them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from suite.core.match import Seat
-from suite.worldwar.rules.snapshot import GAME, outcome_dict
+import msgspec
+
+from suite.core.match import Outcome, Seat, View
+from suite.worldwar.rules.data import Battle
 
 if TYPE_CHECKING:
-    from suite.worldwar.rules.engine import WorldWar
+    from suite.worldwar.rules.engine import WorldWarState
 
 
-_CHANGING = (
-    "owner",
-    "armies",
-    "territory_counts",
-    "alive",
-    "setup_left",
-    "phase",
-    "current",
-    "awaiting",
-    "turn",
-    "step_left",
-    "pool",
-    "mid_turn",
-    "deck_left",
-    "sets_turned_in",
-    "conquered_this_turn",
-    "pending",
-    "outcome",
-)
+class WorldWarMap(msgspec.Struct, frozen=True, kw_only=True):
+    """The board's tables: territories and continents by index (they never change)."""
+
+    territories: tuple[str, ...]
+    """Territory ids in board order (actions name territories by these ids)."""
+    names: tuple[str, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    continents: tuple[str, ...]
+    continent_names: tuple[str, ...]
+    continent_of: tuple[int, ...]
+    continent_members: tuple[tuple[int, ...], ...]
+    continent_bonus: tuple[int, ...]
 
 
-def view_base(st: WorldWar) -> dict[str, Any]:
-    """The keys of every view of `st` that never change during the match (shared values)."""
+class WorldWarRules(msgspec.Struct, frozen=True, kw_only=True):
+    """The match's rule numbers a player needs (from its rules data and config)."""
+
+    cards: str
+    """The card mode ("increasing", "royalty", "poker" or "none")."""
+    has_cards: bool
+    set_values: tuple[tuple[str, int], ...]
+    """Armies per set kind (empty when a shared counter gives the value)."""
+    hand_limit: int
+    draw_per_turn: int
+    placement_step: int
+    attacker_max_dice: int
+    defender_max_dice: int
+    dice_sides: int
+    stay_behind: int
+    defender: str
+    """"auto" (defenders roll the most dice) or "ask" (defenders choose)."""
+    clock: int
+    """Seconds per turn (0: no clock)."""
+    max_turns: int | None
+
+    def dice(self) -> Battle:
+        """The match's dice rules (for `odds.odds_for`)."""
+        return Battle(
+            attacker_max_dice=self.attacker_max_dice,
+            defender_max_dice=self.defender_max_dice,
+            dice_sides=self.dice_sides,
+            stay_behind=self.stay_behind,
+        )
+
+
+class Card(msgspec.Struct, frozen=True):
+    """One of the seat's own cards ("" suit in modes without suits)."""
+
+    id: int
+    rank: str
+    suit: str = ""
+
+
+class AttackWaiting(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack waiting for the defender's dice: territories by index, the attacker's
+    dice and the dice the defender may roll (1..`defend_max`)."""
+
+    source: int
+    target: int
+    dice: int
+    defend_max: int
+
+
+class OccupyRange(msgspec.Struct, frozen=True, kw_only=True):
+    """A conquest waiting for the occupation: `Occupy` names the total moved in, from
+    `min` (already there) to `max` (RULINGS R9)."""
+
+    source: int
+    target: int
+    min: int
+    max: int
+
+
+class WorldWarView(View, frozen=True, kw_only=True, tag="worldwar"):
+    """What `seat` sees (None: a spectator, who sees no cards)."""
+
+    seat: Seat | None
+    players: int
+    map: WorldWarMap
+    rules: WorldWarRules
+    phase: str
+    current: Seat
+    awaiting: tuple[Seat, ...]
+    turn: int
+    owner: tuple[int, ...]
+    armies: tuple[int, ...]
+    territory_counts: tuple[int, ...]
+    alive: tuple[bool, ...]
+    setup_left: tuple[int, ...]
+    step_left: int
+    """Armies left in the current set-up step (R1)."""
+    pool: int
+    """Reinforcements left to place this turn."""
+    mid_turn: bool
+    """Placing after a turn-in forced by an elimination (no turn-in at the start then)."""
+    hand: tuple[int, ...] = ()
+    hand_cards: tuple[Card, ...] = ()
+    hand_sizes: tuple[int, ...] = ()
+    deck_left: int = 0
+    sets_turned_in: int = 0
+    next_set_value: int | None = None
+    best_turn_in: tuple[tuple[int, ...], ...] = ()
+    must_turn_in: bool = False
+    may_turn_in: bool = False
+    conquered_this_turn: bool = False
+    attack: AttackWaiting | None = None
+    occupy: OccupyRange | None = None
+    outcome: Outcome | None = None
+
+    def to_place(self) -> int:
+        """Armies to place now (the set-up step or the reinforcements)."""
+        if self.phase == "setup":
+            return self.step_left
+        return self.pool if self.phase == "place" else 0
+
+    def attack_dice(self, source: int) -> int:
+        """The most dice an attack from territory `source` may roll now (0: none)."""
+        r = self.rules
+        return max(0, min(r.attacker_max_dice, self.armies[source] - r.stay_behind))
+
+    def movable(self, source: int) -> int:
+        """Armies that may leave `source` (a free move; all but those that stay)."""
+        return max(0, self.armies[source] - self.rules.stay_behind)
+
+    def actor(self) -> Seat | None:
+        """The one awaited seat (None once the game is over)."""
+        return self.awaiting[0] if self.awaiting else None
+
+
+def map_of(st: WorldWarState) -> WorldWarMap:
     topo = st.topo
-    # Every key is present (the changing ones as placeholders) so that a copy of this dict
-    # already has room for them all and filling it in never resizes it.
-    return {
-        "game": GAME,
-        "seat": None,
-        "players": st.players,
-        "territories": topo.ids,
-        "names": topo.names,
-        "neighbours": topo.adj,
-        "continents": topo.continents,
-        "continent_of": topo.continent_of,
-        "continent_members": topo.members,
-        "continent_bonus": topo.bonus,
-        "cards": st.mode,
-        "hand_cards": (),
-        "next_set_value": None,
-        "best_turn_in": (),
-        "must_turn_in": False,
-        "defender": "ask" if st.ask_defender else "auto",
-        "clock": st.clock,
-        "max_turns": st.max_turns,
-        **dict.fromkeys(_CHANGING),
-        # Defaults that most views keep: an empty hand, nobody holding cards.
-        "hand": (),
-        "hand_sizes": (0,) * st.players,
-    }
+    return WorldWarMap(
+        territories=topo.ids,
+        names=topo.names,
+        neighbours=topo.adj,
+        continents=topo.continents,
+        continent_names=topo.continent_names,
+        continent_of=topo.continent_of,
+        continent_members=topo.members,
+        continent_bonus=topo.bonus,
+    )
 
 
-def build_view(st: WorldWar, seat: Seat | None) -> dict[str, Any]:
-    """The view of `seat` (see `WorldWar.view` and the module docstring)."""
-    base = st.view_base
-    if base is None:
-        base = st.view_base = view_base(st)
+def rules_of(st: WorldWarState) -> WorldWarRules:
+    r = st.rules
+    mode = st.card_mode
+    return WorldWarRules(
+        cards=mode.name,
+        has_cards=mode.has_cards,
+        set_values=tuple(mode.values().items()),
+        hand_limit=r.cards.hand_limit,
+        draw_per_turn=r.cards.draw_per_turn,
+        placement_step=r.setup.placement_step,
+        attacker_max_dice=r.battle.attacker_max_dice,
+        defender_max_dice=r.battle.defender_max_dice,
+        dice_sides=r.battle.dice_sides,
+        stay_behind=r.battle.stay_behind,
+        defender="ask" if st.ask_defender else "auto",
+        clock=st.clock,
+        max_turns=st.max_turns,
+    )
+
+
+def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
+    """The view of `seat` (see the module docstring)."""
+    shared = st.view_shared
+    if shared is None:
+        shared = st.view_shared = (map_of(st), rules_of(st))
     board = st.board_view
     if board is None:
         board = st.board_view = (
@@ -88,55 +200,67 @@ def build_view(st: WorldWar, seat: Seat | None) -> dict[str, Any]:
             tuple(st.alive),
             tuple(st.setup_left),
         )
-    view = base.copy()
-    hands = st.hands
-    mine = seat is not None and 0 <= seat < st.players
-    hand = tuple(sorted(hands[seat])) if mine and seat is not None and hands[seat] else ()
     phase = st.phase
-    actor = current = st.current
+    current = st.current
     pending = st.pending
+    attack = occupy = None
+    actor = current
     if pending is not None:
+        s, t = pending["source"], pending["target"]
         if phase == "defend":
-            actor = st.owner[pending["target"]]
-        pending = dict(pending)
-        if phase == "occupy":
-            pending["max"] = pending["min"] + st.armies[pending["source"]] - st.rules.stay_behind
-    result = st.result
-    # Plain stores into a dict that already has every key: this runs before every bot
-    # decision.
-    view["seat"] = seat
-    view["owner"], view["territory_counts"], view["alive"], view["setup_left"] = board
-    view["armies"] = tuple(st.armies)
-    view["phase"] = phase
-    view["current"] = current
-    view["awaiting"] = () if phase == "over" else (actor,)
-    view["turn"] = st.turn
-    view["step_left"] = st.step_left
-    view["pool"] = st.pool
-    view["mid_turn"] = st.mid_turn
-    if hand:
-        view["hand"] = hand
-    if any(hands):
-        view["hand_sizes"] = tuple(map(len, hands))
-    view["deck_left"] = len(st.deck)
-    view["sets_turned_in"] = st.sets_done
-    view["conquered_this_turn"] = st.conquered
-    view["pending"] = pending
-    if result is not None:
-        view["outcome"] = outcome_dict(result)
+            actor = st.owner[t]
+            most = min(st.rules.battle.defender_max_dice, st.armies[t])
+            attack = AttackWaiting(source=s, target=t, dice=pending["dice"], defend_max=most)
+        elif phase == "occupy":
+            lo = pending["min"]
+            hi = lo + st.armies[s] - st.rules.battle.stay_behind
+            occupy = OccupyRange(source=s, target=t, min=lo, max=hi)
     deck = st.deck_rules
-    if deck is not None:
-        view["hand_cards"] = [deck.describe(c) for c in hand]
-        view["next_set_value"] = (
-            deck.set_value("", st.sets_done) if deck.mode == "increasing" else None
-        )
-        view["best_turn_in"] = (
-            [list(s) for s in deck.best_sets(hand, st.sets_done)] if len(hand) >= 2 else []
-        )
-        view["must_turn_in"] = bool(mine and seat is not None and st.forced(seat))
-    return view
-
-
-def refresh_view(st: WorldWar, view: dict[str, Any], seat: Seat | None) -> None:
-    """Bring an earlier view of `seat` up to date, in place."""
-    view.update(build_view(st, seat))
+    if deck is None:
+        hand: tuple[int, ...] = ()
+        cards: tuple[Card, ...] = ()
+        best: tuple[tuple[int, ...], ...] = ()
+        sizes = st.no_hands
+        next_value = None
+        must = may = False
+    else:
+        hands = st.hands
+        mine = seat is not None and 0 <= seat < st.players
+        hand = tuple(sorted(hands[seat])) if mine and seat is not None else ()
+        cards = tuple(Card(c, *deck.card(c)) for c in hand)
+        best = tuple(deck.best_sets(hand, st.sets_done)) if len(hand) >= 2 else ()
+        sizes = tuple(map(len, hands))
+        next_value = deck.rules.next_value(st.sets_done)
+        must = mine and seat is not None and st.forced(seat)
+        may = mine and seat == actor and st.may_turn_in(actor) and bool(deck.legal_sets(hand))
+    return WorldWarView(
+        seat=seat,
+        players=st.players,
+        map=shared[0],
+        rules=shared[1],
+        phase=phase,
+        current=current,
+        awaiting=() if phase == "over" else (actor,),
+        turn=st.turn,
+        owner=board[0],
+        armies=tuple(st.armies),
+        territory_counts=board[1],
+        alive=board[2],
+        setup_left=board[3],
+        step_left=st.step_left,
+        pool=st.pool,
+        mid_turn=st.mid_turn,
+        hand=hand,
+        hand_cards=cards,
+        hand_sizes=sizes,
+        deck_left=len(st.deck),
+        sets_turned_in=st.sets_done,
+        next_set_value=next_value,
+        best_turn_in=best,
+        must_turn_in=must,
+        may_turn_in=may,
+        conquered_this_turn=st.conquered,
+        attack=attack,
+        occupy=occupy,
+        outcome=st.result,
+    )

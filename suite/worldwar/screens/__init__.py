@@ -1,11 +1,15 @@
 """World War's screens (pygame): set-up, the map, cards, game over and replays.
 
-The launcher opens the game with `open_setup(app)`, which returns the set-up scene.
+`UI` is the game's desktop face (named by the spec's `ui`): the launcher card's art, tags
+and tooltip, and `open_setup(app)`, which returns the set-up scene. The screens talk to a
+match only through `suite.core.session.Session` (see `match.Match`).
 """
 
 from __future__ import annotations
 
+from suite.ui import card_art
 from suite.ui.app import App, Scene
+from suite.ui.game_cards import GameUI
 
 
 def open_setup(app: App) -> Scene:
@@ -15,4 +19,14 @@ def open_setup(app: App) -> Scene:
     return SetupScene(app)
 
 
-__all__ = ["open_setup"]
+UI = GameUI(
+    open_setup=open_setup,
+    art=card_art.worldwar_art,
+    tooltip=(
+        "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
+        "reinforcements, and roll for every border."
+    ),
+    tags=("Dice battles", "Card sets", "Turn clock"),
+)
+
+__all__ = ["UI", "open_setup"]

@@ -1,21 +1,21 @@
-"""Card faces drawn by the program for the three card modes, and the hand panel.
+"""Card faces drawn by the program, and the hand panel.
 
-Increasing mode cards show their value (1, 2 or 3) as stars; royalty and poker cards show
-rank and suit like playing cards, suits drawn as shapes (so they read without colour too).
+Cards without a suit (increasing mode) show their value as stars; cards with a suit
+(royalty and poker) show rank and suit like playing cards, suits drawn as shapes (so they
+read without colour too).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button
-from suite.worldwar.screens.kit import blit_panel, blit_text, draw_star
+from suite.ui.widgets import Button, draw_panel, draw_star, draw_text
+from suite.worldwar.rules.views import Card, WorldWarView
 
 PAPER: Colour = (244, 236, 214)
 PAPER_EDGE: Colour = (150, 128, 92)
@@ -81,7 +81,7 @@ def _crown(surface: pygame.Surface, centre: tuple[int, int], w: int, colour: Col
 
 
 @functools.lru_cache(maxsize=256)
-def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> pygame.Surface:
+def card_face(rank: str, suit: str, size: tuple[int, int]) -> pygame.Surface:
     """The face of one card, `size` pixels (cached)."""
     w, h = size
     image = pygame.Surface(size, pygame.SRCALPHA)
@@ -91,10 +91,10 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
     pygame.draw.rect(image, PAPER_EDGE, body, 2, border_radius=radius)
     pygame.draw.rect(image, theme.lighten(PAPER_EDGE, 0.45), body.inflate(-10, -10), 1, radius)
     small = max(12, w // 5)
-    if mode == "increasing":
+    if not suit:
         value = int(rank) if rank.isdigit() else 1
-        blit_text(image, rank, (8, 4), size=small, colour=INK, bold=True)
-        blit_text(
+        draw_text(image, rank, (8, 4), size=small, colour=INK, bold=True)
+        draw_text(
             image, rank, (w - 8, h - 4), size=small, colour=INK, bold=True, anchor="bottomright"
         )
         star = w * 0.16
@@ -103,8 +103,8 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
             draw_star(image, (w / 2, cy), star, theme.ACCENT_DARK)
         return image
     colour = RED if suit in SUIT_RED else INK
-    label = blit_text(image, rank, (8, 4), size=small, colour=colour, bold=True)
-    if suit is not None:
+    label = draw_text(image, rank, (8, 4), size=small, colour=colour, bold=True)
+    if suit:
         corner = max(14, small * 5 // 6)
         image.blit(suit_image(suit, corner), (label.centerx - corner // 2, label.bottom))
         centre = suit_image(suit, w // 2)
@@ -112,15 +112,14 @@ def card_face(mode: str, rank: str, suit: str | None, size: tuple[int, int]) -> 
         image.blit(centre, centre.get_rect(center=(w // 2, h // 2 + offset)))
     if rank in FACE_RANKS:
         _crown(image, (w // 2, h // 2 - h // 5), w // 3, theme.ACCENT_DARK)
-    blit_text(
+    draw_text(
         image, rank, (w - 8, h - 4), size=small, colour=colour, bold=True, anchor="bottomright"
     )
     return image
 
 
-def face_for(mode: str, card: dict[str, Any], size: tuple[int, int]) -> pygame.Surface:
-    suit = card.get("suit")
-    return card_face(mode, str(card["rank"]), None if suit is None else str(suit), size)
+def face_for(card: Card, size: tuple[int, int]) -> pygame.Surface:
+    return card_face(card.rank, card.suit, size)
 
 
 SetCheck = Callable[[tuple[int, ...]], str | None]
@@ -143,8 +142,7 @@ class CardsPanel:
         self.selected: list[int] = []
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.card_rects: list[tuple[int, pygame.Rect]] = []
-        self.hand: list[dict[str, Any]] = []
-        self.mode = "none"
+        self.hand: tuple[Card, ...] = ()
         self.lines: list[str] = []
         self.reason: str | None = "pick cards"
         self.can_skip = False
@@ -198,27 +196,26 @@ class CardsPanel:
 
     def sync(
         self,
-        view: dict[str, Any],
+        view: WorldWarView,
         lines: list[str],
         check: SetCheck,
         may_act: bool,
     ) -> None:
         """Take the hand and rules text from the viewer's `view`; `may_act` is False when
         it is not the viewer's moment to turn in."""
-        hand = view["hand_cards"]
-        if [c["id"] for c in hand] != [c["id"] for c in self.hand]:
-            self.selected = [c for c in self.selected if c in {h["id"] for h in hand}]
+        hand = view.hand_cards
+        if [c.id for c in hand] != [c.id for c in self.hand]:
+            self.selected = [c for c in self.selected if c in {h.id for h in hand}]
         self.hand = hand
-        self.mode = view["cards"]
         self.lines = lines
-        self.best = list(view["best_turn_in"][0]) if view["best_turn_in"] else []
+        self.best = list(view.best_turn_in[0]) if view.best_turn_in else []
         chosen = tuple(sorted(self.selected))
         self.reason = check(chosen) if may_act else "you can turn in at the start of your turn"
         if not chosen and may_act:
             self.reason = "pick the cards of a set"
         self.turn_in_button.enabled = self.reason is None
         self.best_button.enabled = bool(self.best) and may_act
-        self.can_skip = may_act and view["phase"] == "cards" and not view["must_turn_in"]
+        self.can_skip = may_act and view.phase == "cards" and not view.must_turn_in
         self.skip_button.enabled = self.can_skip
         w, h = CARD_SIZE
         gap = 12
@@ -226,8 +223,8 @@ class CardsPanel:
         x = self.rect.centerx - total // 2
         self.card_rects = []
         for card in hand:
-            lift = 14 if card["id"] in self.selected else 0
-            self.card_rects.append((card["id"], pygame.Rect(x, self.rect.y + 70 - lift, w, h)))
+            lift = 14 if card.id in self.selected else 0
+            self.card_rects.append((card.id, pygame.Rect(x, self.rect.y + 70 - lift, w, h)))
             x += w + gap
 
     def pick_best(self) -> None:
@@ -264,10 +261,12 @@ class CardsPanel:
     def draw(self, surface: pygame.Surface) -> None:
         if not self.open:
             return
-        blit_panel(surface, self.rect, colour=(16, 21, 32), border=theme.ACCENT, alpha=255)
-        blit_text(surface, "Your cards", (self.rect.x + 20, self.rect.y + 14), size=20, bold=True)
+        draw_panel(
+            surface, self.rect, colour=(16, 21, 32), border=theme.ACCENT, alpha=255, radius=12
+        )
+        draw_text(surface, "Your cards", (self.rect.x + 20, self.rect.y + 14), size=20, bold=True)
         for i, line in enumerate(self.lines[:3]):
-            blit_text(
+            draw_text(
                 surface,
                 line,
                 (self.rect.right - 20, self.rect.y + 8 + 19 * i),
@@ -276,7 +275,7 @@ class CardsPanel:
                 anchor="topright",
             )
         if not self.hand:
-            blit_text(
+            draw_text(
                 surface,
                 "No cards yet: conquer a territory this turn to draw one.",
                 self.rect.center,
@@ -285,14 +284,14 @@ class CardsPanel:
                 anchor="center",
             )
         for card, rect in self.card_rects:
-            desc = next(c for c in self.hand if c["id"] == card)
-            surface.blit(face_for(self.mode, desc, rect.size), rect)
+            desc = next(c for c in self.hand if c.id == card)
+            surface.blit(face_for(desc, rect.size), rect)
             if card in self.best:
                 pygame.draw.rect(surface, theme.SUCCESS, rect.inflate(6, 6), 3, border_radius=12)
             if card in self.selected:
                 pygame.draw.rect(surface, theme.ACCENT, rect.inflate(10, 10), 3, border_radius=14)
         if self.reason and self.selected:
-            blit_text(
+            draw_text(
                 surface,
                 self.reason.capitalize(),
                 (self.rect.x + 20, self.rect.bottom - 80),
@@ -312,14 +311,14 @@ def describe_set(kind: str) -> str:
     return kind.replace("_", " ")
 
 
-def value_lines(view: dict[str, Any], values: dict[str, int]) -> list[str]:
-    """What sets are worth: the next set's value (increasing) or the value table."""
-    if view["cards"] == "increasing":
+def value_lines(view: WorldWarView) -> list[str]:
+    """What sets are worth: the next set's value (a shared counter) or the value table."""
+    if view.next_set_value is not None:
         return [
-            f"Next set: {view['next_set_value']} armies",
-            f"Sets turned in so far: {view['sets_turned_in']}",
+            f"Next set: {view.next_set_value} armies",
+            f"Sets turned in so far: {view.sets_turned_in}",
         ]
-    table = sorted(values.items(), key=lambda kv: kv[1])
+    table = sorted(view.rules.set_values, key=lambda kv: kv[1])
     text = ", ".join(f"{describe_set(k)} {v}" for k, v in table)
     half = len(table) // 2
     if len(table) > 4:

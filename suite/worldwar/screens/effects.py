@@ -14,7 +14,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.worldwar.screens.kit import blit_panel, blit_text, draw_star
+from suite.ui.widgets import draw_panel, draw_star, draw_text
 
 SHUFFLE = 0.35  # seconds of tumbling faces before the rolled ones show
 SHOW = 2.2  # seconds the tray stays up
@@ -73,8 +73,8 @@ class DiceTray:
         fade = min(1.0, (SHOW - self.age) / 0.3)
         if fade <= 0:
             return
-        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255)
-        blit_text(
+        draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
+        draw_text(
             surface, self.title, (rect.centerx, rect.y + 10), size=16, bold=True, anchor="midtop"
         )
         settled = self.age >= SHUFFLE
@@ -95,7 +95,7 @@ class DiceTray:
                     surface, pygame.Rect(x, rect.y + 44 + wobble, die, die), shown, colour, dim=lost
                 )
         if settled:
-            blit_text(
+            draw_text(
                 surface,
                 "vs",
                 (rect.centerx, rect.y + 67),
@@ -105,7 +105,7 @@ class DiceTray:
                 anchor="center",
             )
             summary = f"attacker -{self.attacker_loss}   defender -{self.defender_loss}"
-            blit_text(
+            draw_text(
                 surface,
                 summary,
                 (rect.centerx, rect.bottom - 10),
@@ -135,15 +135,15 @@ class BattleCard:
     def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         rect = pygame.Rect(0, 0, 440, 96)
         rect.midtop = (area.centerx, area.top + 12)
-        blit_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255)
-        blit_text(
+        draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
+        draw_text(
             surface, self.title, (rect.centerx, rect.y + 12), size=16, bold=True, anchor="midtop"
         )
         shown = min(1.0, self.age / SHUFFLE)
         a = round(self.attacker_loss * shown)
         d = round(self.defender_loss * shown)
         verdict = "Conquered!" if self.won else "Stopped"
-        blit_text(
+        draw_text(
             surface,
             f"attacker -{a}   defender -{d}   {verdict if shown >= 1 else ''}",
             (rect.centerx, rect.y + 52),

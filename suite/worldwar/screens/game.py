@@ -3,8 +3,9 @@
 Layout: a top bar (turn, player, phase, clock, controls), the map on the left, and a side
 panel with the players, the current step's controls and the log. The scene never draws
 from the engine: it turns clicks and keys into actions for `Session.apply` and animates the
-events that come back. Bots act from `update` at the chosen pace; the turn clock (R7)
-sends the engine's `TimeUp` at zero. Placements are collected locally until the last army
+events that come back. It reads only views, legal actions and events (through the match's
+`suite.core.session.Session`). Bots act from `update` at the chosen pace; the turn clock
+(R7) sends `TimeUp` at zero. Placements are collected locally until the last army
 of the step is placed, which is what makes "undo" possible.
 """
 
@@ -17,22 +18,22 @@ from typing import Any
 import pygame
 
 from suite.core.match import Action, Event, IllegalAction
+from suite.core.session import is_legal
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.theme import Colour
-from suite.ui.widgets import TOOLTIP_DELAY, Button, draw_tooltip
+from suite.ui.widgets import TOOLTIP_DELAY, Button, Cycler, Slider, draw_tooltip
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.engine import WorldWar
+from suite.worldwar.rules.views import AttackWaiting, OccupyRange, WorldWarView
 from suite.worldwar.screens import hud, sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
 from suite.worldwar.screens.effects import BattleCard, CardFlight, DiceTray, Ring
 from suite.worldwar.screens.hud import TOP
-from suite.worldwar.screens.kit import Cycler, Slider
 from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.match import Match, saves_dir
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
-from suite.worldwar.screens.session import Session, saves_dir
 
 SPEEDS: list[tuple[float, str]] = [
     (1.0, "slow"),
@@ -45,29 +46,31 @@ DEFENCE_DELAY = 0.12  # seconds a bot takes to choose its defence dice
 INSTANT_BATCH = 400  # bot actions per frame at most in "instant" (keeps the window alive)
 OVER_DELAY = 1.5  # seconds the final map stays before the game-over screen
 DRAG = 6  # pixels before a press becomes a pan
+SHIFT_PLACE = 5  # armies a shift+click places (a control's step, not a rule)
 
 
 class GameScene(Scene):
-    """Plays `session` to its end; then replaces itself with the game-over screen."""
+    """Plays `match` to its end; then replaces itself with the game-over screen."""
 
-    def __init__(self, app: App, session: Session, *, speed: int = 1) -> None:
+    def __init__(self, app: App, match: Match, *, speed: int = 1) -> None:
         super().__init__(app)
-        self.session = session
-        st = session.state
-        self.humans = [i for i, s in enumerate(session.seats) if s.human]
+        self.match = match
+        v = match.view(None)
+        rules = v.rules
+        self.humans = [i for i, s in enumerate(match.seats) if s.human]
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
-        self.map = MapView(st.board, pygame.Rect(0, TOP, 800, 600))
+        self.map = MapView(match.board, pygame.Rect(0, TOP, 800, 600))
         self.hover: int | None = None
         self.selected: int | None = None
         self.target: int | None = None
         self.move_to: int | None = None
-        self.dice = 3
+        self.dice = rules.attacker_max_dice
         self.buffer: list[tuple[int, int]] = []
         self.slider: Slider | None = None
         self.slider_key: tuple[Any, ...] | None = None
         self.bot_wait = 0.4
         self.clock_key: tuple[int, int] | None = None
-        self.clock_left = float(st.clock)
+        self.clock_left = float(rules.clock)
         self.tray: DiceTray | BattleCard | None = None
         self.rings: list[Ring] = []
         self.flights: list[CardFlight] = []
@@ -95,7 +98,7 @@ class GameScene(Scene):
             self.cards.toggle,
             font_size=15,
             tooltip="Show your cards, the best set and what the next set is worth",
-            enabled=st.mode != "none",
+            enabled=rules.has_cards,
         )
         self.help_button = Button(
             "Help F1",
@@ -149,7 +152,7 @@ class GameScene(Scene):
                 self._dice_setter(n),
                 tooltip=f"Roll {n} {'die' if n == 1 else 'dice'} (key {n})",
             )
-            for n in (1, 2, 3)
+            for n in range(1, rules.attacker_max_dice + 1)
         ]
         self.confirm_button = Button(
             "Move",
@@ -169,10 +172,10 @@ class GameScene(Scene):
                 f"{n} {'die' if n == 1 else 'dice'} ({n})",
                 pygame.Rect(0, 0, 140, 40),
                 self._defender(n),
-                primary=n == 2,
+                primary=n == rules.defender_max_dice,
                 tooltip=f"Roll {n} {'die' if n == 1 else 'dice'} (key {n})",
             )
-            for n in (1, 2)
+            for n in range(1, rules.defender_max_dice + 1)
         ]
         self.open_cards_button = Button(
             "Open cards",
@@ -181,22 +184,23 @@ class GameScene(Scene):
             primary=True,
             tooltip="You must turn in a set before placing (C)",
         )
-        session.listeners.append(self._react)
+        match.listeners.append(self._react)
         self.on_resize(app.size)
 
     # -- derived state ---------------------------------------------------------------------------
 
     @property
-    def st(self) -> WorldWar:
-        return self.session.state
+    def v(self) -> WorldWarView:
+        """What the screen shows: the viewer's view (a spectator's while nobody may look)."""
+        return self.match.view(self.viewer)
 
     def human_turn(self) -> int | None:
         """The human seat to act now, once it may see the screen (else None). A human
         defender answers on the attacker's screen: choosing dice needs no privacy."""
-        seat = self.session.actor
-        if seat is None or not self.session.seats[seat].human:
+        seat = self.match.actor
+        if seat is None or not self.match.seats[seat].human:
             return None
-        return seat if seat == self.viewer or self.st.phase == "defend" else None
+        return seat if seat == self.viewer or self.v.phase == "defend" else None
 
     def sound(self, name: str) -> None:
         """Play a World War sound, at most once per SOUND_GAP (instant bots fire many)."""
@@ -206,18 +210,25 @@ class GameScene(Scene):
 
     def must_turn_in(self, seat: int) -> bool:
         """True when `seat` must turn in a set before placing (R5-R6: placing is refused)."""
-        st = self.st
-        return st.phase == "place" and "place" not in st.legal(seat).kinds()
+        v = self.match.view(seat)
+        return v.phase == "place" and v.must_turn_in and not v.mid_turn
 
-    def pending(self) -> dict[str, Any]:
-        """The attack waiting for a defence or the conquest waiting for occupation."""
-        p = self.st.pending
-        if p is None:
-            raise RuntimeError(f"no pending battle in phase {self.st.phase}")
-        return p
+    def attack_waiting(self) -> AttackWaiting:
+        """The attack waiting for a defence."""
+        a = self.v.attack
+        if a is None:
+            raise RuntimeError(f"no attack waits for a defence in phase {self.v.phase}")
+        return a
+
+    def occupation(self) -> OccupyRange:
+        """The conquest waiting for the occupation move (with its allowed range)."""
+        o = self.v.occupy
+        if o is None:
+            raise RuntimeError(f"no conquest waits for occupation in phase {self.v.phase}")
+        return o
 
     def colour(self, seat: int) -> Colour:
-        return theme.player_colour(self.session.seats[seat].colour).rgb
+        return theme.player_colour(self.match.seats[seat].colour).rgb
 
     def buffered(self) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -226,12 +237,7 @@ class GameScene(Scene):
         return out
 
     def to_place(self) -> int:
-        st = self.st
-        if st.phase == "setup":
-            return int(st.step_left)
-        if st.phase == "place":
-            return int(st.pool)
-        return 0
+        return self.v.to_place()
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -244,7 +250,7 @@ class GameScene(Scene):
             button.rect.topright = (x, 10)
             x = button.rect.left - 8
         self.panel = pygame.Rect(w - self.side + 8, TOP + 8, self.side - 16, h - TOP - 16)
-        rows = len(self.session.seats)
+        rows = len(self.match.seats)
         self.row_h = 30 if h >= 700 else 24
         self.players_rect = pygame.Rect(
             self.panel.x, self.panel.y, self.panel.width, 38 + self.row_h * rows
@@ -292,8 +298,7 @@ class GameScene(Scene):
         seat = self.human_turn()
         if seat is None or self.finished:
             return shown
-        st = self.st
-        phase = st.phase
+        phase = self.v.phase
         if phase in ("setup", "place"):
             if self.must_turn_in(seat):
                 shown.append(self.open_cards_button)
@@ -303,7 +308,7 @@ class GameScene(Scene):
         elif phase == "cards":
             shown.append(self.open_cards_button)
         elif phase == "defend":
-            most = min(2, st.armies[self.pending()["target"]])
+            most = self.attack_waiting().defend_max
             for n, button in enumerate(self.defend_buttons, start=1):
                 button.enabled = n <= most
             shown.extend(self.defend_buttons)
@@ -329,7 +334,7 @@ class GameScene(Scene):
     def _max_dice(self) -> int:
         if self.selected is None:
             return 0
-        return int(min(3, self.st.armies[self.selected] - 1))
+        return self.v.attack_dice(self.selected)
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -339,22 +344,22 @@ class GameScene(Scene):
         if who is None:
             return None
         try:
-            return self.session.apply(who, action)
+            return self.match.act(who, action)
         except IllegalAction as exc:
             self.app.notify(str(exc).capitalize(), 3.0)
             return None
 
     def place(self, t: int, n: int) -> None:
         seat = self.human_turn()
-        st = self.st
+        v = self.v
         if seat is None:
             return
-        if st.owner[t] != seat:
-            self.app.notify(f"{st.topo.names[t]} is not yours: place on your own territories")
+        if v.owner[t] != seat:
+            self.app.notify(f"{v.map.names[t]} is not yours: place on your own territories")
             return
         if self.must_turn_in(seat):
             self.cards.open = True
-            self.app.notify("You hold 5 cards: turn in a set first")
+            self.app.notify(f"You hold {len(v.hand)} cards: turn in a set first")
             return
         left = self.to_place() - sum(k for _, k in self.buffer)
         n = min(n, left)
@@ -366,9 +371,9 @@ class GameScene(Scene):
 
     def commit_placements(self) -> None:
         """Send the collected placements (one Place per territory) to the engine."""
-        pending, self.buffer = self.buffered(), []
-        for t, n in pending.items():
-            if self.act(A.Place(self.st.topo.ids[t], n)) is None:
+        placing, self.buffer = self.buffered(), []
+        for t, n in placing.items():
+            if self.act(A.Place(self.v.map.territories[t], n)) is None:
                 break
 
     def undo(self) -> None:
@@ -401,58 +406,57 @@ class GameScene(Scene):
     def attack_once(self) -> None:
         if self.selected is None or self.target is None:
             return
-        ids = self.st.topo.ids
+        ids = self.v.map.territories
         self.act(A.Attack(ids[self.selected], ids[self.target], min(self.dice, self._max_dice())))
         self._after_attack()
 
     def attack_blitz(self) -> None:
         if self.selected is None or self.target is None:
             return
-        ids = self.st.topo.ids
+        ids = self.v.map.territories
         self.act(A.Blitz(ids[self.selected], ids[self.target], False))
         self._after_attack()
 
     def _after_attack(self) -> None:
-        st = self.st
+        v = self.v
         if self.selected is None:
             return
-        if self.target is not None and st.owner[self.target] == st.owner[self.selected]:
+        if self.target is not None and v.owner[self.target] == v.owner[self.selected]:
             self.target = None
-        if st.armies[self.selected] < 2:
+        if v.attack_dice(self.selected) == 0:
             self.selected = self.target = None
         else:
-            self.dice = min(3, max(1, self._max_dice()))
+            self.dice = max(1, self._max_dice())
 
     def confirm_move(self) -> None:
-        st = self.st
         if self.slider is None:
             return
-        if st.phase == "occupy":
-            source = self.pending()["source"]
+        if self.v.phase == "occupy":
+            source = self.occupation().source
             self.act(A.Occupy(self.slider.value))
             self.slider = None
             self.target = None  # conquered: pick the next target from the same source
-            self.selected = source if st.armies[source] >= 2 else None
+            self.selected = source if self.v.attack_dice(source) > 0 else None
             return
         if self.selected is not None and self.move_to is not None:
-            ids = st.topo.ids
+            ids = self.v.map.territories
             self.act(A.Fortify(ids[self.selected], ids[self.move_to], self.slider.value))
             self.clear_selection()
 
     def start_free_move(self) -> None:
-        if self.human_turn() is not None and self.st.phase == "attack":
+        if self.human_turn() is not None and self.v.phase == "attack":
             self.clear_selection()
             self.act(A.EndAttack())
 
     def end_turn(self) -> None:
-        if self.human_turn() is None or self.st.phase not in ("attack", "fortify"):
+        if self.human_turn() is None or self.v.phase not in ("attack", "fortify"):
             return
         self.clear_selection()
         self.act(A.EndTurn())
 
     def clear_selection(self) -> None:
         self.selected = self.target = self.move_to = None
-        if self.st.phase != "occupy":
+        if self.v.phase != "occupy":
             self.slider = None
 
     def _turn_in(self, cards: tuple[int, ...]) -> None:
@@ -485,9 +489,9 @@ class GameScene(Scene):
         self.save_game()
 
     def save_game(self) -> Path | None:
-        path = saves_dir() / f"turn-{self.st.turn:03d}-{len(self.session.replay.actions)}.json"
+        path = saves_dir() / f"turn-{self.v.turn:03d}-{len(self.match.replay.actions)}.json"
         try:
-            self.session.save(path)
+            self.match.save(path)
         except SaveError as exc:
             self.app.notify(f"Could not save: {exc.problem}", 5.0)
             return None
@@ -514,33 +518,34 @@ class GameScene(Scene):
     # -- reacting to events ----------------------------------------------------------------------
 
     def _react(self, events: list[Event]) -> None:
-        st = self.st
+        v = self.v
+        index = v.map.territories.index
         for e in events:
             if isinstance(e, (A.DiceRolled, A.BattleFought)):
-                self.battle = (st.topo.index[e.source], st.topo.index[e.target])
+                self.battle = (index(e.source), index(e.target))
             if isinstance(e, A.DiceRolled):
                 self.tray = DiceTray(
                     e.attacker_dice,
                     e.defender_dice,
                     self.colour(e.seat),
                     self.colour(e.defender),
-                    f"{self.session.territory_name(e.source)} attacks "
-                    f"{self.session.territory_name(e.target)}",
+                    f"{self.match.territory_name(e.source)} attacks "
+                    f"{self.match.territory_name(e.target)}",
                     e.attacker_loss,
                     e.defender_loss,
                 )
                 self.sound("dice")
             elif isinstance(e, A.BattleFought):
                 self.tray = BattleCard(
-                    f"{self.session.territory_name(e.source)} to the end against "
-                    f"{self.session.territory_name(e.target)}",
+                    f"{self.match.territory_name(e.source)} to the end against "
+                    f"{self.match.territory_name(e.target)}",
                     e.attacker_loss,
                     e.defender_loss,
-                    st.owner[st.topo.index[e.target]] == e.seat,
+                    v.owner[index(e.target)] == e.seat,
                 )
                 self.sound("dice")
             elif isinstance(e, A.Conquered):
-                self.rings.append(Ring(st.topo.index[e.target], self.colour(e.seat)))
+                self.rings.append(Ring(index(e.target), self.colour(e.seat)))
                 self.sound("conquest")
             elif isinstance(e, A.CardDrawn) and e.seat == self.viewer:
                 self.sound("card")
@@ -548,19 +553,19 @@ class GameScene(Scene):
             elif isinstance(e, A.TurnBegan):
                 self.clear_selection()
                 self.buffer = []
-                if self.session.seats[e.seat].human:
+                if self.match.seats[e.seat].human:
                     self.sound("turn")
             elif isinstance(e, A.Eliminated):
-                self.app.toasts.add(f"{self.session.name(e.seat)} is out!", 3.0)
+                self.app.toasts.add(f"{self.match.name(e.seat)} is out!", 3.0)
             elif isinstance(e, A.TimeRanOut):
-                self.app.toasts.add(f"Time is up for {self.session.name(e.seat)}", 2.5)
+                self.app.toasts.add(f"Time is up for {self.match.name(e.seat)}", 2.5)
 
     # -- input -----------------------------------------------------------------------------------
 
     def back(self) -> bool:
         if self.cards.open:
             self.cards.open = False
-        elif self.selected is not None and self.st.phase != "occupy":
+        elif self.selected is not None and self.v.phase != "occupy":
             self.clear_selection()
         else:
             self.open_menu()
@@ -604,12 +609,12 @@ class GameScene(Scene):
                 elif event.button == 3:
                     if t is not None and self.buffer:
                         self.take_back(t)
-                    elif self.st.phase != "occupy":
+                    elif self.v.phase != "occupy":
                         self.clear_selection()
 
     def _key(self, event: pygame.event.Event) -> None:
         key = event.key
-        phase = self.st.phase
+        phase = self.v.phase
         if key == pygame.K_F1:
             self.show_help()
         elif key == pygame.K_c and self.cards_button.enabled:
@@ -626,7 +631,7 @@ class GameScene(Scene):
             self.map.zoom_at(self.map.rect.center, -1)
         elif key == pygame.K_0:
             self.map.reset_view()
-        elif key in (pygame.K_1, pygame.K_2, pygame.K_3):
+        elif pygame.K_1 <= key <= pygame.K_9:
             n = key - pygame.K_0
             if phase == "defend":
                 self._defend(n)
@@ -655,19 +660,19 @@ class GameScene(Scene):
         seat = self.human_turn()
         if seat is None:
             return
-        st = self.st
-        phase = st.phase
-        names = st.topo.names
+        v = self.v
+        phase = v.phase
+        names = v.map.names
         if phase in ("setup", "place"):
-            self.place(t, 5 if shift else 1)
+            self.place(t, SHIFT_PLACE if shift else 1)
             return
         if phase not in ("attack", "fortify"):
             return
-        mine = st.owner[t] == seat
-        near = self.selected is not None and t in st.topo.adj[self.selected]
+        mine = v.owner[t] == seat
+        near = self.selected is not None and t in v.map.neighbours[self.selected]
         if phase == "fortify" and mine and near and self.selected is not None:
             self.move_to, self.target = t, None
-            most = st.armies[self.selected] - 1
+            most = v.movable(self.selected)
             self.slider = Slider(
                 pygame.Rect(0, 0, 10, 10), 1, most, most, "Armies to move (Left/Right keys, wheel)"
             )
@@ -675,8 +680,9 @@ class GameScene(Scene):
         if mine:
             if t == self.selected:
                 self.clear_selection()
-            elif st.armies[t] < 2:
-                self.app.notify(f"{names[t]} needs 2 armies to attack or move from")
+            elif v.movable(t) == 0:
+                need = v.rules.stay_behind + 1
+                self.app.notify(f"{names[t]} needs {need} armies to attack or move from")
             else:
                 self.selected, self.target, self.move_to, self.slider = t, None, None, None
                 self.dice = self._max_dice()
@@ -709,7 +715,7 @@ class GameScene(Scene):
         for flight in self.flights:
             flight.update(dt)
         self.flights = [f for f in self.flights if not f.done]
-        if self.session.over:
+        if self.match.over:
             self.over_wait -= dt
             if self.over_wait <= 0 and not self.finished:
                 self.finish()
@@ -722,10 +728,10 @@ class GameScene(Scene):
         self._sync_cards()
 
     def _needs_pass(self) -> bool:
-        seat = self.session.actor
-        if seat is None or not self.session.seats[seat].human or seat == self.viewer:
+        seat = self.match.actor
+        if seat is None or not self.match.seats[seat].human or seat == self.viewer:
             return False
-        if self.st.phase == "defend":
+        if self.v.phase == "defend":
             self.cards.open = False  # the viewer's hand stays hidden from the defender
             return False
         if len(self.humans) == 1:
@@ -737,26 +743,26 @@ class GameScene(Scene):
         def ready() -> None:
             self.viewer = seat
 
-        self.app.push(PassScene(self.app, self.session.name(seat), self.colour(seat), ready))
+        self.app.push(PassScene(self.app, self.match.name(seat), self.colour(seat), ready))
         return True
 
     def _tick_clock(self, dt: float) -> None:
-        st = self.st
-        if not st.clock:
+        v = self.v
+        if not v.rules.clock:
             return
-        key = (st.turn, st.current)
+        key = (v.turn, v.current)
         if key != self.clock_key:
             self.clock_key = key
-            self.clock_left = float(st.clock)
-        if self.human_turn() is None or self.session.actor != st.current:
+            self.clock_left = float(v.rules.clock)
+        if self.human_turn() is None or self.match.actor != v.current:
             return  # bots need no clock; a defender's choice does not use up the turn
         self.clock_left -= dt
         if self.clock_left <= 0:
             if self.buffer:
                 self.commit_placements()
-            seat = self.session.actor
-            if seat is not None and self.session.seats[seat].human and not self.session.over:
-                self.session.apply(seat, A.TimeUp())
+            seat = self.match.actor
+            if seat is not None and self.match.seats[seat].human and not self.match.over:
+                self.match.act(seat, A.TimeUp())
             self.clear_selection()
             self.slider = None
             self.cards.open = False
@@ -768,65 +774,63 @@ class GameScene(Scene):
                 if not self._bot_move():
                     break
             return
-        seat = self.session.actor
-        if seat is None or seat not in self.session.bots:
+        seat = self.match.actor
+        if seat is None or seat not in self.match.bot_seats:
             return
         self.bot_wait -= dt
         if self.bot_wait <= 0:
             moved = self._bot_move()
             # A bot's defence answers a human's roll: quick, so attacks keep their rhythm.
-            quick = self.st.phase == "defend" and self.session.actor in self.session.bots
+            quick = self.v.phase == "defend" and self.match.actor in self.match.bot_seats
             self.bot_wait = min(delay, DEFENCE_DELAY) if quick else delay if moved else 0.2
 
     def _bot_move(self) -> bool:
-        choice = self.session.bot_action()
-        if choice is None:
-            return False
-        seat, action = choice
-        self.session.apply(seat, action)
-        return True
+        return self.match.run_bot() is not None
 
     def _sync_slider(self) -> None:
-        st = self.st
-        if st.phase == "occupy" and self.human_turn() is not None:
-            p = self.pending()
-            key = ("occupy", st.turn, p["source"], p["target"])
+        v = self.v
+        if v.phase == "occupy" and self.human_turn() is not None:
+            o = self.occupation()
+            key = ("occupy", v.turn, o.source, o.target)
             if self.slider_key != key:
-                hi = st.armies[p["source"]] - 1
+                # The view gives the allowed range (R9: `Occupy` names the total moved in).
                 self.slider = Slider(
                     pygame.Rect(0, 0, 10, 10),
-                    p["min"],
-                    hi,
-                    hi,
-                    f"Armies to move in (at least {p['min']})",
+                    o.min,
+                    o.max,
+                    o.max,
+                    f"Armies to move in ({o.min} to {o.max})",
                 )
                 self.slider_key = key
-                self.selected, self.target = p["source"], p["target"]
-        elif st.phase == "occupy":
+                self.selected, self.target = o.source, o.target
+        elif v.phase == "occupy":
             self.slider = None
         if self.slider is not None:
             r = self.action_rect
             self.slider.rect = pygame.Rect(r.x + 14, r.y + 130, r.width - 28, 30)
 
     def _sync_cards(self) -> None:
-        if self.viewer is None or self.st.mode == "none":
-            return
-        st = self.st
-        acting = self.human_turn() == self.viewer
-        if not self.cards.open and not (acting and st.phase in ("place", "cards")):
-            return  # nothing to show or open: skip building the view this frame
-        view = st.view(self.viewer)
-        may = acting and st.phase in ("place", "cards") and (st.phase == "cards" or not st.mid_turn)
-        values = st.deck_rules.rules.values if st.deck_rules is not None else {}
-        lines = value_lines(view, values)
-        if view["must_turn_in"]:
-            lines = [f"You hold {len(view['hand'])} cards: you must turn in a set", *lines]
-        if (st.phase == "cards" or view["must_turn_in"]) and acting and not self.cards.open:
-            self.cards.open = True
         seat = self.viewer
+        if seat is None or not self.v.rules.has_cards:
+            return
+        view = self.match.view(seat)
+        phase = view.phase
+        acting = self.human_turn() == seat
+        if not self.cards.open and not (acting and phase in ("place", "cards")):
+            return  # nothing to show or open this frame
+        may = acting and phase in ("place", "cards") and (phase == "cards" or not view.mid_turn)
+        lines = value_lines(view)
+        if view.must_turn_in:
+            lines = [f"You hold {len(view.hand)} cards: you must turn in a set", *lines]
+        if (phase == "cards" or view.must_turn_in) and acting and not self.cards.open:
+            self.cards.open = True
 
         def check(cards: tuple[int, ...]) -> str | None:
-            return st.check(seat, A.TurnIn(cards))
+            if is_legal(self.match.legal(seat), A.TurnIn(cards)):
+                return None
+            if view.must_turn_in and view.best_turn_in:
+                return "that is no set you may turn in now (Best picks one)"
+            return "that is no set you may turn in now"
 
         self.cards.sync(view, lines, check, may)
 
@@ -835,21 +839,23 @@ class GameScene(Scene):
         from suite.worldwar.screens.gameover import GameOverScene
 
         self.finished = True
-        replay = self.session.save_replay()
-        self.app.replace(GameOverScene(self.app, self.session, replay))
+        replay = self.match.save_replay()
+        self.app.replace(GameOverScene(self.app, self.match, replay))
 
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        st = self.st
+        v = self.v
         surface.fill(theme.BACKGROUND_BOTTOM)
-        palette = [self.colour(i) for i in range(len(self.session.seats))]
-        self.map.set_colours([palette[o] for o in st.owner])
+        palette = [self.colour(i) for i in range(len(self.match.seats))]
+        self.map.set_colours([palette[o] for o in v.owner])
         targets: list[int] = []
-        if self.selected is not None and st.phase in ("attack", "fortify"):
-            seat = st.owner[self.selected]
-            want_enemy = st.phase == "attack" and self.move_to is None
-            targets = [n for n in st.topo.adj[self.selected] if (st.owner[n] != seat) == want_enemy]
+        if self.selected is not None and v.phase in ("attack", "fortify"):
+            seat = v.owner[self.selected]
+            want_enemy = v.phase == "attack" and self.move_to is None
+            targets = [
+                n for n in v.map.neighbours[self.selected] if (v.owner[n] != seat) == want_enemy
+            ]
             if self.target is not None:
                 targets = [self.target]
             if self.move_to is not None:
@@ -857,16 +863,17 @@ class GameScene(Scene):
         selected = self.selected
         if self.human_turn() is None and self.tray is not None and self.battle is not None:
             selected, targets = self.battle[0], [self.battle[1]]  # show what a bot attacks
-        if st.phase in ("occupy", "defend") and st.pending is not None:
-            targets = [st.pending["target"]]
-            selected = st.pending["source"]
+        waiting = v.occupy or v.attack
+        if waiting is not None:
+            targets = [waiting.target]
+            selected = waiting.source
         continent = self.legend_hover()
-        group = list(st.topo.members[continent]) if continent is not None else []
+        group = list(v.map.continent_members[continent]) if continent is not None else []
         hidden = self.viewer is None and len(self.humans) > 1
         self.map.draw(
             surface,
-            st.armies,
-            st.owner,
+            v.armies,
+            v.owner,
             hover=None if hidden else self.hover,
             selected=selected,
             targets=targets,
@@ -910,11 +917,12 @@ class GameScene(Scene):
             and not self.cards.open
             and self.map.rect.collidepoint(self.mouse)
         ):
-            st = self.st
-            cont = st.topo.continent_of[t]
-            owner = self.session.name(st.owner[t])
+            v = self.v
+            m = v.map
+            cont = m.continent_of[t]
+            owner = self.match.name(v.owner[t])
             text = (
-                f"{st.topo.names[t]} ({st.topo.continent_names[cont]}, +{st.topo.bonus[cont]}):"
-                f" {owner}, {st.armies[t]} {'army' if st.armies[t] == 1 else 'armies'}"
+                f"{m.names[t]} ({m.continent_names[cont]}, +{m.continent_bonus[cont]}):"
+                f" {owner}, {v.armies[t]} {'army' if v.armies[t] == 1 else 'armies'}"
             )
             draw_tooltip(surface, text, self.mouse)

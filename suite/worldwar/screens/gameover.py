@@ -15,11 +15,10 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button
+from suite.ui.widgets import Button, Cycler, draw_panel, draw_text
 from suite.worldwar.rules import actions as A
-from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text
 from suite.worldwar.screens.mapview import MapView
-from suite.worldwar.screens.session import SeatInfo, Session
+from suite.worldwar.screens.match import Match, SeatInfo
 
 
 def line_chart(
@@ -30,15 +29,15 @@ def line_chart(
     colours: Sequence[Colour],
 ) -> None:
     """One line per series over the same x steps, on a panel with a light grid."""
-    blit_panel(surface, rect)
-    blit_text(surface, title, (rect.x + 16, rect.y + 10), size=16, bold=True)
+    draw_panel(surface, rect, radius=12)
+    draw_text(surface, title, (rect.x + 16, rect.y + 10), size=16, bold=True)
     plot = pygame.Rect(rect.x + 46, rect.y + 40, rect.width - 62, rect.height - 70)
     top = max((max(s) for s in series if s), default=1.0) or 1.0
     steps = max((len(s) for s in series), default=1)
     for k in range(5):
         y = plot.bottom - plot.height * k / 4
         pygame.draw.line(surface, theme.PANEL_BORDER, (plot.x, y), (plot.right, y))
-        blit_text(
+        draw_text(
             surface,
             f"{top * k / 4:.0f}",
             (plot.x - 8, round(y)),
@@ -46,7 +45,7 @@ def line_chart(
             colour=theme.TEXT_MUTED,
             anchor="midright",
         )
-    blit_text(
+    draw_text(
         surface,
         "turns",
         (plot.right, plot.bottom + 6),
@@ -70,9 +69,9 @@ def line_chart(
 class GameOverScene(Scene):
     """Winner, charts and luck; buttons to watch the replay or go back to the set-up."""
 
-    def __init__(self, app: App, session: Session, replay_path: Path | None) -> None:
+    def __init__(self, app: App, match: Match, replay_path: Path | None) -> None:
         super().__init__(app)
-        self.session = session
+        self.match = match
         self.replay_path = replay_path
         self.replay_button = Button(
             "Watch replay",
@@ -99,10 +98,10 @@ class GameOverScene(Scene):
         self.replay_button.rect.bottomright = (self.done_button.rect.left - 16, h - 24)
 
     def colour(self, seat: int) -> Colour:
-        return theme.player_colour(self.session.seats[seat].colour).rgb
+        return theme.player_colour(self.match.seats[seat].colour).rgb
 
     def watch(self) -> None:
-        self.app.push(ReplayScene(self.app, self.session.replay, self.session.seats))
+        self.app.push(ReplayScene(self.app, self.match.replay, self.match.seats))
 
     def done(self) -> None:
         self.app.pop()
@@ -122,17 +121,18 @@ class GameOverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
         w, h = surface.get_size()
-        s = self.session
-        outcome = s.state.outcome()
+        s = self.match
+        view = s.view(None)
+        outcome = view.outcome
         winners = outcome.winners if outcome is not None else ()
         title = " and ".join(s.name(x) for x in winners) + " wins!" if winners else "Game over"
         if winners:
             pygame.draw.circle(surface, self.colour(winners[0]), (w // 2, 44), 16)
-        blit_text(surface, title, (w // 2, 68), size=38, bold=True, anchor="midtop")
+        draw_text(surface, title, (w // 2, 68), size=38, bold=True, anchor="midtop")
         reason = outcome.reason if outcome is not None else ""
-        blit_text(
+        draw_text(
             surface,
-            f"{reason} on turn {s.state.turn}",
+            f"{reason} on turn {view.turn}",
             (w // 2, 118),
             size=17,
             colour=theme.TEXT_MUTED,
@@ -149,7 +149,7 @@ class GameOverScene(Scene):
         )
         self._draw_luck(surface, pygame.Rect(30, 166 + chart_h, w - 60, 34 + 28 * len(s.seats)))
         if self.replay_path is not None:
-            blit_text(
+            draw_text(
                 surface,
                 f"Replay saved: {self.replay_path.name}",
                 (30, h - 48),
@@ -163,10 +163,10 @@ class GameOverScene(Scene):
             button.draw_tooltip(surface)
 
     def _draw_luck(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        blit_panel(surface, rect)
-        luck = self.session.luck
-        blit_text(surface, "Dice luck", (rect.x + 16, rect.y + 8), size=16, bold=True)
-        blit_text(
+        draw_panel(surface, rect, radius=12)
+        luck = self.match.luck
+        draw_text(surface, "Dice luck", (rect.x + 16, rect.y + 8), size=16, bold=True)
+        draw_text(
             surface,
             "armies lost in battle  /  expected from the dice  /  luck",
             (rect.right - 16, rect.y + 10),
@@ -174,15 +174,15 @@ class GameOverScene(Scene):
             colour=theme.TEXT_MUTED,
             anchor="topright",
         )
-        for i, seat in enumerate(self.session.seats):
+        for i, seat in enumerate(self.match.seats):
             y = rect.y + 38 + 28 * i
             pygame.draw.circle(surface, self.colour(i), (rect.x + 24, y + 9), 7)
-            blit_text(surface, seat.name, (rect.x + 40, y), size=15)
+            draw_text(surface, seat.name, (rect.x + 40, y), size=15)
             actual, expected = luck.actual[i], luck.expected[i]
             diff = expected - actual
             word = "lucky" if diff > 0.5 else "unlucky" if diff < -0.5 else "even"
             colour = theme.SUCCESS if diff > 0.5 else theme.DANGER if diff < -0.5 else theme.TEXT
-            blit_text(
+            draw_text(
                 surface,
                 f"{actual:.0f}  /  {expected:.1f}  /  {diff:+.1f} ({word})",
                 (rect.right - 16, y),
@@ -202,11 +202,13 @@ class ReplayScene(Scene):
         super().__init__(app)
         self.replay = replay
         self.seats = list(seats)
-        self.session = Session(replay.config, replay.seed, self.seats)
+        # Every seat acts as the replay says: all are driven from here.
+        drivers = [SeatInfo(s.name, s.colour) for s in self.seats]
+        self.match = Match(replay.config, replay.seed, drivers)
         self.step = 0
         self.wait = 0.0
         self.playing = True
-        self.map = MapView(self.session.state.board, pygame.Rect(0, 60, 800, 600))
+        self.map = MapView(self.match.board, pygame.Rect(0, 60, 800, 600))
         self.speed = Cycler(
             "Speed",
             pygame.Rect(0, 0, 170, 38),
@@ -269,7 +271,7 @@ class ReplayScene(Scene):
             return False
         item = self.replay.actions[self.step]
         action = msgspec.convert(item.action, type=A.WorldWarAction)
-        self.session.apply(item.seat, action)
+        self.match.act(item.seat, action)
         self.step += 1
         return True
 
@@ -306,26 +308,26 @@ class ReplayScene(Scene):
             self.wait += delay
 
     def draw(self, surface: pygame.Surface) -> None:
-        st = self.session.state
+        v = self.match.view(None)
         surface.fill(theme.PANEL, pygame.Rect(0, 0, surface.get_width(), 60))
-        colours = [theme.player_colour(self.seats[o].colour).rgb for o in st.owner]
+        colours = [theme.player_colour(self.seats[o].colour).rgb for o in v.owner]
         self.map.set_colours(colours)
-        self.map.draw(surface, st.armies, st.owner)
+        self.map.draw(surface, v.armies, v.owner)
         total = len(self.replay.actions)
-        blit_text(
+        draw_text(
             surface,
-            f"Replay  -  turn {st.turn}  -  action {self.step} of {total}",
+            f"Replay  -  turn {v.turn}  -  action {self.step} of {total}",
             (18, 30),
             size=19,
             bold=True,
             anchor="midleft",
         )
-        if self.session.log:
-            line = self.session.log[-1].text
+        if self.match.log:
+            line = self.match.log[-1].text
             rect = pygame.Rect(0, 0, min(900, surface.get_width() - 40), 40)
             rect.midbottom = (self.map.rect.centerx, surface.get_height() - 14)
-            blit_panel(surface, rect, colour=(14, 19, 30), alpha=230)
-            blit_text(surface, line, rect.center, size=15, anchor="center")
+            draw_panel(surface, rect, colour=(14, 19, 30), alpha=230, radius=12)
+            draw_text(surface, line, rect.center, size=15, anchor="center")
         for button in self.buttons:
             button.draw(surface)
         for button in self.buttons:

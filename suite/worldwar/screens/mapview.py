@@ -51,8 +51,8 @@ class MapView:
 
     def __init__(self, board: Board, rect: pygame.Rect) -> None:
         self.board = board
-        self.topo = topology(board)
-        topo = self.topo
+        self.tables = topology(board)
+        topo = self.tables
         self.polygons = [board[t].polygon for t in topo.ids]
         labels = []
         for t in topo.ids:
@@ -265,7 +265,7 @@ class MapView:
             pygame.draw.line(sea, SEA_GRID, (0, y), (size[0], y))
         self._draw_lanes(sea)  # on the sea only: the land fills cover them
         base = pygame.surfarray.array3d(sea)
-        cont_of = np.array([-1, *self.topo.continent_of], dtype=np.int8)
+        cont_of = np.array([-1, *self.tables.continent_of], dtype=np.int8)
         cont = cont_of[ids]
         halo = cont.copy()
         for _ in range(max(2, round(3 * self.scale))):
@@ -348,7 +348,7 @@ class MapView:
                 self._layer, (self.rect.x - round(self.pan[0]), self.rect.y - round(self.pan[1]))
             )
         if hover is not None:
-            for n in self.topo.adj[hover]:
+            for n in self.tables.adj[hover]:
                 self._outline(surface, n, theme.TEXT_MUTED, 2, smooth=False)
         for t in group:
             self._outline(surface, t, theme.HOVER, 3)

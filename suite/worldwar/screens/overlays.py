@@ -9,8 +9,7 @@ import pygame
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
-from suite.ui.widgets import Button
-from suite.worldwar.screens.kit import blit_panel, blit_text
+from suite.ui.widgets import Button, draw_panel, draw_text
 
 SHORTCUTS = (
     ("Click", "place 1 army / pick a territory"),
@@ -85,10 +84,10 @@ class PassScene(Scene):
         w, h = surface.get_size()
         rect = pygame.Rect(0, 0, 520, 280)
         rect.center = (w // 2, h // 2)
-        blit_panel(surface, rect, border=theme.ACCENT)
+        draw_panel(surface, rect, border=theme.ACCENT, radius=12)
         pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + 52), 22)
         pygame.draw.circle(surface, theme.SHADOW, (rect.centerx, rect.y + 52), 22, 3)
-        blit_text(
+        draw_text(
             surface,
             f"Pass to {self.name}",
             (rect.centerx, rect.y + 88),
@@ -96,7 +95,7 @@ class PassScene(Scene):
             bold=True,
             anchor="midtop",
         )
-        blit_text(
+        draw_text(
             surface,
             "The other players should look away now.",
             (rect.centerx, rect.y + 134),
@@ -122,8 +121,8 @@ class HelpScene(Scene):
         w, h = surface.get_size()
         rect = pygame.Rect(0, 0, 640, 90 + 30 * len(SHORTCUTS))
         rect.center = (w // 2, h // 2)
-        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
-        blit_text(
+        draw_panel(surface, rect, border=theme.ACCENT, alpha=250, radius=12)
+        draw_text(
             surface,
             "Keys and mouse",
             (rect.centerx, rect.y + 18),
@@ -133,7 +132,7 @@ class HelpScene(Scene):
         )
         y = rect.y + 66
         for keys, what in SHORTCUTS:
-            blit_text(
+            draw_text(
                 surface,
                 keys,
                 (rect.x + 190, y),
@@ -142,7 +141,7 @@ class HelpScene(Scene):
                 colour=theme.ACCENT,
                 anchor="topright",
             )
-            blit_text(surface, what, (rect.x + 210, y), size=16)
+            draw_text(surface, what, (rect.x + 210, y), size=16)
             y += 30
 
 
@@ -206,8 +205,8 @@ class MenuScene(Scene):
         first, last = self.buttons[0].rect, self.buttons[-1].rect
         rect = pygame.Rect(0, 0, first.width + 80, last.bottom - first.top + 100)
         rect.midtop = (first.centerx, first.y - 70)
-        blit_panel(surface, rect, border=theme.ACCENT, alpha=250)
-        blit_text(
+        draw_panel(surface, rect, border=theme.ACCENT, alpha=250, radius=12)
+        draw_text(
             surface, self.title, (rect.centerx, rect.y + 18), size=24, bold=True, anchor="midtop"
         )
         for button in self.buttons:

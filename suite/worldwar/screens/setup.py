@@ -15,29 +15,29 @@ import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
 from suite.core.board import BoardError
+from suite.core.match import ConfigError, parse_config
 from suite.core.store import SaveError
 from suite.paths import user_data_dir
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
-from suite.ui.widgets import Button, TooltipArea
+from suite.ui.widgets import Button, Cycler, TooltipArea, draw_panel, draw_text, fit_text
+from suite.worldwar.rules import SPEC
 from suite.worldwar.rules.data import default_rules
-from suite.worldwar.rules.engine import ConfigError
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.maps import list_maps
 from suite.worldwar.screens.game import SPEEDS, GameScene
 from suite.worldwar.screens.gameover import ReplayScene
-from suite.worldwar.screens.kit import Cycler, blit_panel, blit_text, fit_text
 from suite.worldwar.screens.mapview import MapView, hex_colour
-from suite.worldwar.screens.overlays import MenuScene
-from suite.worldwar.screens.session import (
+from suite.worldwar.screens.match import (
+    Match,
     SeatInfo,
-    Session,
     autosave_path,
     list_replays,
     list_saves,
     load_replay,
 )
+from suite.worldwar.screens.overlays import MenuScene
 
 MAX_SEATS = 6
 MAX_FILES = 8  # saves or replays listed at once (newest first)
@@ -156,7 +156,7 @@ class SetupScene(Scene):
             "straights, flushes. Poker: real poker hands.",
             font_size=15,
         )
-        clocks = [(c, "off" if c == 0 else f"{c} s") for c in default_rules().clock_choices]
+        clocks = [(c, "off" if c == 0 else f"{c} s") for c in default_rules().clock.choices]
         self.clock = Cycler(
             "Turn clock",
             pygame.Rect(0, 0, 380, 40),
@@ -340,14 +340,15 @@ class SetupScene(Scene):
         self.preview = None
         self.preview_error = ""
         try:
-            board = board_for({"map": self.map_choice.value}, self._seed() or 0)
+            config = parse_config(SPEC, {"map": self.map_choice.value})
+            board = board_for(config, self._seed() or 0)
         except (BoardError, ConfigError, OSError) as exc:
             self.preview_error = str(exc)
             return
         if self.preview_rect.height < PREVIEW_MIN:
             return
         view = MapView(board, self.preview_rect.inflate(-16, -40).move(0, 12))
-        colours = [hex_colour(board.regions[board[t].region].colour) for t in view.topo.ids]
+        colours = [hex_colour(board.regions[board[t].region].colour) for t in view.tables.ids]
         view.set_colours(colours)
         self.preview = view
 
@@ -379,15 +380,15 @@ class SetupScene(Scene):
             seed = secrets.randbelow(10**9)
         seats = [row.seat() for row in self.rows]
         try:
-            session = Session(self.config(), seed, seats, autosave=autosave_path())
+            match = Match(self.config(), seed, seats, autosave=autosave_path())
         except (BoardError, ConfigError, OSError) as exc:
             self.app.notify(f"Cannot start: {exc}", 6.0)
             return None
-        session.save_autosave()
-        return self._open(session)
+        match.save_autosave()
+        return self._open(match)
 
-    def _open(self, session: Session) -> GameScene:
-        scene = GameScene(self.app, session, speed=self.speed.index)
+    def _open(self, match: Match) -> GameScene:
+        scene = GameScene(self.app, match, speed=self.speed.index)
         self.app.push(scene)
         return scene
 
@@ -417,14 +418,14 @@ class SetupScene(Scene):
 
     def load(self, path: Path) -> GameScene | None:
         try:
-            session = Session.load(path, autosave=autosave_path())
+            match = Match.load(path, autosave=autosave_path())
         except (SaveError, BoardError, ConfigError, OSError) as exc:
             self.app.notify(f"Cannot resume: {exc}", 6.0)
             return None
-        if session.over:
+        if match.over:
             self.app.notify("That game is already over")
             return None
-        return self._open(session)
+        return self._open(match)
 
     # -- input and drawing -------------------------------------------------------------------
 
@@ -463,8 +464,8 @@ class SetupScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
         w = surface.get_width()
-        blit_text(surface, "World War", (w // 2, 22), size=36, bold=True, anchor="midtop")
-        blit_text(
+        draw_text(surface, "World War", (w // 2, 22), size=36, bold=True, anchor="midtop")
+        draw_text(
             surface,
             "Set up a new game",
             (w // 2, 68),
@@ -472,16 +473,16 @@ class SetupScene(Scene):
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
-        blit_panel(surface, self.left)
-        blit_panel(surface, self.right)
-        blit_text(
+        draw_panel(surface, self.left, radius=12)
+        draw_panel(surface, self.right, radius=12)
+        draw_text(
             surface,
             f"Players ({len(self.rows)})",
             (self.left.x + 16, self.left.y + 16),
             size=20,
             bold=True,
         )
-        blit_text(surface, "Rules", (self.right.x + 16, self.right.y + 16), size=20, bold=True)
+        draw_text(surface, "Rules", (self.right.x + 16, self.right.y + 16), size=20, bold=True)
         for row in self.rows:
             rgb = theme.PLAYER_COLOURS[row.colour].rgb
             r = row.colour_button.rect
@@ -498,7 +499,7 @@ class SetupScene(Scene):
         for button in self.all_buttons:
             if id(button) not in swatches:
                 button.draw(surface)
-        blit_text(surface, "Seed", self.seed_label_pos, size=16, anchor="midleft")
+        draw_text(surface, "Seed", self.seed_label_pos, size=16, anchor="midleft")
         tips = (
             "Click a colour to change it; click a kind to cycle (right click: back).",
             "Several humans play hot-seat: a 'pass to' screen hides each hand.",
@@ -507,17 +508,17 @@ class SetupScene(Scene):
         y = self.left.bottom - 22 * len(tips) - 12
         for tip in tips if y >= self.tips_top else ():
             text = fit_text(tip, 14, self.left.width - 32)
-            blit_text(surface, text, (self.left.x + 16, y), size=14, colour=theme.TEXT_MUTED)
+            draw_text(surface, text, (self.left.x + 16, y), size=14, colour=theme.TEXT_MUTED)
             y += 22
         if self.preview_rect.height >= PREVIEW_MIN:
-            blit_panel(surface, self.preview_rect, colour=(14, 19, 30))
+            draw_panel(surface, self.preview_rect, colour=(14, 19, 30), radius=12)
         if self.preview_rect.height < PREVIEW_MIN:
             pass  # no room for a preview in a small window
         elif self.preview is not None:
-            blit_text(
+            draw_text(
                 surface,
-                f"{len(self.preview.topo.ids)} territories, "
-                f"{len(self.preview.topo.continents)} continents"
+                f"{len(self.preview.tables.ids)} territories, "
+                f"{len(self.preview.tables.continents)} continents"
                 + (
                     "  (an example: the shape comes from the seed)"
                     if self.map_choice.value.startswith("random") and self._seed() is None
@@ -529,7 +530,7 @@ class SetupScene(Scene):
             )
             self.preview.draw(surface, [], [], badges=False)
         elif self.preview_error:
-            blit_text(
+            draw_text(
                 surface,
                 self.preview_error[:80],
                 self.preview_rect.center,

@@ -1,47 +1,40 @@
-"""One World War match as the screens see it: the engine state, the seats, the replay,
-the per-turn history, dice luck and a readable log. No drawing happens here.
+"""One World War match as the screens see it: a `suite.core.session.Session` (the only
+way to the match), the seats, the per-turn history, dice luck and a readable log. No
+drawing happens here, and nothing of the engine is read: only views and events.
 
-Every action goes through `Session.apply`, which records it in the replay, keeps the
-statistics the game-over screen charts, and turns the engine's events into log lines.
-A session is saved as a `suite.core.store` document of kind "worldwar-save"; resuming
-replays the recorded actions, so a resumed game is exactly the saved one.
+Every action goes through `Match.act` (a human's) or `Match.run_bot` (a local bot's);
+`Match.pump` then takes the session's updates, keeps the statistics the game-over screen
+charts, turns the events into log lines and passes them to the listeners (the game
+screen's animations). A match is saved as a `suite.core.store` document of kind
+"worldwar-save"; resuming replays the recorded actions, so a resumed game is exactly the
+saved one.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
-from suite.core.match import Action, Event, Replay, Seat
-from suite.core.rng import Rng
+from suite.core.board import Board
+from suite.core.match import Action, Event, GameOver, Legal, Replay, Seat, parse_config
+from suite.core.session import LocalSession, Refusal, Session
 from suite.core.store import SaveError, load_document, save_document
 from suite.paths import user_data_dir
+from suite.worldwar.rules import SAVE_KIND, SPEC
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.bots import EasyBot, HardBot, RandomBot
-from suite.worldwar.rules.engine import WorldWar
-from suite.worldwar.rules.odds import battle, roll_probabilities
+from suite.worldwar.rules.game import board_for
+from suite.worldwar.rules.odds import odds_for
+from suite.worldwar.rules.views import WorldWarView
 
-GAME = "worldwar"
-SAVE_KIND = "worldwar-save"
+GAME = SPEC.name
 REPLAY_KIND = "replay"  # suite.core.match.Replay's document kind
-
-
-class WorldWarBot(Protocol):
-    """What the screens need of a World War bot (`suite.worldwar.rules.bots`)."""
-
-    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: Rng) -> Action: ...
-
-
-BOT_KINDS: dict[str, Callable[[], WorldWarBot]] = {
-    "random": RandomBot,
-    "easy": EasyBot,
-    "hard": HardBot,
-}
+BOT_KINDS = ("random", "easy", "hard")
+"""The bots a seat may be given on the set-up screen (names of the game's spec)."""
 SEAT_KINDS = ("human", *BOT_KINDS)
 LOG_KEEP = 400
 AUTOSAVE_GAP = 2.0  # seconds between autosaves while only bots play
@@ -97,8 +90,8 @@ def autosave_path() -> Path:
     return saves_dir() / "autosave.json"
 
 
-class Session:
-    """A running match. `config` and `seed` go to the engine (`suite.worldwar.rules`)."""
+class Match:
+    """A running match. `config` and `seed` go to the engine through the session."""
 
     def __init__(
         self,
@@ -107,28 +100,37 @@ class Session:
         seats: Sequence[SeatInfo],
         *,
         autosave: Path | None = None,
+        replay: Replay | None = None,
     ) -> None:
+        """A new match, or the one `replay` recorded (replayed to its end)."""
         self.seats = list(seats)
         self.config = dict(config)
         self.config["players"] = len(self.seats)
         self.seed = seed
-        self.replay = Replay(game=GAME, config=self.config, seed=seed)
-        state = self.replay.start()
-        assert isinstance(state, WorldWar)
-        self.state: WorldWar = state
+        humans = frozenset(i for i, s in enumerate(self.seats) if s.human)
+        bots = {i: s.kind for i, s in enumerate(self.seats) if not s.human}
+        if replay is None:
+            self.local = LocalSession.start(GAME, self.config, seed, humans=humans, bots=bots)
+        else:
+            self.local = LocalSession.resume(replay, humans=humans, bots=bots)
+        self.session: Session = self.local
+        self.bot_seats = frozenset(bots)
+        self.board: Board = board_for(parse_config(SPEC, self.config), seed)
         self.autosave = autosave
-        self.bots: dict[int, WorldWarBot] = {
-            i: BOT_KINDS[s.kind]() for i, s in enumerate(self.seats) if not s.human
-        }
-        self.bot_rng = Rng(seed).spawn()
         self.history: list[TurnStats] = []
         n = len(self.seats)
         self.luck = Luck([0.0] * n, [0.0] * n)
         self.log: list[LogLine] = []
         self.listeners: list[Callable[[list[Event]], None]] = []
-        self._phase_before = self.state.phase
         self._saved_at = 0.0
-        self._note(self.state.start_events)
+        self._setup = True
+        self.local.poll()  # a resumed match's replayed updates are history, not news
+        spectator = self.view(None)
+        self._armies = spectator.armies
+        self._setup = spectator.phase == "setup"
+        if not self.replay.actions:
+            first = spectator.current
+            self.log.append(LogLine(f"Territories dealt; {self.name(first)} starts.", first))
         self._snapshot()
 
     # -- names -----------------------------------------------------------------------------
@@ -137,75 +139,99 @@ class Session:
         return self.seats[seat].name
 
     def territory_name(self, tid: str) -> str:
-        return self.state.topo.names[self.state.topo.index[tid]]
+        m = self.view(None).map
+        return m.names[m.territories.index(tid)]
 
-    # -- acting ------------------------------------------------------------------------------
+    # -- the match through the session ---------------------------------------------------------
+
+    def view(self, seat: Seat | None) -> WorldWarView:
+        """`seat`'s view (None: a spectator's)."""
+        view = self.session.view(seat)
+        assert isinstance(view, WorldWarView)
+        return view
+
+    def legal(self, seat: Seat) -> Legal:
+        return self.session.legal(seat)
 
     @property
     def actor(self) -> Seat | None:
-        return self.state.actor()
+        return self.view(None).actor()
 
     @property
     def over(self) -> bool:
-        return self.state.outcome() is not None
+        return self.session.outcome() is not None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.state.view(seat)
+    @property
+    def replay(self) -> Replay:
+        return self.local.replay
 
-    def apply(self, seat: Seat, action: Action) -> list[Event]:
-        """Apply `action` for `seat` (IllegalAction leaves everything unchanged)."""
-        before = list(self.state.armies)
-        self._phase_before = self.state.phase
-        events = self.state.apply(seat, action)
-        self.replay.record(seat, action)
-        self._account(action, events, before)
-        self._note(events)
-        for listener in self.listeners:
-            listener(events)
-        began = [e for e in events if isinstance(e, A.TurnBegan)]
-        if began:
-            self._snapshot()
-            human = self.seats[began[-1].seat].human
-            if human or time.monotonic() - self._saved_at >= AUTOSAVE_GAP:
-                self.save_autosave()
-        if self.over:
-            self._snapshot()
-        return events
+    def act(self, seat: Seat, action: Action) -> list[Event]:
+        """Send `action` for `seat` (IllegalAction leaves everything unchanged); the
+        events it caused."""
+        self.session.act(seat, action)
+        return self.pump()
 
-    def bot_action(self) -> tuple[Seat, Action] | None:
-        """The awaited bot's choice, or None when a human (or nobody) is awaited."""
-        seat = self.actor
-        if seat is None or seat not in self.bots:
+    def run_bot(self) -> list[Event] | None:
+        """Let the awaited local bot act once: the events it caused (None when no bot is
+        awaited)."""
+        if self.local.run_bot() is None:
             return None
-        legal = self.state.legal(seat)
-        return seat, self.bots[seat].choose(self.state.view(seat), legal, self.bot_rng)
+        return self.pump()
+
+    def pump(self) -> list[Event]:
+        """Take the session's news: statistics, log, listeners, autosave. The events."""
+        out: list[Event] = []
+        for notice in self.session.poll():
+            if isinstance(notice, Refusal):
+                continue
+            events = list(notice.events)
+            self._account(events)
+            self._note(events)
+            self._setup = self.view(None).phase == "setup"
+            self._armies = self.view(None).armies
+            for listener in self.listeners:
+                listener(events)
+            began = [e for e in events if isinstance(e, A.TurnBegan)]
+            if began:
+                self._snapshot()
+                human = self.seats[began[-1].seat].human
+                if human or time.monotonic() - self._saved_at >= AUTOSAVE_GAP:
+                    self.save_autosave()
+            if self.over:
+                self._snapshot()
+            out.extend(events)
+        return out
 
     # -- statistics --------------------------------------------------------------------------
 
     def _snapshot(self) -> None:
-        n = len(self.seats)
-        armies = [0] * n
-        for t, o in enumerate(self.state.owner):
-            armies[o] += self.state.armies[t]
-        stats = TurnStats(self.state.turn, list(self.state.counts), armies)
+        view = self.view(None)
+        armies = [0] * len(self.seats)
+        for t, o in enumerate(view.owner):
+            armies[o] += view.armies[t]
+        stats = TurnStats(view.turn, list(view.territory_counts), armies)
         if self.history and self.history[-1].turn == stats.turn:
             self.history[-1] = stats
         else:
             self.history.append(stats)
 
-    def _account(self, action: Action, events: list[Event], before: list[int]) -> None:
-        idx = self.state.topo.index
+    def _account(self, events: list[Event]) -> None:
+        """Add the battles of `events` to the luck tally (armies before them: `_armies`)."""
+        view = self.view(None)
+        odds = odds_for(view.rules.dice())
+        index = view.map.territories.index
+        before = self._armies
         for e in events:
             if isinstance(e, A.DiceRolled):
-                rows = roll_probabilities(len(e.attacker_dice), len(e.defender_dice))
+                rows = odds.roll(len(e.attacker_dice), len(e.defender_dice))
                 self.luck.expected[e.seat] += sum(a * p for a, _, p in rows)
                 self.luck.expected[e.defender] += sum(d * p for _, d, p in rows)
                 self.luck.actual[e.seat] += e.attacker_loss
                 self.luck.actual[e.defender] += e.defender_loss
             elif isinstance(e, A.BattleFought):
-                odds = battle(before[idx[e.source]], before[idx[e.target]])
-                self.luck.expected[e.seat] += odds.expected_attacker_loss
-                self.luck.expected[e.defender] += odds.expected_defender_loss
+                fought = odds.battle(before[index(e.source)], before[index(e.target)])
+                self.luck.expected[e.seat] += fought.expected_attacker_loss
+                self.luck.expected[e.defender] += fought.expected_defender_loss
                 self.luck.actual[e.seat] += e.attacker_loss
                 self.luck.actual[e.defender] += e.defender_loss
 
@@ -221,12 +247,10 @@ class Session:
     def describe(self, e: Event) -> LogLine | None:
         """A log line for an event (None for events not worth a line)."""
         n, t = self.name, self.territory_name
-        if isinstance(e, A.Dealt):
-            return LogLine(f"Territories dealt; {n(e.first)} starts.", e.first)
         if isinstance(e, A.TurnBegan):
             bonus = f" (continents: {len(e.continents)})" if e.continents else ""
             return LogLine(f"Turn {e.turn}: {n(e.seat)} gets {e.reinforcements}{bonus}.", e.seat)
-        if isinstance(e, A.Placed) and self._phase_before != "setup":
+        if isinstance(e, A.Placed) and not self._setup:
             return LogLine(f"{n(e.seat)} placed {e.armies} on {t(e.territory)}.", e.seat)
         if isinstance(e, A.CardsTurnedIn):
             kind = e.set_kind.replace("_", " ")
@@ -255,8 +279,9 @@ class Session:
             return LogLine(f"{n(e.seat)} drew a card.", e.seat)
         if isinstance(e, A.TimeRanOut):
             return LogLine(f"{n(e.seat)} ran out of time.", e.seat)
-        if isinstance(e, A.GameOver):
-            return LogLine(f"{' and '.join(n(w) for w in e.winners)} won: {e.reason}.", None)
+        if isinstance(e, GameOver):
+            winners = " and ".join(n(w) for w in e.outcome.winners)
+            return LogLine(f"{winners} won: {e.outcome.reason}.", None)
         return None
 
     # -- saving ------------------------------------------------------------------------------
@@ -271,11 +296,11 @@ class Session:
         }
 
     def save(self, path: Path) -> None:
-        """Write the session to `path` (SaveError when it cannot)."""
+        """Write the match to `path` (SaveError when it cannot)."""
         save_document(path, SAVE_KIND, self.to_document())
 
     def save_autosave(self) -> None:
-        """Write the autosave (if any). `apply` calls it when a turn begins: always before
+        """Write the autosave (if any). `pump` calls it when a turn begins: always before
         a human's turn, and at most every AUTOSAVE_GAP seconds while bots play fast."""
         if self.autosave is None or self.over:
             return
@@ -298,23 +323,20 @@ class Session:
         return path
 
     @classmethod
-    def load(cls, path: Path, *, autosave: Path | None = None) -> Session:
-        """Resume a saved session; SaveError naming the file when it cannot be used."""
+    def load(cls, path: Path, *, autosave: Path | None = None) -> Match:
+        """Resume a saved match; SaveError naming the file when it cannot be used."""
         data = load_document(path, SAVE_KIND)
         try:
             replay = msgspec.convert(data["replay"], type=Replay)
             seats = [SeatInfo(**s) for s in data["seats"]]
-            session = cls(replay.config, replay.seed, seats, autosave=None)
-            for step in replay.actions:
-                action = msgspec.convert(step.action, type=A.WorldWarAction)
-                session.apply(step.seat, action)
-            session.history = [TurnStats(**h) for h in data["history"]] or session.history
-            session.luck = Luck(**data["luck"])
-            session.log = [LogLine(**line) for line in data["log"]]
+            match = cls(replay.config, replay.seed, seats, replay=replay)
+            match.history = [TurnStats(**h) for h in data["history"]] or match.history
+            match.luck = Luck(**data["luck"])
+            match.log = [LogLine(**line) for line in data["log"]]
         except (KeyError, TypeError, ValueError, msgspec.ValidationError) as exc:
             raise SaveError(path, f"not a World War save: {exc}") from exc
-        session.autosave = autosave
-        return session
+        match.autosave = autosave
+        return match
 
 
 def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:
