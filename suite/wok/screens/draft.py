@@ -1,0 +1,650 @@
+"""A seat's draft orders and everything the order form says about them (no pygame).
+
+`Draft` holds the orders being entered for each of the seat's colours, phase by phase, in
+the order entered; `SubmitOrders` is built from it. `Planner` reads the seat's view only
+(map, owners, its own figures and intel, the public rule set) to tell, for a new order,
+whether it can be entered and why not (`problem`), what to warn about (`warning`), the
+most it may name (`maximum`), the chances it has (`chances`) and what the orders leave
+behind in each own province (`after`). Limits and costs come from the view's rules data;
+nothing here touches the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
+
+from suite.wok.rules.orders import (
+    Attack,
+    Bomb,
+    Move,
+    OrderSet,
+    SetAim,
+    Spy,
+    SubmitOrders,
+    Transform,
+    Upgrade,
+)
+from suite.wok.rules.views import Figures, OwnColour, WokView
+
+Phase = Literal["bombs", "attacks", "transforms", "moves", "aims", "upgrades", "spies"]
+PHASES: tuple[Phase, ...] = ("bombs", "attacks", "transforms", "moves", "aims", "upgrades", "spies")
+TITLES: dict[Phase, str] = {
+    "bombs": "Bombing",
+    "attacks": "Attacks",
+    "transforms": "Transformations",
+    "moves": "Movement",
+    "aims": "Workers' aim",
+    "upgrades": "Upgrades",
+    "spies": "Spying",
+}
+SHORT: dict[Phase, str] = {
+    "bombs": "Bomb",
+    "attacks": "Attack",
+    "transforms": "Transf.",
+    "moves": "Move",
+    "aims": "Aim",
+    "upgrades": "Upgr.",
+    "spies": "Spy",
+}
+ENTRY_LIMIT: dict[Phase, str] = {
+    "bombs": "bomb_orders",
+    "attacks": "attack_orders",
+    "transforms": "transform_orders",
+    "moves": "move_orders",
+    "aims": "aim_orders",
+    "upgrades": "upgrade_orders",
+    "spies": "spy_orders",
+}
+NEEDS_SOURCE: frozenset[Phase] = frozenset(PHASES) - {"upgrades"}
+NEEDS_TARGET: frozenset[Phase] = frozenset({"bombs", "attacks", "moves", "spies"})
+HAS_AMOUNT: frozenset[Phase] = frozenset({"bombs", "attacks", "transforms", "moves", "spies"})
+UNITS = ("POP", "WOK", "ARM", "MIS", "SPY")
+TRANSFORM_UNITS = {"POP_WOK": ("POP", "WOK"), "POP_ARM": ("POP", "ARM"), "WOK_POP": ("WOK", "POP")}
+
+Order = Bomb | Attack | Transform | Move | SetAim | Upgrade | Spy
+
+
+def kinds_of(view: WokView, phase: Phase) -> tuple[str, ...]:
+    """The choices of the order's kind field in `phase` (from the rules data)."""
+    rules = view.rules
+    if phase == "transforms":
+        return tuple(sorted(rules.transform.ratios))
+    if phase == "moves":
+        return tuple(rules.movement.kinds)
+    if phase == "aims":
+        return tuple(rules.working.aims)
+    if phase == "upgrades":
+        return tuple(rules.upgrades.kinds)
+    if phase == "spies":
+        return tuple(rules.spying.operations)
+    return ()
+
+
+def kind_label(kind: str) -> str:
+    """ "POP_ARM" as "POP->ARM", "SPY_PROVINCE" as "Spy province"."""
+    if kind in TRANSFORM_UNITS:
+        a, b = TRANSFORM_UNITS[kind]
+        return f"{a}->{b}"
+    if "_" in kind:
+        return kind.replace("_", " ").capitalize()
+    return kind
+
+
+@dataclass
+class Draft:
+    """The orders being entered for each colour of a seat, phase by phase."""
+
+    orders: dict[int, dict[Phase, list[Order]]] = field(default_factory=dict)
+
+    @classmethod
+    def from_view(cls, view: WokView) -> Draft:
+        """A draft holding the orders the seat already sent this turn (or none)."""
+        draft = cls()
+        for colour in view.colours:
+            if colour.alive:
+                draft.orders[colour.colour] = {p: [] for p in PHASES}
+        for os in view.orders:
+            if os.colour in draft.orders:
+                for p in PHASES:
+                    draft.orders[os.colour][p] = list(getattr(os, p))
+        return draft
+
+    def of(self, colour: int, phase: Phase) -> list[Order]:
+        return self.orders.setdefault(colour, {p: [] for p in PHASES})[phase]
+
+    def add(self, colour: int, phase: Phase, order: Order) -> None:
+        self.of(colour, phase).append(order)
+
+    def remove(self, colour: int, phase: Phase, index: int) -> Order:
+        return self.of(colour, phase).pop(index)
+
+    def order_set(self, colour: int) -> OrderSet:
+        phases = self.orders.get(colour, {})
+        return OrderSet(colour, **{p: tuple(phases.get(p, ())) for p in PHASES})  # type: ignore[arg-type]
+
+    def submit(self, ready: bool) -> SubmitOrders:
+        """The action that sends the whole draft (every colour's set)."""
+        return SubmitOrders(sets=tuple(self.order_set(c) for c in sorted(self.orders)), ready=ready)
+
+    def total(self) -> int:
+        return sum(len(v) for phases in self.orders.values() for v in phases.values())
+
+    def same_as(self, view: WokView) -> bool:
+        """Whether the draft equals what the seat has sent (nothing unsent)."""
+        sent = {os.colour: os for os in view.orders}
+        for colour in self.orders:
+            mine = self.order_set(colour)
+            other = sent.get(colour, OrderSet(colour))
+            if mine != other:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Chances:
+    """What the form shows of a planned order's odds (text lines, best first)."""
+
+    lines: tuple[str, ...]
+    win: float | None = None
+
+
+def order_text(view: WokView, phase: Phase, order: Order) -> str:
+    """One line naming an order ("Attack 12 Zolis -> 5 Kar, 20 ARM")."""
+    names = [p.name for p in view.map.provinces]
+
+    def p(i: int) -> str:
+        return f"{i} {names[i]}" if 0 <= i < len(names) else str(i)
+
+    if isinstance(order, Bomb):
+        return f"{p(order.source)} -> {p(order.target)}: {order.missiles} MIS"
+    if isinstance(order, Attack):
+        return f"{p(order.source)} -> {p(order.target)}: {order.armies} ARM"
+    if isinstance(order, Transform):
+        return f"{p(order.province)}: {order.amount} {kind_label(order.kind)}"
+    if isinstance(order, Move):
+        return f"{p(order.source)} -> {p(order.target)}: {order.amount} {order.unit}"
+    if isinstance(order, SetAim):
+        return f"{p(order.province)}: aim {order.aim}"
+    if isinstance(order, Upgrade):
+        return f"{order.kind}"
+    return f"{p(order.source)} -> {p(order.target)}: {kind_label(order.op)}, {order.spies} SPY"
+
+
+def round_loss(patt: float, pdef: float) -> tuple[float, float]:
+    """W6: the chances that the attacker, resp. the defender, loses a unit in one round.
+
+    Each side draws uniformly from 0..round(P) (0..1 when P < 1); the lower draw loses.
+    """
+    a = max(1, int(patt + 0.5)) if patt >= 1 else 1
+    d = max(1, int(pdef + 0.5)) if pdef >= 1 else 1
+
+    # P(X < Y) with X in 0..a, Y in 0..d: sum over y of min(y, a+1) / ((a+1)(d+1))
+    def below(x: int, y: int) -> float:
+        # sum_{k=0..y} min(k, x+1)
+        m = min(y, x + 1)
+        s = m * (m + 1) // 2 + (y - m) * (x + 1)
+        return s / ((x + 1) * (y + 1))
+
+    return below(a, d), below(d, a)
+
+
+def win_chance(patt: float, pdef: float, attackers: int, defenders: int) -> float:
+    """The chance that `attackers` beat `defenders` (rounds until one side is empty)."""
+    if defenders <= 0:
+        return 1.0
+    if attackers <= 0:
+        return 0.0
+    la, ld = round_loss(patt, pdef)
+    decisive = la + ld
+    if decisive <= 0:
+        return 0.5
+    q = ld / decisive  # chance the defender loses the next decided round
+    a, d = min(attackers, 400), min(defenders, 400)
+    # win[j]: chance to win with i attackers left against j defenders, row by row in i.
+    prev = [0.0] + [0.0] * d  # i = 0: lost
+    for _ in range(1, a + 1):
+        row = [1.0] + [0.0] * d
+        for j in range(1, d + 1):
+            row[j] = q * row[j - 1] + (1 - q) * prev[j]
+        prev = row
+    return prev[d]
+
+
+class Planner:
+    """Answers the order form's questions from one seat's view (see the module docstring)."""
+
+    def __init__(self, view: WokView, draft: Draft) -> None:
+        self.view = view
+        self.draft = draft
+        self.owner = [p.owner for p in view.provinces]
+        self.figures: dict[int, Figures] = {
+            p.id: p.figures for p in view.provinces if p.figures is not None
+        }
+        self.seen = {p.id: p.seen for p in view.provinces}
+        self.map = view.map.provinces
+        self.names = [p.name for p in self.map]
+        self.colour_names = {pl.colour: pl.name for pl in view.players}
+
+    # -- facts ------------------------------------------------------------------------------
+
+    def me(self, colour: int) -> OwnColour:
+        return next(c for c in self.view.colours if c.colour == colour)
+
+    def own(self, colour: int) -> list[int]:
+        return [p for p, o in enumerate(self.owner) if o == colour]
+
+    def planned_captures(self, colour: int, before: int | None = None) -> set[int]:
+        """Targets of the colour's attack orders (the first `before` of them)."""
+        attacks = self.draft.of(colour, "attacks")[:before]
+        return {a.target for a in attacks if isinstance(a, Attack)}
+
+    def protection(self, colour: int, target: int) -> str | None:
+        """Why `target` may not be bombed, attacked or spied on this turn, or None."""
+        v = self.view
+        home = v.provinces[target].home
+        if home >= 0 and v.turn <= v.variant.protect_home_until:
+            return f"a start province, protected during turns 1-{v.variant.protect_home_until}"
+        nap = self.me(colour).nap
+        if nap is not None and self.owner[target] == nap.partner:
+            return f"napped with {nap.partner_name} until the start of turn {nap.until}"
+        return None
+
+    def component(self, colour: int, source: int) -> set[int]:
+        """The connected part of the colour's empire that holds `source` (spy reach, S11)."""
+        seen = {source}
+        todo = [source]
+        while todo:
+            p = todo.pop()
+            for n in self.map[p].neighbours:
+                if n not in seen and self.owner[n] == colour:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    def spy_short(self, colour: int, source: int, target: int) -> bool:
+        """Whether spies from `source` reach `target` for sure (adjacent to its part)."""
+        return any(target in self.map[p].neighbours for p in self.component(colour, source))
+
+    # -- what the form may pick -------------------------------------------------------------
+
+    def sources(self, colour: int, phase: Phase) -> list[int]:
+        """Provinces the colour may pick as source (or province) in `phase`."""
+        own = self.own(colour)
+        if phase == "attacks":
+            return sorted(set(own) | self.planned_captures(colour))
+        if phase == "moves":
+            return sorted(set(own) | self.planned_captures(colour))
+        return own
+
+    def targets(self, colour: int, phase: Phase, source: int) -> list[int]:
+        """Provinces an order of `phase` from `source` may name as target."""
+        mp = self.map[source]
+        mine = set(self.own(colour)) | self.planned_captures(colour)
+        if phase == "attacks":
+            return [t for t in mp.neighbours if t not in mine]
+        if phase == "bombs":
+            reach = set(mp.neighbours) | set(mp.far)
+            neutral_ok = self.view.rules.bombing.bomb_neutrals
+            return sorted(
+                t
+                for t in reach
+                if self.owner[t] != colour and (neutral_ok or self.owner[t] >= 0) and t != source
+            )
+        if phase == "moves":
+            return [t for t in mp.neighbours if t in mine]
+        if phase == "spies":
+            return [t for t, o in enumerate(self.owner) if o >= 0 and o != colour]
+        return []
+
+    # -- amounts ----------------------------------------------------------------------------
+
+    def available(self, colour: int, province: int, unit: str) -> int:
+        """Units of `unit` the draft leaves in `province` for one more order."""
+        left = self.after(colour)
+        return int(left.get(province, {}).get(unit, 0))
+
+    def maximum(self, colour: int, phase: Phase, source: int | None, kind: str = "") -> int:
+        """The most a new order of `phase` may name (0 when nothing can be sent)."""
+        lim = self.view.limits
+        if source is None:
+            return 0
+        if phase == "bombs":
+            return min(lim.bomb_missiles, self.available(colour, source, "MIS"))
+        if phase == "attacks":
+            if self.owner[source] != colour:
+                sent = sum(
+                    a.armies
+                    for a in self.draft.of(colour, "attacks")
+                    if isinstance(a, Attack) and a.target == source
+                )
+                onward = sum(
+                    a.armies
+                    for a in self.draft.of(colour, "attacks")
+                    if isinstance(a, Attack) and a.source == source
+                )
+                return max(0, min(self.view.rules.caps.arm, sent - onward))
+            return min(self.view.rules.caps.arm, self.available(colour, source, "ARM"))
+        if phase == "transforms":
+            unit, _ = TRANSFORM_UNITS.get(kind, ("POP", ""))
+            ratio = self.view.rules.transform.ratios.get(kind, 1)
+            top = min(lim.transform_amount, self.available(colour, source, unit))
+            return top - top % ratio
+        if phase == "moves":
+            return min(lim.move_amount, self.available(colour, source, kind or "ARM"))
+        if phase == "spies":
+            return min(lim.spy_amount, self.available(colour, source, "SPY"))
+        return 0
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def count_line(self, colour: int, phase: Phase) -> str:
+        """The phase's limit as the form shows it ("attacks 2/4, may enter 7")."""
+        n = len(self.draft.of(colour, phase))
+        lim = getattr(self.view.limits, ENTRY_LIMIT[phase])
+        if phase == "attacks":
+            allowed = self.me(colour).attacks_allowed
+            return f"attacks {n}/{allowed} (up to {lim} may be entered)"
+        if phase == "transforms":
+            pa = sum(1 for t in self.draft.of(colour, phase) if getattr(t, "kind", "") == "POP_ARM")
+            top = self.view.limits.transform_pop_arm_orders
+            return f"orders {n}/{lim}, POP->ARM {pa}/{top}"
+        if phase == "upgrades":
+            cost = self.upgrade_cost(colour)
+            return f"upgrades {n}/{lim}, cost {cost} of {self.me(colour).gold} gold"
+        return f"orders {n}/{lim}"
+
+    def upgrade_cost(self, colour: int, extra: int = 0) -> int:
+        """What the colour's upgrades (plus `extra` more) cost this turn (S10)."""
+        costs = self.me(colour).upgrade_costs
+        n = min(len(costs), len(self.draft.of(colour, "upgrades")) + extra)
+        return sum(costs[:n])
+
+    def problem(self, colour: int, phase: Phase, order: Order) -> str | None:
+        """Why `order` cannot be added to the colour's draft now, or None."""
+        lim = self.view.limits
+        orders = self.draft.of(colour, phase)
+        top = getattr(lim, ENTRY_LIMIT[phase])
+        if len(orders) >= top:
+            return f"at most {top} {TITLES[phase].lower()} orders"
+        n = len(self.owner)
+        for p in _provinces_of(order):
+            if not 0 <= p < n:
+                return f"no province {p}"
+        if isinstance(order, Upgrade):
+            return None
+        if isinstance(order, SetAim):
+            if self.owner[order.province] != colour:
+                return f"{self.names[order.province]} is not yours"
+            if any(isinstance(a, SetAim) and a.province == order.province for a in orders):
+                return f"{self.names[order.province]} already has an aim order"
+            return None
+        if isinstance(order, Transform):
+            if self.owner[order.province] != colour:
+                return f"{self.names[order.province]} is not yours"
+            pa = sum(1 for t in orders if isinstance(t, Transform) and t.kind == "POP_ARM")
+            if order.kind == "POP_ARM" and pa >= lim.transform_pop_arm_orders:
+                return f"at most {lim.transform_pop_arm_orders} POP->ARM orders a turn"
+            if not 1 <= order.amount <= lim.transform_amount:
+                return f"amount 1..{lim.transform_amount}"
+            return None
+        source, target = _ends(order)
+        if source not in self.sources(colour, phase):
+            return f"{self.names[source]} is not yours"
+        if target not in self.targets(colour, phase, source):
+            return self._bad_target(colour, phase, source, target)
+        if phase in ("bombs", "attacks", "spies"):
+            why = self.protection(colour, target)
+            if why:
+                return f"{self.names[target]}: {why}"
+        amount = _amount(order)
+        top = self._amount_cap(phase)
+        if not 1 <= amount <= top:
+            return f"amount 1..{top}"
+        return None
+
+    def _amount_cap(self, phase: Phase) -> int:
+        lim = self.view.limits
+        return {
+            "bombs": lim.bomb_missiles,
+            "attacks": self.view.rules.caps.arm,
+            "moves": lim.move_amount,
+            "spies": lim.spy_amount,
+        }.get(phase, lim.transform_amount)
+
+    def _bad_target(self, colour: int, phase: Phase, source: int, target: int) -> str:
+        s, t = self.names[source], self.names[target]
+        if target == source:
+            return "pick another province as target"
+        if phase == "attacks":
+            if self.owner[target] == colour or target in self.planned_captures(colour):
+                return f"{t} is yours (or you plan to take it)"
+            return f"{t} is not a neighbour of {s}"
+        if phase == "bombs":
+            if self.owner[target] == colour:
+                return "you cannot bomb your own province"
+            return f"{t} is out of range of {s} (neighbours and their neighbours)"
+        if phase == "moves":
+            return f"{t} is not your neighbouring province"
+        return "spies only go against other players' provinces"
+
+    def warning(self, colour: int, phase: Phase, order: Order) -> str | None:
+        """Something the player should know (the order may still be entered)."""
+        if isinstance(order, Upgrade):
+            need = self.upgrade_cost(colour, 1)
+            gold = self.me(colour).gold
+            if need > gold:
+                return f"needs {need} gold in all, you have {gold} (mining comes first)"
+            return None
+        if isinstance(order, Attack):
+            runs = len(self.draft.of(colour, "attacks")) + 1
+            allowed = self.me(colour).attacks_allowed
+            if runs > allowed:
+                return f"only {allowed} attacks run this turn: later ones are cancelled"
+            if self.owner[order.source] != colour:
+                return f"runs only if you take {self.names[order.source]} first"
+        if isinstance(order, Move) and self.owner[order.source] != colour:
+            return f"runs only if you take {self.names[order.source]}"
+        amount = _amount(order)
+        src = _source(order)
+        unit = _unit(phase, order)
+        if src is not None and unit and self.owner[src] == colour:
+            have = self.available(colour, src, unit)
+            if amount > have:
+                return f"only {have} {unit} left in {self.names[src]}: fewer will go"
+        return None
+
+    # -- odds -------------------------------------------------------------------------------
+
+    def chances(self, colour: int, phase: Phase, order: Order) -> Chances:
+        """The odds of a planned order, from the colour's EFF and what the seat knows."""
+        eff = self.me(colour).eff / 100
+        if isinstance(order, Bomb):
+            b = self.view.rules.bombing
+            short = order.target in self.map[order.source].neighbours
+            chance = (b.short_chance if short else b.long_chance) * eff
+            rng = "short" if short else "long"
+            hits = order.missiles * chance
+            kinds = "/".join(b.hit_kinds)
+            return Chances((f"{rng} range: {chance:.0%} a missile, ~{hits:.1f} hits ({kinds})",))
+        if isinstance(order, Attack):
+            return self._attack_chances(colour, order)
+        if isinstance(order, Spy):
+            sp = self.view.rules.spying
+            short = self.owner[order.source] == colour and self.spy_short(
+                colour, order.source, order.target
+            )
+            reach = "reach: sure" if short else f"reach: {eff:.0%} each spy"
+            arrive = order.spies if short else order.spies * eff
+            if order.op == "STEAL_GOLD":
+                gold = arrive * eff * sp.gold_per_spy
+                return Chances((reach, f"~{gold:.0f} gold if no spies defend"))
+            ok = 1 - (1 - eff) ** max(0.0, arrive)
+            return Chances((reach, f"success {ok:.0%} if no spies defend"), ok)
+        return Chances(())
+
+    def _attack_chances(self, colour: int, order: Attack) -> Chances:
+        a = self.view.rules.attack
+        eff = self.me(colour).eff
+        lev = self._lev_from(colour, order.source)
+        patt = eff * (a.att_level_factor * lev)
+        fig = self.figures.get(order.target)
+        if fig is None:
+            return Chances((f"PATT {patt:.0f}; defenders unknown (spy the province)",))
+        seen = self.seen.get(order.target)
+        age = "" if seen is None else f" (seen turn {seen})"
+        d_eff = self._eff_of(fig.owner)
+        pdef = d_eff * (a.def_level_factor * fig.lev + a.def_def_factor * fig.def_)
+        win = win_chance(patt, pdef, order.armies, fig.arm)
+        return Chances(
+            (f"PATT {patt:.0f} vs PDEF {pdef:.0f}, {fig.arm} ARM{age}", f"win chance ~{win:.0%}"),
+            win,
+        )
+
+    def _lev_from(self, colour: int, source: int) -> float:
+        """The level of armies leaving `source` (for a planned capture: of those sent there)."""
+        fig = self.figures.get(source)
+        if fig is not None and fig.owner == colour:
+            return fig.lev
+        for a in self.draft.of(colour, "attacks"):
+            if isinstance(a, Attack) and a.target == source and a.source != source:
+                return (
+                    self._lev_from(colour, a.source)
+                    if self.owner[a.source] == colour
+                    else (self.view.rules.caps.lev_min)
+                )
+        return self.view.rules.caps.lev_min
+
+    def _eff_of(self, owner: int) -> int:
+        if owner < 0:
+            return self.view.rules.start.neutral.eff
+        for c in self.view.colours:
+            if c.colour == owner:
+                return c.eff
+        for intel in self.view.player_intel:
+            if intel.colour == owner:
+                return intel.eff
+        return self.view.rules.start.eff
+
+    # -- preview ----------------------------------------------------------------------------
+
+    def after(self, colour: int) -> dict[int, dict[str, float]]:
+        """Own provinces' units once the draft's bombing, attacks (armies leaving),
+        transformations and moves have run, in the order entered (no battles or growth)."""
+        r = self.view.rules
+        left: dict[int, dict[str, float]] = {}
+        for p in self.own(colour):
+            f = self.figures[p]
+            left[p] = {
+                "POP": f.pop,
+                "WOK": f.wok,
+                "ARM": f.arm,
+                "MIS": f.mis,
+                "SPY": f.spy,
+                "LEV": f.lev,
+            }
+        caps = {"POP": r.caps.pop, "WOK": r.caps.wok, "ARM": r.caps.arm, "MIS": r.caps.mis}
+        caps["SPY"] = r.caps.spy
+        for o in self.draft.of(colour, "bombs"):
+            if isinstance(o, Bomb) and o.source in left:
+                _take(left[o.source], "MIS", o.missiles)
+        for o in self.draft.of(colour, "attacks"):
+            if isinstance(o, Attack) and o.source in left:
+                _take(left[o.source], "ARM", o.armies)
+        for o in self.draft.of(colour, "transforms"):
+            if isinstance(o, Transform) and o.province in left:
+                src, dst = TRANSFORM_UNITS.get(o.kind, ("POP", "WOK"))
+                ratio = r.transform.ratios.get(o.kind, 1)
+                used = _take(left[o.province], src, min(o.amount, r.limits.transform_amount))
+                made = used // ratio
+                here = left[o.province]
+                if dst == "ARM" and made:
+                    arm = here["ARM"]
+                    lev = (arm * here["LEV"] + made * r.transform.new_arm_lev) / (arm + made)
+                    here["LEV"] = round(lev, 3)
+                here[dst] = min(caps[dst], here[dst] + made)
+        for o in self.draft.of(colour, "moves"):
+            if isinstance(o, Move) and o.source in left and o.target in left:
+                moved = _take(left[o.source], o.unit, o.amount)
+                there = left[o.target]
+                room = caps[o.unit] - there[o.unit]
+                there[o.unit] += min(moved, room)
+                left[o.source][o.unit] += max(0, moved - room)
+        return left
+
+
+def _take(units: dict[str, float], unit: str, amount: int) -> int:
+    """Remove up to `amount` of `unit`; returns what was taken."""
+    have = int(units.get(unit, 0))
+    taken = max(0, min(have, amount))
+    units[unit] = have - taken
+    return taken
+
+
+def _provinces_of(order: Order) -> Iterable[int]:
+    if isinstance(order, Transform | SetAim):
+        return (order.province,)
+    if isinstance(order, Upgrade):
+        return ()
+    return (order.source, order.target)
+
+
+def _ends(order: Order) -> tuple[int, int]:
+    assert isinstance(order, Bomb | Attack | Move | Spy)
+    return order.source, order.target
+
+
+def _source(order: Order) -> int | None:
+    if isinstance(order, Transform):
+        return order.province
+    if isinstance(order, Bomb | Attack | Move | Spy):
+        return order.source
+    return None
+
+
+def _amount(order: Order) -> int:
+    if isinstance(order, Bomb):
+        return order.missiles
+    if isinstance(order, Attack):
+        return order.armies
+    if isinstance(order, Transform | Move):
+        return order.amount
+    if isinstance(order, Spy):
+        return order.spies
+    return 0
+
+
+def _unit(phase: Phase, order: Order) -> str:
+    if isinstance(order, Transform):
+        return TRANSFORM_UNITS.get(order.kind, ("POP", ""))[0]
+    if isinstance(order, Move):
+        return order.unit
+    return {"bombs": "MIS", "attacks": "ARM", "spies": "SPY"}.get(phase, "")
+
+
+def build_order(
+    phase: Phase, source: int | None, target: int | None, amount: int, kind: str
+) -> Order | str:
+    """The order the form's fields describe, or what is missing."""
+    if phase == "upgrades":
+        return msgspec.convert({"kind": kind}, Upgrade)
+    if source is None:
+        return "pick a province on the map"
+    if phase == "aims":
+        return msgspec.convert({"province": source, "aim": kind}, SetAim)
+    if phase == "transforms":
+        return msgspec.convert({"province": source, "kind": kind, "amount": amount}, Transform)
+    if target is None:
+        return "pick the target on the map"
+    if phase == "bombs":
+        return Bomb(source, target, amount)
+    if phase == "attacks":
+        return Attack(source, target, amount)
+    if phase == "moves":
+        return msgspec.convert(
+            {"source": source, "target": target, "unit": kind, "amount": amount}, Move
+        )
+    return msgspec.convert({"source": source, "target": target, "op": kind, "spies": amount}, Spy)

@@ -1,0 +1,680 @@
+"""The WoK game screen: the map, the Order of Play, your figures, the players and the order form.
+
+The scene reads only the session's seat views, `legal(seat)` and the events of `poll()`,
+and acts through `session.act`. Hot-seat: each human enters orders behind a pass screen;
+bots' orders are never shown (only that they are ready). Bots are paced (`bot_delay`),
+and a turn's report is shown to each human when they next take the screen. Idle: when
+nothing is waiting on a bot, a timer or the mouse, the scene asks for no redraws.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+
+from suite.core.match import IllegalAction
+from suite.core.session import Refusal, Update, is_legal
+from suite.core.store import SaveError
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.widgets import Button, draw_panel, draw_tooltip
+from suite.wok.rules.events import GameOver, Ripped, SeatQuit, TurnRan
+from suite.wok.rules.orders import SetReady
+from suite.wok.rules.views import ProvinceView, WokView
+from suite.wok.screens.draft import PHASES, Draft, Planner
+from suite.wok.screens.kit import label
+from suite.wok.screens.mapdraw import WokMapView, colour_of
+from suite.wok.screens.match import WokMatch, saves_dir
+from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
+from suite.wok.screens.panel import OrderForm
+
+TOP = 34
+STRIP = 26
+SHORT_RANGE = (235, 90, 60)
+LONG_RANGE = (240, 200, 80)
+
+
+def panel_width(width: int) -> int:
+    return max(300, min(470, int(width * 0.36)))
+
+
+class GameScene(Scene):
+    """One local WoK match on screen (see the module docstring)."""
+
+    def __init__(self, app: App, match: WokMatch, *, bot_delay: float = 0.2) -> None:
+        super().__init__(app)
+        self.match = match
+        self.session = match.session
+        self.bot_delay = bot_delay
+        self.bot_timer = 0.0
+        self.seat: int | None = None
+        self.view: WokView = match.view(match.humans[0])
+        self.drafts: dict[int, Draft] = {}
+        self.seen_report: dict[int, int] = {}
+        self.hover: int | None = None
+        self.show_legend = True
+        self.turn_clock = 0.0
+        self.clock_shown = -1
+        self.over_shown = False
+        self.passing = False
+        self.form = OrderForm(self.ready, self.unready, app.request_redraw)
+        self.mapview = WokMapView(self.view.map, pygame.Rect(0, 0, 100, 100))
+        self.report_button = Button(
+            "Report",
+            pygame.Rect(0, 0, 86, 26),
+            self.show_report,
+            font_size=14,
+            tooltip="The last turn's report and the charts (T)",
+        )
+        self.help_button = Button(
+            "Help",
+            pygame.Rect(0, 0, 64, 26),
+            self.show_help,
+            font_size=14,
+            tooltip="Keys, phases and the robots' doctrine (F1)",
+        )
+        self.menu_button = Button(
+            "Menu",
+            pygame.Rect(0, 0, 64, 26),
+            self.open_menu,
+            font_size=14,
+            tooltip="Save, help, leave (Esc)",
+        )
+        self.on_resize(app.size)
+
+    # -- seats ------------------------------------------------------------------------------
+
+    def on_enter(self) -> None:
+        if self.seat is None and not self.passing:
+            self.next_seat()
+
+    def human_waiting(self) -> list[int]:
+        awaiting = self.session.awaiting()
+        return [s for s in self.match.humans if s in awaiting]
+
+    def next_seat(self) -> None:
+        """Hand the screen to the next human who owes orders (behind a pass screen when
+        several humans share the machine)."""
+        if self.session.outcome() is not None:
+            self.game_over()
+            return
+        waiting = self.human_waiting()
+        if self.seat in waiting or not waiting:
+            if self.seat is None:
+                self.take_seat(self.match.humans[0])
+            return
+        nxt = waiting[0]
+        if len(self.match.humans) == 1:
+            self.take_seat(nxt)
+            return
+        self.keep_draft()
+        self.seat = None
+        self.passing = True
+        name = self.match.seats[nxt].name
+        first = self.match.view(nxt).colours[0].colour
+        note = "The other players should look away now."
+        self.app.push(
+            PassScene(self.app, name, colour_of(first), note, lambda: self.take_seat(nxt))
+        )
+
+    def take_seat(self, seat: int) -> None:
+        self.passing = False
+        self.seat = seat
+        self.refresh()
+        report = self.view.reports[0].turn if self.view.reports else -1
+        if self.seen_report.get(seat, -2) < report:
+            self.seen_report[seat] = report
+            self.show_report()
+
+    def refresh(self) -> None:
+        """Read the seat's view again and show it (after any update)."""
+        seat = self.seat if self.seat is not None else self.match.humans[0]
+        self.view = self.match.view(seat)
+        if self.seat is None:
+            return
+        draft = self.drafts.get(seat)
+        if draft is None or not self.view.may_submit:
+            draft = Draft.from_view(self.view)
+            self.drafts[seat] = draft
+        colour, phase = self.form.colour, self.form.phase
+        self.form.load(self.view, draft)
+        if colour in draft.orders:
+            self.form.colour = colour
+        self.form.set_phase(phase)
+        v = self.view
+        owners = [p.owner for p in v.provinces]
+        armies = [p.figures.arm if p.figures is not None else None for p in v.provinces]
+        protected = v.turn <= v.variant.protect_home_until
+        marks = ["*" if protected and p.home >= 0 else "" for p in v.provinces]
+        self.mapview.set_state(owners, armies, marks)
+        self.app.request_redraw()
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def act(self, action: object) -> bool:
+        if self.seat is None:
+            return False
+        legal = self.session.legal(self.seat)
+        try:
+            if not is_legal(legal, action):  # type: ignore[arg-type]
+                why = getattr(legal, "why_not", lambda a: "not allowed now")(action)
+                self.app.notify(f"Refused: {why}", 4.0)
+                return False
+            self.session.act(self.seat, action)  # type: ignore[arg-type]
+        except IllegalAction as exc:
+            self.app.notify(f"Refused: {exc.reason}", 4.0)
+            return False
+        return True
+
+    def ready(self) -> None:
+        """Send the draft and lock it (the turn runs when every seat is ready)."""
+        if self.seat is None or not self.view.may_submit:
+            return
+        draft = self.drafts[self.seat]
+        if self.act(draft.submit(ready=True)):
+            self.process()
+            self.next_seat()
+
+    def unready(self) -> None:
+        if self.seat is not None and self.view.is_ready and self.act(SetReady(False)):
+            self.process()
+
+    def keep_draft(self) -> None:
+        """Send the current seat's unsent draft without marking it ready."""
+        if self.seat is None or not self.view.may_submit:
+            return
+        draft = self.drafts.get(self.seat)
+        if (
+            draft is not None
+            and not draft.same_as(self.view)
+            and self.act(draft.submit(ready=False))
+        ):
+            self.process()
+
+    def process(self) -> None:
+        """Handle everything the session reports since the last poll."""
+        notes = self.session.poll()
+        if not notes:
+            return
+        ran = False
+        for note in notes:
+            if isinstance(note, Refusal):
+                self.app.notify(f"Refused: {note.reason}", 4.0)
+                continue
+            assert isinstance(note, Update)
+            for event in note.events:
+                if isinstance(event, TurnRan):
+                    ran = True
+                elif isinstance(event, Ripped):
+                    name = self.view.players[event.colour].name
+                    self.app.notify(f"{name} is out (RIP)", 3.0)
+                elif isinstance(event, SeatQuit):
+                    self.app.notify(
+                        f"{self.match.seats[event.seat].name} left: {event.reason}", 3.0
+                    )
+        if ran:
+            self.drafts.clear()
+            self.turn_clock = 0.0
+            if self.match.autosave_error:
+                self.app.notify(f"Autosave failed: {self.match.autosave_error}", 4.0)
+        self.refresh()
+        if ran and self.seat is not None and self.session.outcome() is None:
+            report = self.view.reports[0].turn if self.view.reports else -1
+            if self.seen_report.get(self.seat, -2) < report:
+                self.seen_report[self.seat] = report
+                self.show_report()
+        if self.session.outcome() is not None:
+            self.game_over()
+
+    # -- scenes -----------------------------------------------------------------------------
+
+    def show_report(self) -> None:
+        from suite.wok.screens.report import ReportScene
+
+        if self.seat is not None:
+            self.app.push(ReportScene(self.app, self.view, self.match.history.get(self.seat, [])))
+
+    def show_help(self) -> None:
+        self.app.push(HelpScene(self.app, self.view.rules))
+
+    def game_over(self) -> None:
+        if self.over_shown:
+            return
+        self.over_shown = True
+        from suite.wok.screens.report import GameOverScene
+
+        self.app.replace(GameOverScene(self.app, self.match))
+
+    def open_menu(self) -> None:
+        self.app.push(
+            MenuScene(
+                self.app,
+                "Menu",
+                [
+                    ("Resume", "Back to the map", lambda: None),
+                    ("Save game", "Save the match to your saves folder", self.save_game),
+                    ("Turn report", "The last turn's report and charts", self.show_report),
+                    ("Help", "Keys, phases, robots", self.show_help),
+                    ("Leave", "Back to the launcher (the game is saved)", self.leave),
+                ],
+            )
+        )
+
+    def save_game(self) -> Path | None:
+        self.keep_draft()
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            path = self.match.save(saves_dir() / f"wok-{stamp}.json")
+        except (SaveError, OSError) as exc:
+            self.app.notify(f"Could not save: {exc}", 5.0)
+            return None
+        self.app.notify(f"Saved as {path.name}")
+        return path
+
+    def leave(self) -> None:
+        def go() -> None:
+            self.keep_draft()
+            if self.match.autosave is not None:
+                try:
+                    self.match.save(self.match.autosave)
+                except (SaveError, OSError):
+                    pass
+            if self.app.stack and self.app.scene is self:
+                self.app.pop()
+
+        self.app.push(
+            ConfirmScene(
+                self.app,
+                "Leave the game?",
+                "It is saved as your autosave; resume it from the set-up screen.",
+                "Leave",
+                go,
+            )
+        )
+
+    def back(self) -> bool:
+        if self.form.source is not None:
+            self.form.clear_form()
+            return True
+        self.open_menu()
+        return True
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        pw = panel_width(w)
+        self.map_rect = pygame.Rect(0, TOP + STRIP, w - pw, h - TOP - STRIP)
+        self.mapview.set_rect(self.map_rect)
+        self.form.layout(pygame.Rect(w - pw + 4, TOP + STRIP, pw - 8, h - TOP - STRIP - 6))
+        self.menu_button.rect.topright = (w - 6, 4)
+        self.help_button.rect.topright = (self.menu_button.rect.x - 6, 4)
+        self.report_button.rect.topright = (self.help_button.rect.x - 6, 4)
+
+    def buttons(self) -> list[Button]:
+        return [self.report_button, self.help_button, self.menu_button]
+
+    # -- input ------------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            hover = self.mapview.province_at(event.pos)
+            if hover != self.hover:
+                self.hover = hover
+                self.app.request_redraw()
+        for button in self.buttons():
+            if button.handle_event(event):
+                return
+        if self.form.handle_event(event):
+            return
+        if event.type == pygame.MOUSEBUTTONUP and self.map_rect.collidepoint(event.pos):
+            p = self.mapview.province_at(event.pos)
+            if event.button == 3:
+                self.form.clear_form()
+            elif event.button == 1 and p is not None:
+                self.form.pick(p)
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key, shift = event.key, bool(event.mod & pygame.KMOD_SHIFT)
+        if pygame.K_1 <= key <= pygame.K_7:
+            self.form.set_phase(PHASES[key - pygame.K_1])
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.form.add()
+        elif key == pygame.K_m:
+            self.form.set_max()
+        elif key == pygame.K_UP:
+            self.form.nudge(10 if shift else 1)
+        elif key == pygame.K_DOWN:
+            self.form.nudge(-10 if shift else -1)
+        elif key == pygame.K_r:
+            self.ready()
+        elif key == pygame.K_u:
+            self.unready()
+        elif key == pygame.K_TAB:
+            colours = [c for c, _ in self.form.colour_buttons]
+            if len(colours) > 1:
+                i = colours.index(self.form.colour) if self.form.colour in colours else 0
+                self.form.colour = colours[(i + 1) % len(colours)]
+                self.form.clear_form()
+        elif key == pygame.K_t:
+            self.show_report()
+        elif key == pygame.K_l:
+            self.show_legend = not self.show_legend
+        elif key == pygame.K_n:
+            self.mapview.names = not self.mapview.names
+            self.mapview.set_rect(self.map_rect)
+        elif key == pygame.K_F1:
+            self.show_help()
+
+    # -- time -------------------------------------------------------------------------------
+
+    def waiting_for_bot(self) -> bool:
+        awaiting = self.session.awaiting()
+        return any(
+            s in awaiting and not self.match.seats[s].human for s in range(len(self.match.seats))
+        )
+
+    def animating(self) -> bool:
+        return self.waiting_for_bot()
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons():
+            button.update(dt)
+        self.form.update(dt)
+        if self.session.outcome() is None and self.waiting_for_bot():
+            self.bot_timer += dt
+            if self.bot_timer >= self.bot_delay:
+                self.bot_timer = 0.0
+                self.session.run_bot()  # type: ignore[attr-defined]
+        self.process()
+        self._tick_clock(dt)
+        if not self.passing and self.seat is not None and self.app.scene is self:
+            if self.seat not in self.human_waiting() and self.human_waiting():
+                self.next_seat()
+
+    def clock_left(self) -> int | None:
+        """Seconds left on a live turn clock (None: no clock)."""
+        if self.match.clock == "none":
+            return None
+        return max(0, int(self.view.clock.deadline - self.turn_clock))
+
+    def _tick_clock(self, dt: float) -> None:
+        if self.match.clock == "none" or self.session.outcome() is not None:
+            return
+        self.turn_clock += dt
+        left = self.clock_left()
+        if left != self.clock_shown:
+            self.clock_shown = left if left is not None else -1
+            self.app.request_redraw()
+        if left == 0:
+            self._time_up()
+
+    def _time_up(self) -> None:
+        """The live clock ran out: every human's draft is sent as it is, marked ready."""
+        for seat in self.human_waiting():
+            view = self.match.view(seat)
+            draft = self.drafts.get(seat) or Draft.from_view(view)
+            try:
+                self.session.act(seat, draft.submit(ready=True))
+            except IllegalAction:
+                self.session.act(seat, SetReady(True))
+        self.app.notify("Time is up: the drafts were sent", 3.0)
+        self.process()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def overlay(self) -> tuple[list[int], list[int]]:
+        """Provinces to outline strongly and softly while entering an order (bombing short
+        and long range, spy reach sure and by chance, or what the next click may pick)."""
+        f = self.form
+        planner = f.planner
+        if planner is None or f.locked or f.source is None:
+            return f.candidates(), []
+        mp = self.view.map.provinces[f.source]
+        targets = set(f.candidates())
+        if f.phase == "bombs":
+            return [t for t in mp.neighbours if t in targets], [t for t in mp.far if t in targets]
+        if f.phase == "spies":
+            sure = [t for t in targets if planner.spy_short(f.colour, f.source, t)]
+            return sure, sorted(targets - set(sure))
+        return sorted(targets), []
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(theme.BACKGROUND_BOTTOM)
+        strong, soft = self.overlay()
+        tint = SHORT_RANGE if self.form.phase in ("bombs", "attacks") else theme.ACCENT
+        selected = [p for p in (self.form.source, self.form.target) if p is not None]
+        self.mapview.draw(
+            surface,
+            tint=strong,
+            tint_colour=tint,
+            dim=[],
+            hover=self.hover,
+            selected=selected,
+            arrows=self.form.arrows(),
+        )
+        for p in soft:
+            pygame.draw.polygon(surface, LONG_RANGE, self.mapview._screen_polys[p], 2)
+        self._top(surface)
+        self._strip(surface)
+        if self.show_legend:
+            self._legend(surface)
+        self._info(surface)
+        self.form.draw(surface)
+        for button in self.buttons():
+            button.draw(surface)
+        self.form.draw_tooltips(surface)
+        for button in self.buttons():
+            button.draw_tooltip(surface)
+        if self.hover is not None and not self.show_legend:
+            pass
+        if self.view.outcome is None and self.seat is not None and self.view.is_ready:
+            waiting = [self.match.seats[s].name for s in self.view.awaiting]
+            if waiting:
+                draw_tooltip(
+                    surface,
+                    "Waiting for " + ", ".join(waiting),
+                    (self.map_rect.x, self.map_rect.bottom - 70),
+                )
+
+    def current(self) -> object:
+        return next(
+            (c for c in self.view.colours if c.colour == self.form.colour), self.view.colours[0]
+        )
+
+    def _top(self, surface: pygame.Surface) -> None:
+        w = surface.get_width()
+        pygame.draw.rect(surface, theme.PANEL, (0, 0, w, TOP))
+        pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
+        v = self.view
+        me = self.current()
+        x = 8
+        x = (
+            label(surface, f"Turn {v.turn}", (x, 7), size=17, bold=True, colour=theme.ACCENT).right
+            + 12
+        )
+        name = getattr(me, "name", "")
+        pygame.draw.circle(surface, colour_of(getattr(me, "colour", 0)), (x + 7, 17), 7)
+        x = label(surface, name, (x + 18, 8), size=15, bold=True).right + 12
+        figures = f"EFF {getattr(me, 'eff', 0)}   Gold {getattr(me, 'gold', 0)}   Tech {getattr(me, 'tech', 0)}   Score {getattr(me, 'score', 0)}"
+        room = self.report_button.rect.x - x - 10
+        left = self.clock_left()
+        if left is not None:
+            room -= 70
+            label(
+                surface,
+                f"{left // 60}:{left % 60:02d}",
+                (self.report_button.rect.x - 12, 8),
+                size=16,
+                bold=True,
+                colour=theme.DANGER if left < 30 else theme.TEXT,
+                anchor="topright",
+            )
+        label(surface, figures, (x, 8), size=15, width=room)
+
+    def _strip(self, surface: pygame.Surface) -> None:
+        w = surface.get_width()
+        y = TOP
+        pygame.draw.rect(surface, (18, 24, 36), (0, y, w, STRIP))
+        x = label(surface, "Order of Play:", (8, y + 5), size=13, colour=theme.TEXT_MUTED).right + 8
+        names = {p.colour: p for p in self.view.players}
+        ready = set(self.view.ready)
+        for i, colour in enumerate(self.view.oop):
+            p = names[colour]
+            text = f"{i + 1}. {p.name}" + (
+                " \u2713" if p.seat is not None and p.seat in ready else ""
+            )
+            chip = label(surface, text, (x + 14, y + 5), size=13, bold=p.seat == self.seat)
+            pygame.draw.circle(surface, colour_of(colour), (x + 6, y + 13), 5)
+            x = chip.right + 12
+            if x > w - 40:
+                break
+
+    def _legend(self, surface: pygame.Surface) -> None:
+        v = self.view
+        lines: list[tuple[str, tuple[int, int, int], int | None]] = []
+        for group in v.variant.groups:
+            ready = " \u2713" if group.seat in v.ready else ""
+            lines.append((f"{group.name}{ready}", theme.TEXT, None))
+            for c in group.colours:
+                p = v.players[c]
+                state = f"{p.provinces} prov." if p.alive else f"RIP turn {p.rip_turn}"
+                nap = self._nap_text(c)
+                lines.append(
+                    (f"  {p.name}: {state}{nap}", theme.TEXT if p.alive else theme.DISABLED, c)
+                )
+        robots = [p for p in v.players if p.robot]
+        if robots:
+            lines.append(("Robots", theme.TEXT, None))
+            for p in robots:
+                state = f"{p.provinces} prov." if p.alive else "RIP"
+                lines.append(
+                    (f"  {p.name}: {state}", theme.TEXT if p.alive else theme.DISABLED, p.colour)
+                )
+        size = 13
+        lh = 17
+        width = min(270, self.map_rect.width // 2)
+        rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(lines))
+        rect.height = min(rect.height, self.map_rect.height // 2)
+        draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=215)
+        for i, (text, ink, colour) in enumerate(lines):
+            y = rect.y + 5 + i * lh
+            if y + lh > rect.bottom:
+                break
+            if colour is not None:
+                pygame.draw.circle(surface, colour_of(colour), (rect.x + 14, y + 8), 4)
+            label(
+                surface,
+                text,
+                (rect.x + 8 + (10 if colour is not None else 0), y),
+                size=size,
+                colour=ink,
+                width=rect.width - 22,
+                bold=colour is None,
+            )
+
+    def _nap_text(self, colour: int) -> str:
+        """The automatic NAP of `colour` (public: letters and turns are in the variant)."""
+        v = self.view
+        p = v.players[colour]
+        if p.robot or not v.variant.nap_until or not p.letter:
+            return ""
+        idx = "ABC".find(p.letter)
+        if idx < 0 or idx >= len(v.variant.nap_until):
+            return ""
+        until = v.variant.nap_until[idx]
+        if v.turn >= until:
+            return ", NAP over"
+        return f", NAP {p.letter}-{p.letter}: {until - v.turn} turns left"
+
+    def _info(self, surface: pygame.Surface) -> None:
+        p = self.hover if self.hover is not None else self.form.source
+        if p is None:
+            hint = "Hover a province for its figures; click to pick it for an order"
+            label(
+                surface,
+                hint,
+                (self.map_rect.x + 8, self.map_rect.bottom - 20),
+                size=13,
+                colour=theme.TEXT_MUTED,
+                width=self.map_rect.width - 16,
+            )
+            return
+        v = self.view
+        prov: ProvinceView = v.provinces[p]
+        mp = v.map.provinces[p]
+        owner = "neutral" if prov.owner < 0 else v.players[prov.owner].name
+        lines = [(f"{p} {mp.name} - {owner}", theme.TEXT, True)]
+        fig = prov.figures
+        if fig is None:
+            lines.append(("figures unknown (spy it)", theme.TEXT_MUTED, False))
+        else:
+            if prov.seen is not None and prov.seen < v.turn:
+                age = v.turn - prov.seen
+                lines.append(
+                    (
+                        f"intel from turn {prov.seen} ({age} turn{'s' if age != 1 else ''} old)",
+                        theme.ACCENT,
+                        False,
+                    )
+                )
+            lines.append(
+                (
+                    f"POP {fig.pop}  WOK {fig.wok}  ARM {fig.arm}  LEV {fig.lev:.3f}",
+                    theme.TEXT,
+                    False,
+                )
+            )
+            fo = "  FALSE ORDERS" if fig.false_orders else ""
+            lines.append(
+                (
+                    f"DEF {fig.def_:.1f}  MIS {fig.mis}  SPY {fig.spy}  aim {fig.aim}{fo}",
+                    theme.TEXT,
+                    False,
+                )
+            )
+        if prov.home >= 0:
+            protected = v.turn <= v.variant.protect_home_until
+            lines.append(
+                (
+                    f"start province{' (protected this turn)' if protected else ''}",
+                    theme.TEXT_MUTED,
+                    False,
+                )
+            )
+        if prov.owner in v.own() and self.form.planner is not None:
+            after = Planner(v, self.drafts.get(self.seat or 0, Draft())).after(prov.owner).get(p)
+            if (
+                after
+                and fig is not None
+                and (after["POP"], after["WOK"], after["ARM"], after["MIS"], after["SPY"])
+                != (fig.pop, fig.wok, fig.arm, fig.mis, fig.spy)
+            ):
+                lines.append(
+                    (
+                        f"after orders: POP {after['POP']:.0f} WOK {after['WOK']:.0f} ARM {after['ARM']:.0f} MIS {after['MIS']:.0f} SPY {after['SPY']:.0f}",
+                        theme.SUCCESS,
+                        False,
+                    )
+                )
+        width = min(self.map_rect.width - 12, 400)
+        lh = 17
+        rect = pygame.Rect(self.map_rect.x + 6, 0, width, 10 + lh * len(lines))
+        rect.bottom = self.map_rect.bottom - 6
+        draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=230)
+        for i, (text, ink, bold) in enumerate(lines):
+            label(
+                surface,
+                text,
+                (rect.x + 8, rect.y + 5 + i * lh),
+                size=13,
+                colour=ink,
+                bold=bold,
+                width=rect.width - 16,
+            )

@@ -1,0 +1,209 @@
+"""Small pieces of the WoK screens: a choice stepper, cut-to-fit text, charts, a scroll box.
+
+Everything draws with `suite.ui.theme` and the cached `suite.ui.widgets.text_image`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from suite.ui import theme
+from suite.ui.theme import Colour
+from suite.ui.widgets import Button, draw_panel, text_image
+
+
+@functools.lru_cache(maxsize=2048)
+def fit(text: str, size: int, width: int, bold: bool = False) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels."""
+    font = theme.font(size, bold)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "\u2026")[0] > width:
+        text = text[:-1]
+    return text + "\u2026"
+
+
+def label(
+    surface: pygame.Surface,
+    text: str,
+    pos: tuple[int, int],
+    *,
+    size: int = 15,
+    colour: Colour = theme.TEXT,
+    bold: bool = False,
+    width: int = 0,
+    anchor: str = "topleft",
+) -> pygame.Rect:
+    """Draw one line (cut to `width` when given) at `pos` by `anchor`."""
+    if width > 0:
+        text = fit(text, size, width, bold)
+    image = text_image(text, size, colour, bold)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
+
+
+class Stepper:
+    """A value picked from `choices` with a button either side ("<  POP->ARM  >").
+
+    `on_change(value)` runs after every step; `shown(value)` gives the text shown.
+    """
+
+    def __init__(
+        self,
+        rect: pygame.Rect,
+        choices: Sequence[str],
+        on_change: Callable[[str], None] | None = None,
+        *,
+        shown: Callable[[str], str] = str,
+        tooltip: str = "",
+    ) -> None:
+        self.rect = pygame.Rect(rect)
+        self.choices = list(choices)
+        self.index = 0
+        self.on_change = on_change
+        self.shown = shown
+        self.left = Button("<", pygame.Rect(0, 0, 28, 28), lambda: self.step(-1), tooltip=tooltip)
+        self.right = Button(">", pygame.Rect(0, 0, 28, 28), lambda: self.step(1), tooltip=tooltip)
+        self.layout(rect)
+
+    def layout(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        h = self.rect.height
+        self.left.rect = pygame.Rect(self.rect.x, self.rect.y, h, h)
+        self.right.rect = pygame.Rect(self.rect.right - h, self.rect.y, h, h)
+
+    @property
+    def value(self) -> str:
+        return self.choices[self.index] if self.choices else ""
+
+    def set_choices(self, choices: Sequence[str], keep: str | None = None) -> None:
+        self.choices = list(choices)
+        self.index = self.choices.index(keep) if keep in self.choices else 0
+
+    def select(self, value: str) -> None:
+        if value in self.choices:
+            self.index = self.choices.index(value)
+
+    def step(self, by: int) -> None:
+        if self.choices:
+            self.index = (self.index + by) % len(self.choices)
+            if self.on_change is not None:
+                self.on_change(self.value)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        return self.left.handle_event(event) or self.right.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.left.update(dt)
+        self.right.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        inner = self.rect.inflate(-2 * self.rect.height - 8, 0)
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, inner, border_radius=6)
+        label(
+            surface,
+            self.shown(self.value),
+            inner.center,
+            size=15,
+            bold=True,
+            anchor="center",
+            width=inner.width - 8,
+        )
+        self.left.draw(surface)
+        self.right.draw(surface)
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        self.left.draw_tooltip(surface)
+        self.right.draw_tooltip(surface)
+
+
+def line_chart(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    xs: Sequence[int],
+    series: Sequence[tuple[str, Colour, Sequence[float]]],
+) -> None:
+    """A small line chart of `series` (name, colour, values per x) with its title."""
+    draw_panel(surface, rect, colour=theme.PANEL, radius=8, shadow=2, alpha=245)
+    label(surface, title, (rect.x + 8, rect.y + 4), size=13, bold=True, width=rect.width - 16)
+    area = pygame.Rect(rect.x + 34, rect.y + 24, rect.width - 44, rect.height - 40)
+    values = [v for _, _, vs in series for v in vs]
+    top = max(values, default=1.0) or 1.0
+    pygame.draw.line(surface, theme.PANEL_BORDER, area.bottomleft, area.bottomright)
+    pygame.draw.line(surface, theme.PANEL_BORDER, area.bottomleft, area.topleft)
+    label(
+        surface,
+        f"{top:.0f}",
+        (area.x - 4, area.y),
+        size=11,
+        colour=theme.TEXT_MUTED,
+        anchor="topright",
+    )
+    label(
+        surface,
+        "0",
+        (area.x - 4, area.bottom),
+        size=11,
+        colour=theme.TEXT_MUTED,
+        anchor="bottomright",
+    )
+    if xs:
+        label(surface, f"turn {xs[0]}", (area.x, area.bottom + 1), size=11, colour=theme.TEXT_MUTED)
+        label(
+            surface,
+            f"{xs[-1]}",
+            (area.right, area.bottom + 1),
+            size=11,
+            colour=theme.TEXT_MUTED,
+            anchor="topright",
+        )
+    n = len(xs)
+    for _, colour, vs in series:
+        pts = [
+            (
+                area.x + (area.width * i // max(1, n - 1) if n > 1 else area.width // 2),
+                area.bottom - round(area.height * v / top),
+            )
+            for i, v in enumerate(vs)
+        ]
+        if len(pts) >= 2:
+            pygame.draw.lines(surface, colour, False, pts, 2)
+        elif pts:
+            pygame.draw.circle(surface, colour, pts[0], 3)
+
+
+def bar_pair(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    rows: Sequence[tuple[str, Colour, int, int, int]],
+) -> None:
+    """Battle bars: per row (name, colour, start, lost, injured), a bar of the start count
+    with the lost part dark and the injured part hatched, scaled to the larger start."""
+    top = max((r[2] for r in rows), default=1) or 1
+    h = max(6, (rect.height - 4) // max(1, len(rows)) - 4)
+    for i, (name, colour, start, lost, injured) in enumerate(rows):
+        y = rect.y + 2 + i * (h + 4)
+        full = max(2, rect.width * start // top)
+        bar = pygame.Rect(rect.x, y, full, h)
+        pygame.draw.rect(surface, colour, bar, border_radius=3)
+        gone = rect.width * min(start, lost) // top
+        if gone:
+            pygame.draw.rect(surface, theme.SHADOW, pygame.Rect(bar.right - gone, y, gone, h))
+        hurt = rect.width * min(start, injured) // top
+        if hurt:
+            band = pygame.Rect(bar.right - gone - hurt, y, hurt, h)
+            pygame.draw.rect(surface, theme.darken(colour, 0.5), band)
+        label(
+            surface,
+            f"{name}: {start} - {lost} lost",
+            (bar.x + 4, y + h // 2),
+            size=11,
+            colour=theme.TEXT,
+            anchor="midleft",
+            width=rect.width - 8,
+        )

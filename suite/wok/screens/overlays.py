@@ -1,0 +1,241 @@
+"""Scenes pushed over the WoK map: the hot-seat pass screen, the help (keys, phases and the
+robots' doctrine from the rules data) and a menu of buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
+from suite.ui.widgets import Button, draw_panel, wrap_text
+from suite.wok.rules.ruleset import RuleSet
+from suite.wok.screens.kit import label
+
+KEYS = (
+    ("1-7", "order panel: bombing, attacks, transformations, moves, aims, upgrades, spying"),
+    ("Click map", "pick the province, then the target; right click clears the form"),
+    ("Enter", "add the order;  M max amount;  Up/Down amount +1/-1 (Shift: 10)"),
+    ("R / U", "ready (send and lock your orders) / unready"),
+    ("Tab", "next of your colours (Duel, Trinity)"),
+    ("T", "the last turn report and the charts"),
+    ("L", "show or hide the players list"),
+    ("N", "province names or numbers"),
+    ("F1", "this help;  Esc the menu (save, help, leave)"),
+)
+
+
+def veil(surface: pygame.Surface, alpha: int = 175) -> None:
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((4, 6, 12, alpha))
+    surface.blit(shade, (0, 0))
+
+
+class PassScene(Scene):
+    """Hot-seat privacy: an opaque screen "Pass to <name>"; nothing of the previous player
+    shows until the next one confirms (Enter, Space or the button)."""
+
+    def __init__(
+        self,
+        app: App,
+        name: str,
+        colour: tuple[int, int, int],
+        note: str,
+        on_ready: Callable[[], None],
+    ) -> None:
+        super().__init__(app)
+        self.name = name
+        self.colour = colour
+        self.note = note
+        self.on_ready = on_ready
+        self.button = Button(f"I am {name}", pygame.Rect(0, 0, 240, 50), self.ready, primary=True)
+        self.on_resize(app.size)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.button.rect.center = (size[0] // 2, size[1] // 2 + 60)
+
+    def ready(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+        self.on_ready()
+
+    def back(self) -> bool:
+        return True  # Esc must not reveal anything
+
+    def animating(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (
+            pygame.K_RETURN,
+            pygame.K_KP_ENTER,
+            pygame.K_SPACE,
+        ):
+            self.ready()
+            return
+        self.button.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(backdrop(surface.get_size()), (0, 0))
+        w, h = surface.get_size()
+        rect = pygame.Rect(0, 0, min(520, w - 40), 260)
+        rect.center = (w // 2, h // 2)
+        draw_panel(surface, rect, border=theme.ACCENT)
+        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + 44), 20)
+        label(
+            surface,
+            f"Pass to {self.name}",
+            (rect.centerx, rect.y + 72),
+            size=28,
+            bold=True,
+            anchor="midtop",
+        )
+        label(
+            surface,
+            self.note,
+            (rect.centerx, rect.y + 114),
+            size=15,
+            colour=theme.TEXT_MUTED,
+            anchor="midtop",
+            width=rect.width - 40,
+        )
+        self.button.draw(surface)
+
+
+def doctrine(rules: RuleSet) -> list[str]:
+    """The robots' published doctrine (S16) in words, with the rule set's figures."""
+    r = rules.robots
+    keep = r.keep_armies
+    return [
+        f"1. Converts POP to ARM with its {r.pop_arm_orders} allowed orders in its "
+        f"{r.pop_arm_orders} most populous provinces.",
+        f"2. Keeps workers on {r.other_aim}, except {r.home_aim} in its home province.",
+        f"3. Attacks in province order from each province with at least {r.min_armies} armies "
+        f"the neighbouring province with the lowest defence power, when its attack power "
+        f"times the armies it sends is at least {r.power_ratio:g} times the defence power "
+        f"times the defenders; it sends all but {keep} armies.",
+        "4. Fires all its missiles at the neighbouring enemy province with the most armies "
+        "(never at neutrals).",
+        "5. Never spies, never upgrades, obeys every protection rule. Ties go to the lowest "
+        "province number; the same position always gives the same orders.",
+    ]
+
+
+class HelpScene(Scene):
+    """F1: keys, the turn's phases and the robots' doctrine; any key or click closes it."""
+
+    transparent = True
+
+    def __init__(self, app: App, rules: RuleSet) -> None:
+        super().__init__(app)
+        self.rules = rules
+
+    def animating(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        veil(surface)
+        w, h = surface.get_size()
+        rect = pygame.Rect(0, 0, min(900, w - 30), h - 30)
+        rect.center = (w // 2, h // 2)
+        draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        x, y = rect.x + 20, rect.y + 14
+        small = 13 if h < 700 else 15
+        line = theme.font(small).get_linesize()
+        label(surface, "WoK help", (x, y), size=22, bold=True)
+        y += 34
+        key_w = 90 if h < 700 else 120
+        for keys, what in KEYS:
+            label(
+                surface,
+                keys,
+                (x + key_w, y),
+                size=small,
+                bold=True,
+                colour=theme.ACCENT,
+                anchor="topright",
+            )
+            label(surface, what, (x + key_w + 12, y), size=small, width=rect.width - key_w - 50)
+            y += line
+        y += 8
+        phases = (
+            "A turn runs in phases for everyone at once, players in the Order of Play: "
+            "bombing, attacks, entropy (EFF falls by your provinces), working, transformations, "
+            "growth, movement, workers' aim, upgrades, spying."
+        )
+        for text in wrap_text(phases, small, rect.width - 40):
+            label(surface, text, (x, y), size=small, colour=theme.TEXT_MUTED)
+            y += line
+        y += 8
+        label(surface, "The robots' doctrine", (x, y), size=small + 2, bold=True)
+        y += line + 4
+        for item in doctrine(self.rules):
+            for text in wrap_text(item, small, rect.width - 40):
+                if y + line > rect.bottom - 10:
+                    return
+                label(surface, text, (x, y), size=small)
+                y += line
+
+
+class MenuScene(Scene):
+    """A column of (label, tooltip, run) buttons; a click closes the menu, then runs it."""
+
+    transparent = True
+
+    def __init__(
+        self, app: App, title: str, actions: list[tuple[str, str, Callable[[], object]]]
+    ) -> None:
+        super().__init__(app)
+        self.title = title
+        self.buttons = [
+            Button(text, pygame.Rect(0, 0, 260, 44), self._closing(run), tooltip=tip)
+            for text, tip, run in actions
+        ]
+        self.buttons[0].primary = True
+        self.on_resize(app.size)
+
+    def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
+        def go() -> None:
+            if self.app.stack and self.app.scene is self:
+                self.app.pop()
+            run()
+
+        return go
+
+    def animating(self) -> bool:
+        return False
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        top = size[1] // 2 - len(self.buttons) * 26 + 20
+        for i, button in enumerate(self.buttons):
+            button.rect.midtop = (size[0] // 2, top + 52 * i)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        veil(surface)
+        first, last = self.buttons[0].rect, self.buttons[-1].rect
+        rect = pygame.Rect(0, 0, first.width + 60, last.bottom - first.top + 90)
+        rect.midtop = (first.centerx, first.y - 64)
+        draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        label(surface, self.title, (rect.centerx, rect.y + 16), size=22, bold=True, anchor="midtop")
+        for button in self.buttons:
+            button.draw(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)

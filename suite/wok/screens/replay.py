@@ -1,0 +1,212 @@
+"""A finished (or saved) WoK game watched turn by turn.
+
+The replay's actions are sent again, in order, through a fresh `LocalSession` in which
+every seat is played here; after each turn the public view and every seat's view are kept.
+The screen then steps through those turns (Left/Right, Space plays) and shows the map as
+everyone saw it, or as one seat saw it (V cycles), with the players and the Top Ten.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from suite.core.match import Replay, decode_action
+from suite.core.session import LocalSession
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.widgets import Button, draw_panel
+from suite.wok.rules.events import TurnRan
+from suite.wok.rules.views import WokSpectatorView, WokView
+from suite.wok.screens.kit import label
+from suite.wok.screens.mapdraw import WokMapView, colour_of
+
+PLAY_SECONDS = 0.8
+MAX_SEATS = 10  # every seat a replay may hold is played here
+Frame = dict[int | None, WokView | WokSpectatorView]
+
+
+def replay_frames(replay: Replay) -> list[Frame]:
+    """The views after turn 0 and after every turn that ran (key None: the public view)."""
+    everyone = frozenset(range(MAX_SEATS))
+    session = LocalSession.start(replay.game, replay.config, replay.seed, humans=everyone)
+    seats = [g.seat for g in _spectator(session).variant.groups]
+
+    def frame() -> Frame:
+        out: Frame = {None: _spectator(session)}
+        for s in seats:
+            out[s] = session.view(s)  # type: ignore[assignment]
+        return out
+
+    frames = [frame()]
+    for step in replay.actions:
+        session.act(step.seat, decode_action(replay.game, step.action))
+        if any(isinstance(e, TurnRan) for n in session.poll() for e in getattr(n, "events", ())):
+            frames.append(frame())
+    return frames
+
+
+def _spectator(session: LocalSession) -> WokSpectatorView:
+    v = session.view(None)
+    assert isinstance(v, WokSpectatorView)
+    return v
+
+
+class ReplayScene(Scene):
+    """Steps through `replay` turn by turn (see the module docstring)."""
+
+    def __init__(self, app: App, replay: Replay) -> None:
+        super().__init__(app)
+        self.frames = replay_frames(replay)
+        self.index = 0
+        self.playing = False
+        self.timer = 0.0
+        self.who: int | None = None
+        first = self.frames[0][None]
+        self.mapview = WokMapView(first.map, pygame.Rect(0, 0, 100, 100))
+        self.prev_button = Button(
+            "<", pygame.Rect(0, 0, 40, 32), lambda: self.step(-1), tooltip="Previous turn (Left)"
+        )
+        self.play_button = Button(
+            "Play",
+            pygame.Rect(0, 0, 80, 32),
+            self.toggle,
+            primary=True,
+            tooltip="Play or pause (Space)",
+        )
+        self.next_button = Button(
+            ">", pygame.Rect(0, 0, 40, 32), lambda: self.step(1), tooltip="Next turn (Right)"
+        )
+        self.who_button = Button(
+            "View: everyone",
+            pygame.Rect(0, 0, 170, 32),
+            self.cycle_view,
+            tooltip="Whose view to show (V)",
+        )
+        self.close_button = Button("Close", pygame.Rect(0, 0, 90, 32), self.close, tooltip="Esc")
+        self.on_resize(app.size)
+        self.show()
+
+    def buttons(self) -> list[Button]:
+        return [
+            self.prev_button,
+            self.play_button,
+            self.next_button,
+            self.who_button,
+            self.close_button,
+        ]
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        side = max(220, min(320, w // 4))
+        self.side = pygame.Rect(w - side, 50, side, h - 50)
+        self.mapview.set_rect(pygame.Rect(0, 50, w - side, h - 50))
+        x = 10
+        for button in self.buttons():
+            button.rect.topleft = (x, 9)
+            x = button.rect.right + 8
+        self.close_button.rect.topright = (w - 10, 9)
+
+    def show(self) -> None:
+        frame = self.frames[self.index]
+        view = frame[self.who]
+        owners = [p.owner for p in view.provinces]
+        armies = [p.figures.arm if p.figures is not None else None for p in view.provinces]
+        self.mapview.set_state(owners, armies, [""] * len(owners))
+        name = "everyone" if self.who is None else frame[None].variant.groups[self.who].name
+        self.who_button.label = f"View: {name}"
+        self.app.request_redraw()
+
+    def step(self, by: int) -> None:
+        self.index = max(0, min(len(self.frames) - 1, self.index + by))
+        if self.index == len(self.frames) - 1:
+            self.playing = False
+        self.show()
+
+    def toggle(self) -> None:
+        self.playing = not self.playing
+        self.play_button.label = "Pause" if self.playing else "Play"
+        self.timer = 0.0
+
+    def cycle_view(self) -> None:
+        keys = list(self.frames[0])
+        self.who = keys[(keys.index(self.who) + 1) % len(keys)]  # type: ignore[assignment]
+        self.show()
+
+    def close(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    def animating(self) -> bool:
+        return self.playing
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons():
+            if button.handle_event(event):
+                return
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_LEFT:
+                self.step(-1)
+            elif event.key == pygame.K_RIGHT:
+                self.step(1)
+            elif event.key == pygame.K_SPACE:
+                self.toggle()
+            elif event.key == pygame.K_v:
+                self.cycle_view()
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons():
+            button.update(dt)
+        if self.playing:
+            self.timer += dt
+            if self.timer >= PLAY_SECONDS:
+                self.timer = 0.0
+                self.step(1)
+                if not self.playing:
+                    self.play_button.label = "Play"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(theme.BACKGROUND_BOTTOM)
+        self.mapview.draw(surface)
+        frame = self.frames[self.index]
+        public = frame[None]
+        assert isinstance(public, WokSpectatorView)
+        draw_panel(surface, self.side, radius=0, shadow=0)
+        x, y = self.side.x + 12, self.side.y + 10
+        done = len(self.frames) - 1
+        label(
+            surface, f"Turn {self.index} of {done}", (x, y), size=18, bold=True, colour=theme.ACCENT
+        )
+        y += 30
+        for p in public.players:
+            state = f"{p.provinces} provinces" if p.alive else f"RIP turn {p.rip_turn}"
+            pygame.draw.circle(surface, colour_of(p.colour), (x + 5, y + 9), 5)
+            label(
+                surface,
+                f"{p.name}: {state}",
+                (x + 16, y),
+                size=14,
+                colour=theme.TEXT if p.alive else theme.DISABLED,
+                width=self.side.width - 40,
+            )
+            y += 19
+        y += 10
+        label(surface, "Top Ten", (x, y), size=15, bold=True)
+        y += 22
+        for i, t in enumerate(public.top_ten, 1):
+            label(surface, f"{i}. {t.name}  {t.score}", (x, y), size=13, width=self.side.width - 24)
+            y += 17
+            if y > self.side.bottom - 20:
+                break
+        if public.outcome is not None and self.index == done:
+            label(
+                surface,
+                public.outcome.reason,
+                (x, min(y + 10, self.side.bottom - 24)),
+                size=13,
+                colour=theme.ACCENT,
+                width=self.side.width - 24,
+            )
+        for button in self.buttons():
+            button.draw(surface)
+        for button in self.buttons():
+            button.draw_tooltip(surface)

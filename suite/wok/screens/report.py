@@ -1,0 +1,469 @@
+"""The turn report (battles with small charts, bombing, spying, cancellations, Top Ten, history
+charts) and the game-over screen with the final charts and the replay.
+
+Both read the seat's view (its reports) and the seat's history points only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from suite.core.store import SaveError
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.widgets import Button, draw_panel
+from suite.wok.rules.views import Report, WokView
+from suite.wok.screens.kit import bar_pair, label, line_chart
+from suite.wok.screens.mapdraw import colour_of
+from suite.wok.screens.match import Point, WokMatch, replays_dir
+
+PAGES = ("Battles", "Bombing & spying", "Cancelled", "Top Ten", "Charts")
+
+
+def _name(view: WokView, colour: int | None) -> str:
+    if colour is None:
+        return "someone"
+    if colour < 0:
+        return "neutral"
+    return view.players[colour].name
+
+
+def _prov(view: WokView, p: int | None) -> str:
+    if p is None:
+        return "?"
+    return f"{p} {view.map.provinces[p].name}"
+
+
+def history_charts(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    view: WokView,
+    points: Sequence[Point],
+) -> None:
+    """Provinces of every colour, and the seat's own armies, POP, EFF and gold by turn."""
+    if not points:
+        label(surface, "No history yet", rect.topleft, colour=theme.TEXT_MUTED)
+        return
+    xs = [p.turn for p in points]
+    colours = [pl.colour for pl in view.players]
+    mine = [c.colour for c in view.colours]
+    charts: list[tuple[str, list[tuple[str, tuple[int, int, int], list[float]]]]] = [
+        (
+            "Provinces",
+            [
+                (view.players[c].name, colour_of(c), [float(p.provinces.get(c, 0)) for p in points])
+                for c in colours
+            ],
+        ),
+    ]
+    for title, key in (("Armies", "arm"), ("POP", "pop"), ("EFF", "eff"), ("Gold", "gold")):
+        series = [
+            (view.players[c].name, colour_of(c), [float(getattr(p, key).get(c, 0)) for p in points])
+            for c in mine
+        ]
+        charts.append((f"{title} (yours)", series))
+    cols = 3 if rect.width >= 700 else 2
+    rows = (len(charts) + cols - 1) // cols
+    cw = (rect.width - (cols - 1) * 10) // cols
+    ch = (rect.height - (rows - 1) * 10) // rows
+    for i, (title, series) in enumerate(charts):
+        r, c = divmod(i, cols)
+        line_chart(
+            surface,
+            pygame.Rect(rect.x + c * (cw + 10), rect.y + r * (ch + 10), cw, ch),
+            title,
+            xs,
+            series,
+        )
+
+
+class ReportScene(Scene):
+    """One seat's latest turn report in pages (1-5 or the tabs); Esc or Close returns."""
+
+    def __init__(self, app: App, view: WokView, history: Sequence[Point]) -> None:
+        super().__init__(app)
+        self.view = view
+        self.history = list(history)
+        self.page = 0
+        self.scroll = 0
+        self.colour_index = 0
+        self.tabs = [
+            Button(name, pygame.Rect(0, 0, 10, 10), self._goto(i), font_size=14)
+            for i, name in enumerate(PAGES)
+        ]
+        self.close_button = Button(
+            "Close",
+            pygame.Rect(0, 0, 100, 32),
+            self.close,
+            primary=True,
+            tooltip="Back to the map (Esc)",
+        )
+        self.colour_buttons = [
+            Button(r_name, pygame.Rect(0, 0, 70, 28), self._colour(i), font_size=13)
+            for i, r_name in enumerate(_name(view, r.colour) for r in view.reports)
+        ]
+        self.on_resize(app.size)
+
+    def _goto(self, i: int) -> Callable[[], None]:
+        def go() -> None:
+            self.page = i
+            self.scroll = 0
+
+        return go
+
+    def _colour(self, i: int) -> Callable[[], None]:
+        def go() -> None:
+            self.colour_index = i
+            self.scroll = 0
+
+        return go
+
+    @property
+    def report(self) -> Report | None:
+        reports = self.view.reports
+        return reports[min(self.colour_index, len(reports) - 1)] if reports else None
+
+    def close(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    def animating(self) -> bool:
+        return False
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        tw = min(170, (w - 150) // len(PAGES))
+        for i, tab in enumerate(self.tabs):
+            tab.rect = pygame.Rect(16 + i * (tw + 6), 52, tw, 30)
+        self.close_button.rect.topright = (w - 16, 10)
+        for i, button in enumerate(self.colour_buttons):
+            button.rect.topright = (self.close_button.rect.x - 10 - i * 76, 12)
+        self.body = pygame.Rect(16, 92, w - 32, h - 108)
+
+    def buttons(self) -> list[Button]:
+        extra = self.colour_buttons if len(self.colour_buttons) > 1 else []
+        return [*self.tabs, self.close_button, *extra]
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons():
+            if button.handle_event(event):
+                return
+        if event.type == pygame.KEYDOWN:
+            if pygame.K_1 <= event.key <= pygame.K_5:
+                self._goto(event.key - pygame.K_1)()
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_t):
+                self.close()
+            elif event.key == pygame.K_DOWN:
+                self.scroll += 1
+            elif event.key == pygame.K_UP:
+                self.scroll = max(0, self.scroll - 1)
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll = max(0, self.scroll - event.y)
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons():
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(theme.BACKGROUND_BOTTOM)
+        r = self.report
+        title = f"Report of turn {r.turn}" if r else "No report yet"
+        if r is not None:
+            title += f" - {_name(self.view, r.colour)}"
+        label(
+            surface,
+            title,
+            (16, 12),
+            size=22,
+            bold=True,
+            width=self.close_button.rect.x - 40 - 76 * len(self.colour_buttons),
+        )
+        for i, tab in enumerate(self.tabs):
+            tab.primary = i == self.page
+        for button in self.buttons():
+            button.draw(surface)
+        draw_panel(surface, self.body, radius=10, shadow=3)
+        inner = self.body.inflate(-20, -16)
+        if r is None:
+            return
+        if PAGES[self.page] == "Charts":
+            history_charts(surface, inner, self.view, self.history)
+        elif PAGES[self.page] == "Battles":
+            self._battles(surface, inner, r)
+        else:
+            self._lines(surface, inner, self._text(r))
+        for button in self.buttons():
+            button.draw_tooltip(surface)
+
+    def _text(self, r: Report) -> list[tuple[str, tuple[int, int, int]]]:
+        v = self.view
+        page = PAGES[self.page]
+        out: list[tuple[str, tuple[int, int, int]]] = []
+        mine = {c.colour for c in v.colours}
+        if page == "Bombing & spying":
+            for b in r.bombings:
+                lost = (
+                    ", ".join(f"{k} {val:g}" for k, val in b.destroyed.items() if val) or "nothing"
+                )
+                if b.by in mine:
+                    out.append(
+                        (
+                            f"You bombed {_prov(v, b.target)} from {_prov(v, b.source)} ({b.range}): {b.fired} fired, {b.hits} hits, destroyed {lost}",
+                            theme.TEXT,
+                        )
+                    )
+                else:
+                    src = f" from {_prov(v, b.source)}" if b.source is not None else ""
+                    out.append(
+                        (
+                            f"{_prov(v, b.target)} was bombed{src}: {b.fired} missiles, {b.hits} hits, lost {lost}",
+                            theme.DANGER,
+                        )
+                    )
+            for s in r.spying:
+                if s.by in mine:
+                    ok = "succeeded" if s.success else "failed"
+                    out.append(
+                        (
+                            f"Your spies ({s.sent}) from {_prov(v, s.source)} on {_prov(v, s.target)}: {s.op.replace('_', ' ').lower()} {ok}; "
+                            f"{s.lost_on_way or 0} lost on the way, {s.caught_by_defence} beaten by defenders, {s.caught} caught, {s.returned or 0} back",
+                            theme.TEXT if s.success else theme.TEXT_MUTED,
+                        )
+                    )
+                else:
+                    ok = "and succeeded" if s.success else "but failed"
+                    out.append(
+                        (
+                            f"Spies worked against {_prov(v, s.target)} {ok} ({s.caught_by_defence} beaten, {s.caught} caught)",
+                            theme.DANGER if s.success else theme.TEXT_MUTED,
+                        )
+                    )
+            for i in r.intel:
+                seen = ", ".join(f"{k} {val}" for k, val in i.seen.items() if k not in ("turn",))
+                where = _prov(v, i.target) if i.op == "SPY_PROVINCE" else _name(v, i.target)
+                out.append(
+                    (f"Intel {i.op.replace('_', ' ').lower()} {where}: {seen}", theme.ACCENT)
+                )
+            for u in r.upgrades:
+                out.append((f"Upgrade {u.kind} bought for {u.cost} gold", theme.SUCCESS))
+            if not out:
+                out.append(("No bombing, spying or upgrades this turn", theme.TEXT_MUTED))
+        elif page == "Cancelled":
+            for c in r.cancelled:
+                out.append((f"{c.phase} order {c.order}: {c.reason}", theme.ACCENT))
+            for rip in r.rips:
+                out.append(
+                    (
+                        f"RIP: {_name(v, rip.colour)} lost its last province {_prov(v, rip.province)} to {_name(v, rip.by)}",
+                        theme.DANGER,
+                    )
+                )
+            if not out:
+                out.append(("Every order ran; nobody was RIPed", theme.TEXT_MUTED))
+        else:
+            for i, t in enumerate(r.top_ten, 1):
+                out.append(
+                    (
+                        f"{i:>2}. {t.name:<12} {t.score}",
+                        theme.TEXT if t.colour not in mine else theme.ACCENT,
+                    )
+                )
+            order = ", ".join(_name(v, c) for c in r.next_oop)
+            out.append((f"Next Order of Play: {order}", theme.TEXT_MUTED))
+        return out
+
+    def _lines(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        lines: list[tuple[str, tuple[int, int, int]]],
+    ) -> None:
+        from suite.ui.widgets import wrap_text
+
+        size = 15 if rect.height > 500 else 13
+        lh = theme.font(size).get_linesize()
+        wrapped: list[tuple[str, tuple[int, int, int]]] = []
+        for text, ink in lines:
+            for k, part in enumerate(wrap_text(text, size, rect.width - 20)):
+                wrapped.append(("   " + part if k else part, ink))
+        room = rect.height // lh
+        self.scroll = min(self.scroll, max(0, len(wrapped) - room))
+        for i, (text, ink) in enumerate(wrapped[self.scroll : self.scroll + room]):
+            label(surface, text, (rect.x, rect.y + i * lh), size=size, colour=ink)
+        if len(wrapped) > room:
+            label(
+                surface,
+                f"{self.scroll + 1}-{min(len(wrapped), self.scroll + room)} of {len(wrapped)} (wheel)",
+                rect.bottomright,
+                size=12,
+                colour=theme.TEXT_MUTED,
+                anchor="bottomright",
+            )
+
+    def _battles(self, surface: pygame.Surface, rect: pygame.Rect, r: Report) -> None:
+        v = self.view
+        if not r.battles:
+            label(
+                surface, "No battles involved you this turn", rect.topleft, colour=theme.TEXT_MUTED
+            )
+            return
+        cols = max(1, rect.width // 380)
+        card_w = (rect.width - (cols - 1) * 10) // cols
+        card_h = 96
+        rows = max(1, rect.height // (card_h + 8))
+        per_page = rows * cols
+        self.scroll = min(self.scroll, max(0, (len(r.battles) - 1) // cols))
+        start = self.scroll * cols
+        for k, b in enumerate(r.battles[start : start + per_page]):
+            row, col = divmod(k, cols)
+            card = pygame.Rect(
+                rect.x + col * (card_w + 10), rect.y + row * (card_h + 8), card_w, card_h
+            )
+            draw_panel(surface, card, colour=theme.PANEL_LIGHT, radius=8, shadow=2)
+            result = "taken" if b.won else "held"
+            title = (
+                f"{_prov(v, b.source)} -> {_prov(v, b.target)}: {result} after {b.rounds} rounds"
+            )
+            label(
+                surface, title, (card.x + 8, card.y + 5), size=13, bold=True, width=card.width - 16
+            )
+            label(
+                surface,
+                f"PATT {b.patt:.0f} vs PDEF {b.pdef:.0f}",
+                (card.x + 8, card.y + 23),
+                size=12,
+                colour=theme.TEXT_MUTED,
+                width=card.width - 16,
+            )
+            bar_pair(
+                surface,
+                pygame.Rect(card.x + 8, card.y + 42, card.width - 16, card.height - 48),
+                [
+                    (_name(v, b.attacker), colour_of(b.attacker), b.sent, b.a_lost, b.a_injured),
+                    (
+                        _name(v, b.defender),
+                        colour_of(b.defender),
+                        b.defenders,
+                        b.d_lost,
+                        b.d_injured,
+                    ),
+                ],
+            )
+        if len(r.battles) > per_page:
+            label(
+                surface,
+                f"{start + 1}-{min(len(r.battles), start + per_page)} of {len(r.battles)} battles (wheel)",
+                rect.bottomright,
+                size=12,
+                colour=theme.TEXT_MUTED,
+                anchor="bottomright",
+            )
+
+
+class GameOverScene(Scene):
+    """The result, each human seat's final charts, and the replay (watch or save)."""
+
+    def __init__(self, app: App, match: WokMatch) -> None:
+        super().__init__(app)
+        self.match = match
+        self.seat = match.humans[0]
+        self.view = match.view(self.seat)
+        self.watch_button = Button(
+            "Watch replay",
+            pygame.Rect(0, 0, 170, 36),
+            self.watch,
+            primary=True,
+            tooltip="The game turn by turn",
+        )
+        self.save_button = Button(
+            "Save replay",
+            pygame.Rect(0, 0, 150, 36),
+            self.save_replay,
+            tooltip="Keep the replay in your replays folder",
+        )
+        self.done_button = Button(
+            "Done", pygame.Rect(0, 0, 110, 36), self.done, tooltip="Back to the launcher"
+        )
+        self.on_resize(app.size)
+
+    def animating(self) -> bool:
+        return False
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.done_button.rect.bottomright = (w - 16, h - 12)
+        self.save_button.rect.bottomright = (self.done_button.rect.x - 10, h - 12)
+        self.watch_button.rect.bottomright = (self.save_button.rect.x - 10, h - 12)
+
+    def buttons(self) -> list[Button]:
+        return [self.watch_button, self.save_button, self.done_button]
+
+    def watch(self) -> None:
+        from suite.wok.screens.replay import ReplayScene
+
+        self.app.push(ReplayScene(self.app, self.match.session.replay))
+
+    def save_replay(self) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            path = self.match.save_replay(replays_dir() / f"wok-{stamp}.json")
+        except (SaveError, OSError) as exc:
+            self.app.notify(f"Could not save the replay: {exc}", 5.0)
+            return
+        self.app.notify(f"Replay saved as {path.name}")
+
+    def done(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons():
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons():
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(theme.BACKGROUND_BOTTOM)
+        w, h = surface.get_size()
+        outcome = self.view.outcome
+        names = [s.name for s in self.match.seats]
+        if outcome is not None:
+            winners = " and ".join(names[s] for s in outcome.winners) or "nobody"
+            label(
+                surface,
+                f"{winners} won",
+                (16, 10),
+                size=26,
+                bold=True,
+                colour=theme.ACCENT,
+                width=w - 32,
+            )
+            label(
+                surface,
+                f"{outcome.reason} - turn {self.view.turn}",
+                (16, 46),
+                size=15,
+                colour=theme.TEXT_MUTED,
+                width=w - 32,
+            )
+            places = "   ".join(
+                f"{i}. {', '.join(names[s] for s in group)}"
+                for i, group in enumerate(outcome.places, 1)
+            )
+            label(surface, places, (16, 68), size=15, width=w - 32)
+        history_charts(
+            surface,
+            pygame.Rect(16, 96, w - 32, h - 96 - 60),
+            self.view,
+            self.match.history.get(self.seat, []),
+        )
+        for button in self.buttons():
+            button.draw(surface)
+        for button in self.buttons():
+            button.draw_tooltip(surface)

@@ -1,0 +1,411 @@
+"""The WoK set-up screen: rule set, variant, map (shipped or generated), players, clock, seed.
+
+Every choice comes from the rules data and the game's spec: the rule sets shipped, their
+variants, the clock presets, the bots the spec offers; the headhunting turns are the
+variant's (rules data). Start opens the game; the saves and the autosave can be resumed
+and saved replays watched from here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from suite.core.board import BoardError
+from suite.core.match import ConfigError, Replay, game_spec
+from suite.core.store import SaveError
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.widgets import Button, draw_panel
+from suite.wok.rules.config import SEAT_NAMES, known_rulesets
+from suite.wok.rules.maps import SHIPPED
+from suite.wok.rules.ruleset import load_ruleset
+from suite.wok.screens.kit import Stepper, label
+from suite.wok.screens.mapdraw import colour_of
+from suite.wok.screens.match import HUMAN, SeatPlan, WokMatch, autosave_path, replays_dir, saves_dir
+from suite.wok.screens.overlays import MenuScene
+
+GENERATED = "generated"
+MAP_TITLES = {"trial": "Trial", "star-islands": "Star Islands", "kaomaris": "Kaomaris"}
+NONE_CLOCK = "none"
+ROW = 38
+
+
+class SetupScene(Scene):
+    """Choose the match and start it (see the module docstring)."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.seed = random.randrange(1, 10**6)
+        self.kinds = [HUMAN, *sorted(game_spec("wok").bots)]
+        self.ruleset = Stepper(
+            pygame.Rect(0, 0, 10, 10),
+            known_rulesets(),
+            lambda _: self.changed(),
+            shown=self._ruleset_title,
+        )
+        self.variant = Stepper(
+            pygame.Rect(0, 0, 10, 10), [], lambda _: self.changed(), shown=str.capitalize
+        )
+        maps = [*sorted(SHIPPED, key=lambda m: SHIPPED[m][0]), GENERATED]
+        self.map = Stepper(
+            pygame.Rect(0, 0, 10, 10), maps, lambda _: self.changed(), shown=self._map_title
+        )
+        self.provinces = Stepper(
+            pygame.Rect(0, 0, 10, 10),
+            [str(n) for n in range(20, 81, 5)],
+            lambda _: self.changed(),
+            shown=lambda n: f"{n} provinces",
+        )
+        self.provinces.select("40")
+        self.players = Stepper(
+            pygame.Rect(0, 0, 10, 10), [], lambda _: self.changed(), shown=lambda n: f"{n} players"
+        )
+        self.clock = Stepper(pygame.Rect(0, 0, 10, 10), [], None, shown=self._clock_title)
+        self.seat_kinds: list[Stepper] = []
+        self.seed_minus = Button("-", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(-1))
+        self.seed_plus = Button("+", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(1))
+        self.seed_new = Button(
+            "New", pygame.Rect(0, 0, 60, 30), self.new_seed, tooltip="A fresh random seed"
+        )
+        self.start_button = Button(
+            "Start",
+            pygame.Rect(0, 0, 150, 44),
+            self.start,
+            primary=True,
+            tooltip="Start the game (Enter)",
+        )
+        self.resume_button = Button(
+            "Resume",
+            pygame.Rect(0, 0, 130, 44),
+            self.resume,
+            tooltip="Resume your autosave or a saved game",
+        )
+        self.replay_button = Button(
+            "Replays",
+            pygame.Rect(0, 0, 130, 44),
+            self.replays,
+            tooltip="Watch a saved replay turn by turn",
+        )
+        self.back_button = Button(
+            "Back", pygame.Rect(0, 0, 110, 44), self.leave, tooltip="Back to the launcher (Esc)"
+        )
+        self.message = ""
+        self.changed()
+
+    # -- choices ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _ruleset_title(name: str) -> str:
+        return load_ruleset(name).title
+
+    @staticmethod
+    def _map_title(name: str) -> str:
+        if name == GENERATED:
+            return "Generated"
+        n, players = SHIPPED[name]
+        return f"{MAP_TITLES.get(name, name)} ({n}, {players} pl.)"
+
+    def _clock_title(self, name: str) -> str:
+        if name == NONE_CLOCK:
+            return "None (hot-seat)"
+        seconds = self.rules().clock[name].deadline
+        span = f"{seconds // 60} min" if seconds < 3600 else f"{seconds // 3600} h"
+        return f"{name.capitalize()}: {span} a turn"
+
+    def rules(self) -> Any:
+        return load_ruleset(self.ruleset.value)
+
+    def variant_rules(self) -> Any:
+        return self.rules().variants[self.variant.value]
+
+    def changed(self) -> None:
+        """Recompute the dependent choices (variants, player counts, seats, clocks)."""
+        rules = self.rules()
+        order = ["skirmish", "duel", "trinity"]
+        variants = sorted(rules.variants, key=lambda v: (order.index(v) if v in order else 9, v))
+        self.variant.set_choices(variants, self.variant.value)
+        var = self.variant_rules()
+        if var.seats:
+            counts = [var.seats]
+        else:
+            top = SHIPPED[self.map.value][1] if self.map.value in SHIPPED else 10
+            counts = list(range(2, top + 1))
+        keep = self.players.value or str(counts[-1] if self.map.value == "trial" else counts[0])
+        self.players.set_choices([str(n) for n in counts], keep)
+        n = int(self.players.value)
+        old = [s.value for s in self.seat_kinds]
+        self.seat_kinds = [
+            Stepper(pygame.Rect(0, 0, 10, 10), self.kinds, None, shown=self._kind_title)
+            for _ in range(n)
+        ]
+        for i, stepper in enumerate(self.seat_kinds):
+            stepper.select(old[i] if i < len(old) else ("general" if i else HUMAN))
+        self.clock.set_choices(
+            [NONE_CLOCK, *sorted(rules.clock, key=lambda k: rules.clock[k].deadline)],
+            self.clock.value,
+        )
+        self.on_resize(self.app.size)
+
+    @staticmethod
+    def _kind_title(kind: str) -> str:
+        return "Human" if kind == HUMAN else f"Bot: {kind}"
+
+    def config(self) -> dict[str, Any]:
+        chosen: str | int = self.map.value
+        if chosen == GENERATED:
+            chosen = int(self.provinces.value)
+        clock = self.clock.value
+        preset = (
+            clock
+            if clock != NONE_CLOCK
+            else min(self.rules().clock, key=lambda k: -self.rules().clock[k].deadline)
+        )
+        return {
+            "ruleset": self.ruleset.value,
+            "variant": self.variant.value,
+            "map": chosen,
+            "clock": preset,
+        }
+
+    def seats(self) -> list[SeatPlan]:
+        return [
+            SeatPlan(SEAT_NAMES[i % len(SEAT_NAMES)], s.value)
+            for i, s in enumerate(self.seat_kinds)
+        ]
+
+    def bump_seed(self, by: int) -> None:
+        self.seed = max(0, self.seed + by)
+
+    def new_seed(self) -> None:
+        self.seed = random.randrange(1, 10**6)
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        seats = self.seats()
+        if not any(s.human for s in seats):
+            self.message = "At least one player must be human (watch bots with `suite sim wok`)"
+            return
+        try:
+            match = WokMatch.new(
+                self.config(), self.seed, seats, clock=self.clock.value, autosave=autosave_path()
+            )
+        except (ConfigError, BoardError, ValueError) as exc:
+            self.message = f"Cannot start: {exc}"
+            return
+        self.message = ""
+        self.open(match)
+
+    def open(self, match: WokMatch) -> None:
+        from suite.wok.screens.game import GameScene
+
+        self.app.push(GameScene(self.app, match))
+
+    def load(self, path: Path) -> None:
+        try:
+            match = WokMatch.load(path, autosave=autosave_path())
+        except SaveError as exc:
+            self.app.notify(f"Cannot resume: {exc.problem}", 5.0)
+            return
+        if match.session.outcome() is not None:
+            self.app.notify("That game is over: watch its replay instead", 4.0)
+            return
+        self.open(match)
+
+    def _files(self, folder: Path) -> list[Path]:
+        if not folder.is_dir():
+            return []
+        return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[:6]
+
+    def resume(self) -> None:
+        files = self._files(saves_dir())
+        if not files:
+            self.app.notify("No saved games yet")
+            return
+        self.app.push(
+            MenuScene(self.app, "Resume a game", [(p.stem, str(p), self._loader(p)) for p in files])
+        )
+
+    def _loader(self, path: Path) -> Callable[[], None]:
+        return lambda: self.load(path)
+
+    def replays(self) -> None:
+        files = self._files(replays_dir())
+        if not files:
+            self.app.notify("No saved replays yet (save one at the end of a game)")
+            return
+        self.app.push(
+            MenuScene(
+                self.app, "Watch a replay", [(p.stem, str(p), self._watcher(p)) for p in files]
+            )
+        )
+
+    def _watcher(self, path: Path) -> Callable[[], None]:
+        def go() -> None:
+            from suite.wok.screens.replay import ReplayScene
+
+            try:
+                replay = Replay.load(path)
+                self.app.push(ReplayScene(self.app, replay))
+            except (SaveError, ValueError, KeyError) as exc:
+                self.app.notify(f"Cannot play that replay: {exc}", 5.0)
+
+        return go
+
+    def leave(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    # -- layout, input, drawing ---------------------------------------------------------------
+
+    def rows(self) -> list[tuple[str, Stepper | None]]:
+        out: list[tuple[str, Stepper | None]] = [
+            ("Rule set", self.ruleset),
+            ("Variant", self.variant),
+            ("Map", self.map),
+        ]
+        if self.map.value == GENERATED:
+            out.append(("Provinces", self.provinces))
+        out.append(("Players", self.players))
+        out.append(("Turn clock", self.clock))
+        out.append(("Headhunting", None))
+        out.append(("Seed", None))
+        return out
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.card = pygame.Rect(0, 0, min(880, w - 30), h - 30)
+        self.card.center = (w // 2, h // 2)
+        left = self.card.x + 24
+        col = min(420, self.card.width // 2 - 10)
+        y = self.card.y + 64
+        step = ROW if h >= 700 else 34
+        for _, stepper in self.rows():
+            if stepper is not None:
+                stepper.layout(pygame.Rect(left + 120, y, col - 130, 28))
+            self._last_y = y
+            y += step
+        self.seed_minus.rect.topleft = (left + 120, self._last_y)
+        self.seed_new.rect.topleft = (left + 120 + 36 + 90, self._last_y)
+        self.seed_plus.rect.topleft = (left + 120 + 36 + 90 + 66, self._last_y)
+        sx = self.card.x + self.card.width // 2 + 10
+        sy = self.card.y + 64
+        sw = self.card.right - 24 - sx
+        seat_step = min(step, max(28, (self.card.bottom - 80 - sy) // max(1, len(self.seat_kinds))))
+        for i, stepper in enumerate(self.seat_kinds):
+            stepper.layout(
+                pygame.Rect(sx + 90, sy + i * seat_step, sw - 90, min(28, seat_step - 4))
+            )
+        by = self.card.bottom - 62
+        self.start_button.rect.topright = (self.card.right - 24, by)
+        self.resume_button.rect.topright = (self.start_button.rect.x - 10, by)
+        self.replay_button.rect.topright = (self.resume_button.rect.x - 10, by)
+        self.back_button.rect.topleft = (self.card.x + 24, by)
+
+    def widgets(self) -> list[Any]:
+        steppers = [s for _, s in self.rows() if s is not None]
+        return [
+            *steppers,
+            *self.seat_kinds,
+            self.seed_minus,
+            self.seed_plus,
+            self.seed_new,
+            self.start_button,
+            self.resume_button,
+            self.replay_button,
+            self.back_button,
+        ]
+
+    def animating(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for widget in self.widgets():
+            if widget.handle_event(event):
+                self.app.request_redraw()
+                return
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()
+
+    def update(self, dt: float) -> None:
+        for widget in self.widgets():
+            widget.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        draw_panel(surface, self.card, border=theme.ACCENT, alpha=245)
+        label(surface, "WoK: a new game", (self.card.x + 24, self.card.y + 18), size=26, bold=True)
+        left = self.card.x + 24
+        var = self.variant_rules()
+        for name, stepper in self.rows():
+            y = stepper.rect.y if stepper is not None else 0
+            if name == "Headhunting":
+                y = self.seed_minus.rect.y - (self.seed_minus.rect.y - self.clock.rect.y) // 2
+                text = f"start provinces protected in turns 1-{var.protect_home_until} ({self.variant.value})"
+                label(
+                    surface,
+                    text,
+                    (left + 120, y + 6),
+                    size=14,
+                    colour=theme.TEXT_MUTED,
+                    width=self.card.width // 2 - 150,
+                )
+            if name == "Seed":
+                y = self.seed_minus.rect.y
+                label(
+                    surface,
+                    str(self.seed),
+                    (left + 120 + 36 + 45, y + 5),
+                    size=16,
+                    bold=True,
+                    anchor="midtop",
+                )
+            label(surface, name, (left, y + 5), size=15, colour=theme.TEXT_MUTED)
+        sx = self.card.x + self.card.width // 2 + 10
+        label(surface, "Players", (sx, self.card.y + 36), size=15, bold=True)
+        for i, stepper in enumerate(self.seat_kinds):
+            colours = var.colours_per_seat
+            pygame.draw.circle(surface, colour_of(i * colours), (sx + 8, stepper.rect.centery), 7)
+            label(
+                surface,
+                SEAT_NAMES[i % len(SEAT_NAMES)],
+                (sx + 22, stepper.rect.y + 4),
+                size=15,
+                width=66,
+            )
+        notes = []
+        if var.robots:
+            notes.append(f"+ {var.robots} robots (published doctrine, see F1 in the game)")
+        if var.colours_per_seat > 1:
+            notes.append(f"each player gives orders for {var.colours_per_seat} colours")
+        if var.rips_to_win:
+            notes.append(f"first to {var.rips_to_win} RIPs wins")
+        y = self.seat_kinds[-1].rect.bottom + 10 if self.seat_kinds else self.card.y + 80
+        for note in notes:
+            label(
+                surface,
+                note,
+                (sx, y),
+                size=13,
+                colour=theme.TEXT_MUTED,
+                width=self.card.right - sx - 24,
+            )
+            y += 18
+        if self.message:
+            label(
+                surface,
+                self.message,
+                (self.card.x + 24, self.start_button.rect.y - 26),
+                size=14,
+                colour=theme.DANGER,
+                width=self.card.width - 48,
+            )
+        for widget in self.widgets():
+            widget.draw(surface)
+        for widget in self.widgets():
+            widget.draw_tooltip(surface)
