@@ -26,6 +26,8 @@ class CardMode(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     sizes and the two optional rules of R6. Subclasses name themselves with `name`."""
 
     name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    """How a set-up screen names the mode."""
     best_when_forced: ClassVar[bool] = False
     """With a full hand, must the best set be turned in (poker) rather than any set?"""
     ranks: tuple[str, ...] = ()
@@ -68,6 +70,7 @@ class NoCards(CardMode, frozen=True, kw_only=True):
     """The game without cards."""
 
     name: ClassVar[str] = "none"
+    title: ClassVar[str] = "No cards"
 
 
 class Increasing(CardMode, frozen=True, kw_only=True):
@@ -75,6 +78,7 @@ class Increasing(CardMode, frozen=True, kw_only=True):
     armies: `first_value`, then `step` more for each set turned in."""
 
     name: ClassVar[str] = "increasing"
+    title: ClassVar[str] = "Increasing"
     first_value: int
     step: int
 
@@ -112,6 +116,7 @@ class Royalty(CardMode, frozen=True, kw_only=True):
     """Pair, three of a kind, straight, flush and straight flush of 2 or 3 cards."""
 
     name: ClassVar[str] = "royalty"
+    title: ClassVar[str] = "Royalty"
     straight_length: int
     pair: int
     three_of_a_kind: int
@@ -151,6 +156,7 @@ class Poker(CardMode, frozen=True, kw_only=True):
     straight, flush, full house, straight flush and royal flush (5)."""
 
     name: ClassVar[str] = "poker"
+    title: ClassVar[str] = "Poker"
     best_when_forced: ClassVar[bool] = True
     straight_length: int
     ace_low_straight: bool = False

@@ -16,7 +16,7 @@ SHORTCUTS = (
     ("Shift+click", "place 5 armies"),
     ("Right click", "take back an army / clear the selection"),
     ("U or Backspace", "undo the last placement"),
-    ("1, 2, 3", "attack with that many dice (or defend with 1, 2)"),
+    ("Number keys", "attack (or defend) with that many dice"),
     ("Space", "attack once"),
     ("Enter", "attack to the end / confirm a move"),
     ("Left, Right", "change the armies to move"),

@@ -23,6 +23,7 @@ from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.widgets import Button, Cycler, TooltipArea, draw_panel, draw_text, fit_text
 from suite.worldwar.rules import SPEC
+from suite.worldwar.rules.cards import CARD_MODES
 from suite.worldwar.rules.data import default_rules
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.maps import list_maps
@@ -39,25 +40,31 @@ from suite.worldwar.screens.match import (
 )
 from suite.worldwar.screens.overlays import MenuScene
 
-MAX_SEATS = 6
+RULES = default_rules()
+MAX_SEATS = RULES.setup.max_players
+MIN_SEATS = RULES.setup.min_players
 MAX_FILES = 8  # saves or replays listed at once (newest first)
-MIN_SEATS = 2
 KIND_LABELS = [
     ("human", "Human"),
     ("random", "Random bot"),
     ("easy", "Easy bot"),
     ("hard", "Hard bot"),
 ]
-CARD_LABELS = [
-    ("increasing", "Increasing"),
-    ("royalty", "Royalty"),
-    ("poker", "Poker"),
-    ("none", "No cards"),
-]
+CARD_LABELS = [(name, mode.title) for name, mode in CARD_MODES.items()]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
 BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
 PREVIEW_MIN = 90  # pixels: smaller windows show no map preview
 SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
+
+
+def _cards_tip() -> str:
+    """What the card modes do, with the numbers of the rules data."""
+    inc = RULES.cards.increasing
+    first, step = inc.first_value, inc.step
+    return (
+        f"Increasing: sets worth {first}, {first + step}, {first + 2 * step}... Royalty: "
+        "pairs, straights, flushes. Poker: real poker hands."
+    )
 
 
 def user_maps_dir() -> Path:
@@ -104,7 +111,7 @@ class SeatRow:
             "x",
             pygame.Rect(0, 0, 40, 40),
             lambda: scene.remove_seat(self),
-            tooltip="Remove this seat (at least 2 players)",
+            tooltip=f"Remove this seat (at least {MIN_SEATS} players)",
         )
         self.entry: UITextEntryLine | None = None
         self.name_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "The player's name (click to edit)")
@@ -152,8 +159,7 @@ class SetupScene(Scene):
             "Cards",
             pygame.Rect(0, 0, 380, 40),
             CARD_LABELS,
-            tooltip="Increasing: sets worth 3, 6, 9... Royalty: 10-A in pairs, "
-            "straights, flushes. Poker: real poker hands.",
+            tooltip=_cards_tip(),
             font_size=15,
         )
         clocks = [(c, "off" if c == 0 else f"{c} s") for c in default_rules().clock.choices]
@@ -170,7 +176,7 @@ class SetupScene(Scene):
             pygame.Rect(0, 0, 380, 40),
             DEFENCE_LABELS,
             tooltip="Automatic: defenders always roll the most dice. Ask: "
-            "human defenders choose 1 or 2.",
+            f"human defenders choose 1 to {RULES.battle.defender_max_dice}.",
             font_size=15,
         )
         self.speed = Cycler(
@@ -185,7 +191,7 @@ class SetupScene(Scene):
             "+ Add player",
             pygame.Rect(0, 0, 180, 40),
             self.add_seat_click,
-            tooltip="Up to 6 players",
+            tooltip=f"Up to {MAX_SEATS} players",
         )
         self.start_button = Button(
             "Start game",
@@ -239,7 +245,7 @@ class SetupScene(Scene):
 
     def remove_seat(self, row: SeatRow) -> None:
         if len(self.rows) <= MIN_SEATS:
-            self.app.notify("A game needs at least 2 players")
+            self.app.notify(f"A game needs at least {MIN_SEATS} players")
             return
         self._keep_names()
         self.rows.remove(row)
