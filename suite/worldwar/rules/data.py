@@ -80,14 +80,6 @@ class Battle(_Table, frozen=True):
         if self.attacker_max_dice + self.defender_max_dice > 8:
             raise ValueError("at most 8 dice in one roll (attacker plus defender)")
 
-    def attack_dice(self, armies: int) -> int:
-        """The most dice an attack from a territory of `armies` may roll (0: none)."""
-        return max(0, min(self.attacker_max_dice, armies - self.stay_behind))
-
-    def defend_dice(self, armies: int) -> int:
-        """The most dice a territory of `armies` defends with."""
-        return min(self.defender_max_dice, armies)
-
 
 class Clock(_Table, frozen=True):
     """R7: the turn clock choices in seconds (0 = off)."""

@@ -554,9 +554,9 @@ class WorldWarState:
                 self.current = seat
                 self.step_left = min(self.rules.setup.placement_step, self.setup_left[seat])
                 return []
-        return self._begin_turn(self.first, first_turn=True)
+        return self._begin_turn(self.first)
 
-    def _begin_turn(self, seat: Seat, first_turn: bool = False) -> list[Event]:
+    def _begin_turn(self, seat: Seat) -> list[Event]:
         self.current = seat
         self.turn += 1
         if self.max_turns is not None and self.turn > self.max_turns * self.players:

@@ -244,10 +244,6 @@ class ReplayScene(Scene):
     def buttons(self) -> list[Button]:
         return [self.pause_button, self.step_button, self.speed, self.close_button]
 
-    @classmethod
-    def from_file(cls, app: App, path: Path, seats: Sequence[SeatInfo]) -> ReplayScene:
-        return cls(app, Replay.load(path), seats)
-
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
         self.map.set_rect(pygame.Rect(0, 60, w, h - 60))

@@ -35,7 +35,6 @@ GAME = SPEC.name
 REPLAY_KIND = "replay"  # suite.core.match.Replay's document kind
 BOT_KINDS = ("random", "easy", "hard")
 """The bots a seat may be given on the set-up screen (names of the game's spec)."""
-SEAT_KINDS = ("human", *BOT_KINDS)
 LOG_KEEP = 400
 AUTOSAVE_GAP = 2.0  # seconds between autosaves while only bots play
 
