@@ -2,8 +2,12 @@
 
 Own provinces are exact; provinces with intel take what was seen; the rest are
 estimated: a neutral from the rule set's start figures and its per-turn gains (W3: +2
-armies a turn, its 16 workers' DEF), an enemy province as at least that strong with a
-home's level and DEF. EFF of other colours comes from Spy Player intel, else the start EFF.
+armies a turn, its 16 workers' DEF); an enemy province holds the average armies per
+province of that colour's last Spy Player result, or else (a mirror guess) the seat's own
+average, at the seat's own average level and a home's DEF; a province the seat attacked
+last turn without taking it holds what the battle report showed (the defenders left and
+a level matching the defence power met). EFF of other colours comes from Spy Player
+intel, else the start EFF.
 """
 
 from __future__ import annotations
@@ -71,6 +75,10 @@ def believed_world(view: WokView) -> World:
     w = World(_board(view), rules, colours)
     n_arm, n_def = neutral_estimate(rules, turn)
     home = rules.start.home
+    own = [p.figures for p in view.provinces if p.owner in mine and p.figures is not None]
+    own_arm = sum(f.arm for f in own)
+    mirror_arm = round(own_arm / len(own)) if own else home.arm
+    mirror_lev = round(sum(f.arm * f.lev for f in own) / own_arm, 3) if own_arm else home.lev
     for entry in view.provinces:
         p = entry.id
         w.owner[p] = entry.owner
@@ -92,7 +100,31 @@ def believed_world(view: WokView) -> World:
                 n_def,
             )
         else:
+            seen = intel.get(w.owner[p])
+            arm = round(seen.arm / seen.provinces) if seen and seen.provinces else mirror_arm
             w.pop[p], w.wok[p] = rules.start.neutral.default_pop, home.wok
-            w.arm[p], w.lev[p], w.dfn[p] = max(n_arm, home.arm), home.lev, home.def_tenths
-            w.spy[p] = home.spy
+            w.arm[p], w.lev[p] = min(rules.caps.arm, arm), w.bound_lev(mirror_lev)
+            if seen and seen.arm:
+                w.lev[p] = w.bound_lev(seen.lev)
+            w.dfn[p], w.spy[p] = home.def_tenths, home.spy
+    _learn_from_battles(w, view)
     return w
+
+
+def _learn_from_battles(w: World, view: WokView) -> None:
+    """Unseen provinces the seat failed to take last turn: survivors and their level."""
+    a = w.rules.attack
+    mine = view.own()
+    for report in view.reports:
+        if report.turn != view.turn - 1:
+            continue
+        for b in report.battles:
+            t = b.target
+            if b.won or b.attacker not in mine or view.provinces[t].figures is not None:
+                continue
+            if w.owner[t] != b.defender:
+                continue
+            w.arm[t] = max(0, b.defenders - b.d_lost)
+            eff = max(1, w.eff_of(t))
+            lev = (b.pdef / eff - a.def_def_factor * w.dfn[t] / 10) / a.def_level_factor
+            w.lev[t] = w.bound_lev(lev)

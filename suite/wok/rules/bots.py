@@ -4,11 +4,11 @@ Both see only their seat's view (through `believed_world`) and answer one
 `SubmitOrders` for all their living colours, marked ready. The random bot is the core
 `RandomBot`, which samples the seat's `WokActionSpace`.
 
-The general plays an economy game: mining gold into EFF and tech upgrades, converting
-surplus population into armies and workers, moving armies from the interior to the
-frontier, attacking the best-value neighbours when its power ratio is comfortably
-ahead (chaining from provinces it expects to take), keeping enough armies on borders
-with other players, and spying on enemy provinces next to it.
+The general hunts the enemy colour nearest a RIP, turns surplus population into armies,
+trains them where they gather, buys EFF, tech and LEV with mined gold, attacks the
+best-value targets it can take (chaining from provinces it expects to take), keeps
+armies on borders with other players and presses the attack on weaker enemies (issue
+13 item 10: games between generals end within a dozen turns).
 """
 
 from __future__ import annotations
@@ -75,23 +75,47 @@ class RobotBot:
 
 
 class GeneralBot:
-    """A bot that plays well: economy, growth timing, power-ratio attacks, upgrades, spying."""
+    """A bot that plays well and presses its advantage.
+
+    Each of its colours hunts one enemy colour (the nearest to a RIP and to it), grows
+    POP and turns the surplus above `keep_pop` into armies, gathers them at the front
+    nearest that enemy where workers train them (LEV aim), buys EFF, tech and LEV, spies
+    on the nearest enemy provinces, and attacks the best-value targets it can take with a
+    safety margin (`armies_needed`). Against colours whose believed army power is at most
+    1 / `press_ratio` of its own it presses: everything that can go attacks, with the
+    smaller `safety_press` margin. Unseen enemy provinces are believed from Spy Player
+    totals, last turn's battle reports or a mirror of its own (`believed_world`).
+    """
 
     name = "general"
 
     def __init__(
         self,
-        safety_neutral: float = 1.5,
-        safety_enemy: float = 2.5,
-        target_level: float = 5.0,
-        keep_pop: int = 110,
-        target_wok: int = 80,
+        safety_neutral: float = 1.0,
+        safety_enemy: float = 0.0,
+        safety_press: float = -0.5,
+        press_ratio: float = 0.3,
+        target_level: float = 6.0,
+        keep_pop: int = 70,
+        target_wok: int = 10,
+        garrison_factor: float = 0.3,
+        focus_bonus: float = 2000.0,
+        focus_weight: float = 1.0,
+        eff_floor: int = 75,
+        tech_target: int = 2,
     ) -> None:
         self.safety_neutral = safety_neutral
         self.safety_enemy = safety_enemy
+        self.safety_press = safety_press
+        self.press_ratio = press_ratio
         self.target_level = target_level
         self.keep_pop = keep_pop
         self.target_wok = target_wok
+        self.garrison_factor = garrison_factor
+        self.focus_bonus = focus_bonus
+        self.focus_weight = focus_weight
+        self.eff_floor = eff_floor
+        self.tech_target = tech_target
 
     def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
         v = _seat_view(view)
@@ -100,9 +124,41 @@ class GeneralBot:
         friends = {c.colour for c in v.colours}
         intel = {i.colour: i.turn for i in v.player_intel}
         sets = tuple(
-            _General(w, variant, c, v.turn, friends, self, intel).orders() for c in sorted(v.own())
+            _General(
+                w,
+                variant,
+                c,
+                v.turn,
+                friends,
+                self,
+                intel,
+                _focus(w, friends, c, self.focus_weight),
+            ).orders()
+            for c in sorted(v.own())
         )
         return SubmitOrders(sets=sets, ready=True)
+
+
+def _focus(w: World, friends: set[int], colour: int, weight: float) -> int | None:
+    """The enemy colour `colour` hunts: nearest a RIP (fewest provinces, public) and
+    nearest to it (`weight` provinces count as one step), then weakest believed armies."""
+    dist: dict[int, int] = {p: 0 for p in range(w.n) if w.owner[p] == colour}
+    queue: deque[int] = deque(sorted(dist))
+    while queue:
+        cur = queue.popleft()
+        for nxt in w.adj[cur]:
+            if nxt not in dist:
+                dist[nxt] = dist[cur] + 1
+                queue.append(nxt)
+    counts: dict[int, int] = {}
+    near: dict[int, int] = {}
+    power: dict[int, float] = {}
+    for p, o in enumerate(w.owner):
+        if o != NEUTRAL and o not in friends:
+            counts[o] = counts.get(o, 0) + 1
+            near[o] = min(near.get(o, 999), dist.get(p, 999))
+            power[o] = power.get(o, 0.0) + w.arm[p] * w.lev[p]
+    return min(counts, key=lambda o: (counts[o] * weight + near[o], power[o], o), default=None)
 
 
 class _General:
@@ -117,8 +173,10 @@ class _General:
         friends: set[int],
         bot: GeneralBot,
         intel_turns: dict[int, int],
+        focus: int | None = None,
     ) -> None:
         self.intel_turns = intel_turns
+        self.focus = focus
         self.w = w
         self.r = w.rules
         self.variant = variant
@@ -132,6 +190,10 @@ class _General:
         self.province_count: dict[int, int] = {}
         for o in w.owner:
             self.province_count[o] = self.province_count.get(o, 0) + 1
+        mine = self.army_power(self.c)
+        self.pressed = {o for o in self.enemies() if mine >= bot.press_ratio * self.army_power(o)}
+        self.pressing = bool(self.pressed)
+        self.to_enemy = self.enemy_distances()
 
     # -- helpers ------------------------------------------------------------
     def allowed(self, t: int) -> bool:
@@ -143,6 +205,34 @@ class _General:
     def is_enemy(self, t: int) -> bool:
         o = self.w.owner[t]
         return o not in (NEUTRAL, self.c) and o not in self.friends
+
+    def enemies(self) -> list[int]:
+        """Living colours of other seats (robots included)."""
+        return [
+            i
+            for i, col in enumerate(self.w.colours)
+            if col.alive and i not in self.friends and self.province_count.get(i, 0)
+        ]
+
+    def army_power(self, colour: int) -> float:
+        """Armies x LEV x EFF over the colour's provinces as this seat believes them."""
+        w = self.w
+        eff = w.colours[colour].eff
+        return sum(w.arm[p] * w.lev[p] for p in range(w.n) if w.owner[p] == colour) * eff
+
+    def enemy_distances(self) -> dict[int, int]:
+        """Steps from every province to the nearest province of a colour being pressed."""
+        w = self.w
+        goal = self.pressed | ({self.focus} if self.focus is not None else set())
+        dist = {p: 0 for p in range(w.n) if w.owner[p] in goal}
+        queue: deque[int] = deque(sorted(dist))
+        while queue:
+            cur = queue.popleft()
+            for nxt in w.adj[cur]:
+                if nxt not in dist:
+                    dist[nxt] = dist[cur] + 1
+                    queue.append(nxt)
+        return dist
 
     def enemy_pressure(self, p: int) -> float:
         """Attack power (PATT * armies) that enemy players next to p could bring."""
@@ -159,6 +249,7 @@ class _General:
         pressure = self.enemy_pressure(p)
         if pressure == 0:
             return 0
+        pressure *= self.bot.garrison_factor
         per_army = max(1.0, pdef_of(self.w, p))
         return min(self.w.arm[p], math.ceil(pressure / (self.r.robots.power_ratio * per_army)) + 1)
 
@@ -166,16 +257,24 @@ class _General:
         return max(1.0, self.me.eff * self.r.attack.att_level_factor * self.w.lev[p])
 
     def need(self, src: int, t: int) -> int:
-        safety = self.bot.safety_enemy if self.is_enemy(t) else self.bot.safety_neutral
+        if self.is_enemy(t):
+            pressed = self.w.owner[t] in self.pressed
+            safety = self.bot.safety_press if pressed else self.bot.safety_enemy
+        else:
+            safety = self.bot.safety_neutral
         return armies_needed(self.patt(src), pdef_of(self.w, t), self.w.arm[t], safety)
 
     def value(self, t: int) -> float:
         w = self.w
         v = w.pop[t] + 2 * w.wok[t] + 60.0
         if self.is_enemy(t):
-            v += 150
-            if self.province_count.get(w.owner[t], 0) == 1:
-                v += 500  # a RIP
+            v += 150 + 600 / self.province_count.get(w.owner[t], 1)  # towards a RIP
+            if w.owner[t] in self.pressed:
+                v += 400
+            if w.owner[t] == self.focus:
+                v += self.bot.focus_bonus
+        elif self.pressing or self.focus is not None:
+            v += 200 / (1 + self.to_enemy.get(t, 99))  # on the way to the enemy
         return v
 
     def distances_to(self, goal: int) -> dict[int, int]:
@@ -198,7 +297,7 @@ class _General:
         return OrderSet(
             colour=self.c,
             attacks=tuple(attacks),
-            transforms=tuple(self.plan_transforms()),
+            transforms=tuple(self.plan_transforms(stage)),
             moves=tuple(self.plan_moves(attacks, stage)),
             aims=tuple(self.plan_aims(stage)),
             upgrades=tuple(self.plan_upgrades()),
@@ -231,6 +330,8 @@ class _General:
             _, src, t, need = best
             avail = spare[src]
             send = min(avail if avail < 2 * need else need + (avail - need) // 2, w.arm[src])
+            if w.owner[t] in self.pressed:
+                send = min(avail, w.arm[src])  # press with everything that can go
             attacks.append(Attack(src, t, send))
             spare[src] = avail - send
             w.arm[src] -= send
@@ -241,9 +342,12 @@ class _General:
         return attacks
 
     def pick_stage(self, attacks: list[Attack]) -> int | None:
-        """The frontier province to gather armies in for next turn's best target."""
+        """The province to gather armies in for next turn: beside the best target, or
+        (pressing) the own province nearest the enemy."""
         w = self.w
         hit = {a.target for a in attacks}
+        if (self.pressing or self.focus is not None) and self.own:
+            return min(self.own, key=lambda p: (self.to_enemy.get(p, 99), -w.arm[p], p))
         best: tuple[float, int] | None = None
         for p in self.own:
             for t in w.adj[p]:
@@ -254,28 +358,31 @@ class _General:
                     best = (score, p)
         return None if best is None else best[1]
 
-    def plan_transforms(self) -> list[Transform]:
+    def plan_transforms(self, stage: int | None) -> list[Transform]:
+        """Surplus POP becomes armies; in the staging province it becomes workers who
+        train the gathered armies (LEV aim) up to `target_wok`."""
         w, r = self.w, self.r
         lim = r.limits
         out: list[Transform] = []
-        by_pop = sorted(self.own, key=lambda p: (-w.pop[p], p))
+        by_pop = sorted(self.own, key=lambda p: (p != stage, -w.pop[p], p))
         pop_arm = 0
         for p in by_pop:
-            if pop_arm >= lim.transform_pop_arm_orders:
+            if len(out) >= lim.transform_orders:
                 break
+            if p == stage:
+                room = min(self.bot.target_wok, r.caps.wok) - w.wok[p]
+                amount = min(lim.transform_amount, w.pop[p] - self.bot.keep_pop // 2, 2 * room)
+                if amount >= r.transform.ratios["POP_WOK"] * 4:
+                    out.append(Transform(p, "POP_WOK", amount))
+                    w.pop[p] -= amount
+            if pop_arm >= lim.transform_pop_arm_orders:
+                continue
             amount = min(lim.transform_amount, w.pop[p] - self.bot.keep_pop)
             if amount >= r.transform.ratios["POP_ARM"]:
                 out.append(Transform(p, "POP_ARM", amount))
                 w.pop[p] -= amount
                 pop_arm += 1
-        for p in by_pop:
-            if len(out) >= lim.transform_orders:
-                break
-            room = self.bot.target_wok - w.wok[p]
-            amount = min(lim.transform_amount, w.pop[p] - self.bot.keep_pop // 2, 2 * room)
-            if amount >= r.transform.ratios["POP_WOK"] * 4:
-                out.append(Transform(p, "POP_WOK", amount))
-        return out
+        return out[: lim.transform_orders]
 
     def plan_moves(self, attacks: list[Attack], stage: int | None) -> list[Move]:
         w, r = self.w, self.r
@@ -283,6 +390,11 @@ class _General:
         if stage is None:
             return []
         dist = self.distances_to(stage)
+        for p in sorted(self.own):  # other parts of the empire gather at their own front
+            if p not in dist:
+                part = self.w.component(self.c, p)
+                local = min(part, key=lambda q: (self.to_enemy.get(q, 99), -w.arm[q], q))
+                dist.update(self.distances_to(local))
         sources = {a.source for a in attacks}
         moves: list[Move] = []
         for p in sorted(self.own, key=lambda q: (-dist.get(q, 0), q)):
@@ -304,16 +416,21 @@ class _General:
         return moves
 
     def plan_aims(self, stage: int | None) -> list[SetAim]:
+        """Train the armies where they gather (LEV), mine gold elsewhere, EFF when low."""
         w = self.w
         out: list[SetAim] = []
         eff_low = self.me.eff < 50 and self.me.gold < self.r.upgrades.costs[0]
         eff_at = max(self.own, key=lambda p: (w.wok[p], -p)) if eff_low and self.own else None
-        for p in self.own:
+        trained = sorted(
+            (p for p in self.own if w.arm[p] >= 8 and w.lev[p] < self.bot.target_level),
+            key=lambda p: (p != stage, -w.arm[p], p),
+        )[:2]
+        for p in sorted(self.own, key=lambda q: (q not in trained, q != eff_at, q)):
             if len(out) >= self.r.limits.aim_orders:
                 break
             if p == eff_at:
                 want = "EFF"
-            elif w.arm[p] >= 8 and w.lev[p] < self.bot.target_level and (p == stage):
+            elif p in trained:
                 want = "LEV"
             else:
                 want = "MIN"
@@ -329,40 +446,46 @@ class _General:
         for cost in self.r.upgrades.costs:
             if gold < cost:
                 break
-            if eff < 75:
+            if eff < self.bot.eff_floor:
                 out.append(Upgrade("EFF"))
                 eff += self.r.upgrades.eff
-            elif tech < 4:
+            elif tech < self.bot.tech_target:
                 out.append(Upgrade("TECH"))
                 tech += 1
-            elif eff < 90:
-                out.append(Upgrade("EFF"))
-                eff += self.r.upgrades.eff
             else:
                 out.append(Upgrade("LEV"))
             gold -= cost
         return out
 
     def plan_spies(self) -> list[Spy]:
-        """Spy Player on neighbouring enemies with stale intel, Spy Province on their lands."""
+        """Spy Player on the nearest enemy when intel is stale, Spy Province on the
+        enemy provinces nearest to us (from any province with spies: far spies may be
+        lost on the way)."""
         w = self.w
         out: list[Spy] = []
         spies = {p: w.spy[p] for p in self.own}
+        targets = sorted(
+            (t for t in range(w.n) if self.is_enemy(t) and self.allowed(t)),
+            key=lambda t: (self.distance_from_me(t), t),
+        )[:3]
         players_done: set[int] = set()
-        for p in self.own:
-            for t in w.adj[p]:
-                if len(out) >= self.r.limits.spy_orders:
-                    return out
-                if not self.is_enemy(t) or not self.allowed(t) or spies[p] < 2:
-                    continue
-                o = w.owner[t]
-                op = "SPY_PROVINCE"
-                if o not in players_done and self.turn - self.bot_intel_turn(o) >= 3:
-                    op = "SPY_PLAYER"
-                    players_done.add(o)
-                spies[p] -= 2
-                out.append(Spy(p, t, op, 2))  # type: ignore[arg-type]
+        for t in targets:
+            if len(out) >= self.r.limits.spy_orders:
+                break
+            src = max(self.own, key=lambda p: (spies[p], -p), default=None)
+            if src is None or spies[src] < 2:
+                break
+            o = w.owner[t]
+            op = "SPY_PROVINCE"
+            if o not in players_done and self.turn - self.bot_intel_turn(o) >= 3:
+                op = "SPY_PLAYER"
+                players_done.add(o)
+            spies[src] -= 2
+            out.append(Spy(src, t, op, 2))  # type: ignore[arg-type]
         return out
+
+    def distance_from_me(self, t: int) -> int:
+        return min((1 for n in self.w.adj[t] if self.w.owner[n] == self.c), default=2)
 
     def bot_intel_turn(self, colour: int) -> int:
         return self.intel_turns.get(colour, -99)
