@@ -60,6 +60,7 @@ class GameScene(Scene):
         self.clock_shown = -1
         self.over_shown = False
         self.passing = False
+        self._form_key: tuple[object, ...] = ()
         self.form = OrderForm(self.ready, self.unready, app.request_redraw)
         self.mapview = WokMapView(self.view.map, pygame.Rect(0, 0, 100, 100))
         self.report_button = Button(
@@ -139,11 +140,17 @@ class GameScene(Scene):
         if draft is None or not self.view.may_submit:
             draft = Draft.from_view(self.view)
             self.drafts[seat] = draft
-        colour, phase = self.form.colour, self.form.phase
-        self.form.load(self.view, draft)
-        if colour in draft.orders:
-            self.form.colour = colour
-        self.form.set_phase(phase)
+        key = (seat, self.view.turn, self.view.is_ready, self.view.alive)
+        if key != self._form_key or draft is not self.form.draft:
+            self._form_key = key
+            colour, phase = self.form.colour, self.form.phase
+            self.form.load(self.view, draft)
+            if colour in draft.orders:
+                self.form.colour = colour
+            self.form.set_phase(phase)
+        else:
+            self.form.view = self.view
+            self.form.refresh()
         v = self.view
         owners = [p.owner for p in v.provinces]
         armies = [p.figures.arm if p.figures is not None else None for p in v.provinces]
@@ -528,7 +535,7 @@ class GameScene(Scene):
         for i, colour in enumerate(self.view.oop):
             p = names[colour]
             text = f"{i + 1}. {p.name}" + (
-                " \u2713" if p.seat is not None and p.seat in ready else ""
+                " (ready)" if p.seat is not None and p.seat in ready else ""
             )
             chip = label(surface, text, (x + 14, y + 5), size=13, bold=p.seat == self.seat)
             pygame.draw.circle(surface, colour_of(colour), (x + 6, y + 13), 5)
@@ -540,7 +547,7 @@ class GameScene(Scene):
         v = self.view
         lines: list[tuple[str, tuple[int, int, int], int | None]] = []
         for group in v.variant.groups:
-            ready = " \u2713" if group.seat in v.ready else ""
+            ready = " (ready)" if group.seat in v.ready else ""
             lines.append((f"{group.name}{ready}", theme.TEXT, None))
             for c in group.colours:
                 p = v.players[c]

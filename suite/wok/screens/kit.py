@@ -5,25 +5,13 @@ Everything draws with `suite.ui.theme` and the cached `suite.ui.widgets.text_ima
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button, draw_panel, text_image
-
-
-@functools.lru_cache(maxsize=2048)
-def fit(text: str, size: int, width: int, bold: bool = False) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels."""
-    font = theme.font(size, bold)
-    if font.size(text)[0] <= width:
-        return text
-    while text and font.size(text + "\u2026")[0] > width:
-        text = text[:-1]
-    return text + "\u2026"
+from suite.ui.widgets import Button, draw_panel, fit_text, text_image
 
 
 def label(
@@ -39,7 +27,7 @@ def label(
 ) -> pygame.Rect:
     """Draw one line (cut to `width` when given) at `pos` by `anchor`."""
     if width > 0:
-        text = fit(text, size, width, bold)
+        text = fit_text(text, size, width, bold)
     image = text_image(text, size, colour, bold)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)

@@ -1,0 +1,204 @@
+"""WoK through its screens, driven by posted pygame events (clicks on the map, keys).
+
+The tests read the seat's view to decide where a player would click (as a player reads the
+screen); every input of the human is a real event. One test enters a whole turn of orders
+and checks the orders the engine received are exactly the intended ones; another plays a
+2-player Skirmish to the end against a bot and watches its replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from suite.core.match import decode_action
+from suite.ui.harness import Harness
+from suite.wok.rules.orders import (
+    Attack,
+    OrderSet,
+    SetAim,
+    SetReady,
+    SubmitOrders,
+    Transform,
+    Upgrade,
+)
+from suite.wok.screens import open_setup
+from suite.wok.screens.game import GameScene
+from suite.wok.screens.match import SeatPlan, WokMatch
+from suite.wok.screens.report import GameOverScene, ReportScene
+from suite.wok.screens.replay import ReplayScene
+from suite.wok.screens.setup import SetupScene
+
+MAX_TURNS = 40
+
+
+def new_game(h: Harness, seed: int = 4, bot: str = "general", delay: float = 0.0) -> GameScene:
+    match = WokMatch.new({"map": "trial"}, seed, [SeatPlan("Han"), SeatPlan("Kor", bot)])
+    scene = GameScene(h.app, match, bot_delay=delay)
+    h.push(scene)
+    h.frames(3)
+    return scene
+
+
+def close_report(h: Harness) -> None:
+    while isinstance(h.scene, ReportScene):
+        h.key(pygame.K_RETURN, frames=2)
+
+
+def click_province(h: Harness, scene: GameScene, p: int) -> None:
+    h.click(scene.mapview.centre(p))
+
+
+def last_orders(scene: GameScene, seat: int) -> SubmitOrders:
+    steps = [s for s in scene.match.session.replay.actions if s.seat == seat]
+    action = decode_action("wok", steps[-1].action)
+    assert isinstance(action, SubmitOrders)
+    return action
+
+
+def test_a_full_turn_of_orders_is_sent_exactly(artifacts: Path) -> None:
+    with Harness(size=(1280, 800)) as h:
+        scene = new_game(h)
+        assert isinstance(h.scene, ReportScene)  # the turn-0 report comes first
+        close_report(h)
+        view = scene.view
+        home = view.colours[0].homes[0]
+        fig = view.provinces[home].figures
+        assert fig is not None
+        target = min(view.map.provinces[home].neighbours)
+        # attacks: 2, click home then a neighbour, Max then two fewer
+        h.key(pygame.K_2)
+        click_province(h, scene, home)
+        click_province(h, scene, target)
+        h.key(pygame.K_m)
+        assert scene.form.amount == fig.arm
+        h.key(pygame.K_DOWN)
+        h.key(pygame.K_DOWN)
+        h.key(pygame.K_RETURN)
+        # an attack on the enemy's protected home is refused with the reason
+        enemy_home = next(p.id for p in view.provinces if p.home == 1)
+        h.key(pygame.K_2)
+        click_province(h, scene, home)
+        click_province(h, scene, enemy_home)
+        assert not scene.form.can_add()
+        h.key(pygame.K_RETURN)
+        h.click(scene.form.clear_button)
+        # transformations: 3, POP->ARM (first kind) at home, 20 POP typed with the buttons
+        h.key(pygame.K_3)
+        assert scene.form.kind.value == "POP_ARM"
+        click_province(h, scene, home)
+        h.key(pygame.K_m)
+        top = scene.form.amount
+        assert top == min(50, fig.pop) - min(50, fig.pop) % 4
+        for button in ("-10", "-10", "+1"):
+            h.click(next(b for b in scene.form.steps if b.label == button))
+        h.key(pygame.K_RETURN)
+        # workers' aim: 5, home, step the kind to MIN
+        h.key(pygame.K_5)
+        click_province(h, scene, home)
+        while scene.form.kind.value != "MIN":
+            h.click(scene.form.kind.right)
+        h.key(pygame.K_RETURN)
+        # upgrades: 6, TECH (warned: not enough gold now, may still be entered)
+        h.key(pygame.K_6)
+        assert scene.form.kind.value == "TECH"
+        assert any("gold" in text for text, _ in scene.form.message)
+        h.click(scene.form.add_button)
+        # bombing: no missiles, nothing can be entered
+        h.key(pygame.K_1)
+        click_province(h, scene, home)
+        assert scene.form.amount == 0 and not scene.form.can_add()
+        # one attack too many, then deleted again with its x button
+        h.key(pygame.K_2)
+        click_province(h, scene, home)
+        click_province(h, scene, max(view.map.provinces[home].neighbours))
+        h.click(next(b for b in scene.form.steps if b.label == "+1"))
+        h.key(pygame.K_RETURN)
+        assert len(scene.form.draft.of(0, "attacks")) == 2
+        h.screenshot(artifacts / "wok_turn_entered.png")
+        h.click(scene.form.rows[1][2])
+        assert len(scene.form.draft.of(0, "attacks")) == 1
+        h.key(pygame.K_r)
+        sent = last_orders(scene, 0)
+        expected = OrderSet(
+            colour=0,
+            attacks=(Attack(home, target, fig.arm - 2),),
+            transforms=(Transform(home, "POP_ARM", top - 19),),
+            aims=(SetAim(home, "MIN"),),
+            upgrades=(Upgrade("TECH"),),
+        )
+        assert sent == SubmitOrders(sets=(expected,), ready=True)
+
+
+def test_ready_locks_orders_until_unready() -> None:
+    with Harness(size=(1280, 800)) as h:
+        scene = new_game(h, bot="robot", delay=1e9)  # the bot waits: the turn cannot run
+        close_report(h)
+        home = scene.view.colours[0].homes[0]
+        h.key(pygame.K_5)
+        click_province(h, scene, home)
+        h.key(pygame.K_RETURN)
+        h.key(pygame.K_r)
+        assert scene.view.is_ready and scene.form.locked
+        h.key(pygame.K_5)
+        click_province(h, scene, home)
+        h.key(pygame.K_RETURN)  # locked: nothing is added
+        assert len(scene.form.draft.of(0, "aims")) == 1
+        h.key(pygame.K_u)
+        assert not scene.view.is_ready
+        assert decode_action("wok", scene.match.session.replay.actions[-1].action) == SetReady(
+            False
+        )
+        h.key(pygame.K_1)  # the draft is editable again: remove the aim, add another
+        h.key(pygame.K_5)
+        h.click(scene.form.rows[0][2])
+        assert scene.form.draft.of(0, "aims") == []
+
+
+def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None:
+    with Harness(size=(1280, 800), root=open_setup) as h:
+        setup = h.scene
+        assert isinstance(setup, SetupScene)
+        assert setup.map.value == "trial" and setup.players.value == "2"
+        assert [s.value for s in setup.seat_kinds] == ["human", "general"]
+        h.key(pygame.K_RETURN, frames=2)
+        scene = h.scene if isinstance(h.scene, GameScene) else h.app.stack[-2]
+        assert isinstance(scene, GameScene)
+        scene.bot_delay = 0.0
+        turns = 0
+        while not isinstance(h.scene, GameOverScene) and turns < MAX_TURNS:
+            close_report(h)
+            if isinstance(h.scene, GameOverScene):
+                break
+            view = scene.view
+            own = [p for p in view.provinces if p.owner == 0 and p.figures]
+            strongest = max(own, key=lambda p: p.figures.arm if p.figures else 0)
+            targets = (
+                scene.form.planner.targets(0, "attacks", strongest.id) if scene.form.planner else []
+            )
+            h.key(pygame.K_3)
+            click_province(h, scene, strongest.id)
+            h.key(pygame.K_m)
+            h.key(pygame.K_RETURN)
+            if targets and strongest.figures and strongest.figures.arm:
+                h.key(pygame.K_2)
+                click_province(h, scene, strongest.id)
+                click_province(h, scene, targets[0])
+                h.key(pygame.K_m)
+                h.key(pygame.K_RETURN)
+            h.key(pygame.K_r, frames=4)
+            turns += 1
+        assert isinstance(h.scene, GameOverScene), f"no end after {turns} turns"
+        outcome = scene.match.session.outcome()
+        assert outcome is not None and outcome.winners
+        assert scene.match.history[0][-1].turn == scene.view.turn
+        h.screenshot(artifacts / "wok_game_over.png")
+        h.click(h.scene.watch_button)
+        replay = h.scene
+        assert isinstance(replay, ReplayScene)
+        assert len(replay.frames) == turns + 1
+        h.key(pygame.K_RIGHT)
+        h.key(pygame.K_RIGHT)
+        assert replay.index == 2
+        h.screenshot(artifacts / "wok_replay.png")
