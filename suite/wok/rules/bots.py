@@ -30,7 +30,7 @@ from suite.wok.rules.orders import (
     Transform,
     Upgrade,
 )
-from suite.wok.rules.phases import protection_reason
+from suite.wok.rules.phases import nap_partner, protection_reason
 from suite.wok.rules.robots import pdef_of, robot_orders
 from suite.wok.rules.ruleset import Variant
 from suite.wok.rules.views import WokView
@@ -132,16 +132,19 @@ class GeneralBot:
                 friends,
                 self,
                 intel,
-                _focus(w, friends, c, self.focus_weight),
+                _focus(w, friends, c, self.focus_weight, nap_partner(w, variant, c, v.turn)),
             ).orders()
             for c in sorted(v.own())
         )
         return SubmitOrders(sets=sets, ready=True)
 
 
-def _focus(w: World, friends: set[int], colour: int, weight: float) -> int | None:
+def _focus(
+    w: World, friends: set[int], colour: int, weight: float, napped: int | None
+) -> int | None:
     """The enemy colour `colour` hunts: nearest a RIP (fewest provinces, public) and
-    nearest to it (`weight` provinces count as one step), then weakest believed armies."""
+    nearest to it (`weight` provinces count as one step), then weakest believed armies;
+    never the colour it is napped with this turn."""
     dist: dict[int, int] = {p: 0 for p in range(w.n) if w.owner[p] == colour}
     queue: deque[int] = deque(sorted(dist))
     while queue:
@@ -154,7 +157,7 @@ def _focus(w: World, friends: set[int], colour: int, weight: float) -> int | Non
     near: dict[int, int] = {}
     power: dict[int, float] = {}
     for p, o in enumerate(w.owner):
-        if o != NEUTRAL and o not in friends:
+        if o != NEUTRAL and o not in friends and o != napped:
             counts[o] = counts.get(o, 0) + 1
             near[o] = min(near.get(o, 999), dist.get(p, 999))
             power[o] = power.get(o, 0.0) + w.arm[p] * w.lev[p]
