@@ -1,0 +1,473 @@
+"""The pieces of the Book of Tactics: the mini-map, the player list, the 3x3 army
+formation with its piece menu, and the stats table.
+
+They draw into a rect they are given and report clicks through callbacks, so the set-up
+screen (before the battle) and the battle's HUD (the book re-opened during the battle)
+share them. Everything they show comes from the pack (static data), the player's profile
+and ratings, or the seat's view.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from suite.tactics.assets.model import BORDER_INDEX, MapGrid, Pack, Piece
+from suite.tactics.render import PackArt
+from suite.tactics.rules.requirements import Profile, satisfied
+from suite.tactics.skins import STAND, default_style, frame_index
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.theme import Colour
+from suite.ui.widgets import Button, draw_panel, draw_text, text_image
+
+SIDE = 3  # the formation is SIDE x SIDE (the pack format's nine pieces)
+
+
+def team_colour(army: int) -> Colour:
+    """The RGB of army `army` (0 red, 1 green, 2 yellow, 3 blue), as skins are recoloured."""
+    return default_style().colour(army % 4)
+
+
+def short_form(piece: Piece) -> str:
+    """The original's "17/7": HP + STR + DEF + AGI, then MOB + RANGE."""
+    body = piece.hp + piece.strength + piece.defense + piece.agility
+    return f"{body}/{piece.mobility + piece.range}"
+
+
+def fit(text: str, size: int, width: int, bold: bool = False) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels."""
+    font = theme.font(size, bold)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "\u2026")[0] > width:
+        text = text[:-1]
+    return text + "\u2026"
+
+
+# -- the mini-map ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _tile_colour(art: PackArt, index: int) -> Colour:
+    surface = art.tile(index)
+    w = surface.get_width()
+    r, g, b, _ = pygame.transform.average_color(
+        surface, pygame.Rect(w // 4, w // 8, w // 2, w // 4)
+    )
+    return int(r), int(g), int(b)
+
+
+class MiniMap:
+    """A coarse picture of a map: one square per cell, the four starts, the pieces."""
+
+    def __init__(self, art: PackArt) -> None:
+        self.art = art
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self._key: tuple[int, int] | None = None
+        self._image: pygame.Surface | None = None
+        self.grid: MapGrid | None = None
+
+    def picture(self, grid: MapGrid, side: int) -> pygame.Surface:
+        key = (grid.map_id, side)
+        if self._image is None or self._key != key:
+            n = grid.size
+            small = pygame.Surface((n, n))
+            small.fill((8, 10, 16))
+            for y in range(n):
+                for x in range(n):
+                    index = int(grid.tiles[y, x])
+                    if index != BORDER_INDEX:
+                        small.set_at((x, y), _tile_colour(self.art, index))
+            self._image = pygame.transform.scale(small, (side, side))
+            self._key = key
+        return self._image
+
+    def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        if self.grid is None or not self.rect.collidepoint(pos):
+            return None
+        n = self.grid.size
+        x = (pos[0] - self.rect.x) * n // max(1, self.rect.width)
+        y = (pos[1] - self.rect.y) * n // max(1, self.rect.height)
+        return max(0, min(n - 1, x)), max(0, min(n - 1, y))
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        grid: MapGrid,
+        pieces: Sequence[tuple[int, int, int]] = (),
+    ) -> None:
+        """Draw `grid` square in `rect`; `pieces` are (x, y, army) dots."""
+        side = max(8, min(rect.width, rect.height))
+        self.rect = pygame.Rect(0, 0, side, side)
+        self.rect.center = rect.center
+        self.grid = grid
+        surface.blit(self.picture(grid, side), self.rect)
+        pygame.draw.rect(surface, theme.PANEL_BORDER, self.rect, 1)
+        cell = side / grid.size
+        dot = max(3, round(cell * 0.8))
+        for army, start in enumerate(grid.starts):
+            if start is None:
+                continue
+            centre = (self.rect.x + (start[0] + 0.5) * cell, self.rect.y + (start[1] + 0.5) * cell)
+            pygame.draw.circle(surface, (0, 0, 0), centre, dot + 2)
+            pygame.draw.circle(surface, team_colour(army), centre, dot, 2 if pieces else 0)
+        for x, y, army in pieces:
+            box = pygame.Rect(0, 0, max(3, round(cell)), max(3, round(cell)))
+            box.center = (
+                round(self.rect.x + (x + 0.5) * cell),
+                round(self.rect.y + (y + 0.5) * cell),
+            )
+            pygame.draw.rect(surface, team_colour(army), box)
+            pygame.draw.rect(surface, (0, 0, 0), box, 1)
+
+
+# -- the player list -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerLine:
+    """One line of the player list."""
+
+    army: int
+    name: str
+    version: str
+    pieces: int
+    hp: int
+    kind: str  # "you", "human" or a bot level
+    current: bool = False
+    out: bool = False
+    note: str = ""  # shown instead of the score (e.g. "random army" before a battle)
+
+
+def draw_players(
+    surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[PlayerLine], reserve: int = 0
+) -> int:
+    """The player list (colour, name, pack version, score line); returns the row height.
+    `reserve` pixels at the right of each row are left for the caller's buttons."""
+    row = max(34, min(52, rect.height // max(4, len(lines) or 1)))
+    y = rect.y
+    for line in lines:
+        box = pygame.Rect(rect.x, y, rect.width, row - 6)
+        draw_panel(
+            surface,
+            box,
+            colour=theme.PANEL_LIGHT if line.current else theme.PANEL,
+            border=theme.ACCENT if line.current else theme.PANEL_BORDER,
+            radius=8,
+            shadow=2,
+        )
+        swatch = pygame.Rect(box.x + 8, box.y + 6, 14, box.height - 12)
+        pygame.draw.rect(surface, team_colour(line.army), swatch, border_radius=4)
+        ink = theme.DISABLED if line.out else theme.TEXT
+        x = swatch.right + 8
+        if line.current:
+            draw_text(
+                surface, "\u25b6", (x, box.centery), size=14, colour=theme.ACCENT, anchor="midleft"
+            )
+        x += 16
+        score = line.note or f"{line.pieces} / {line.hp}"
+        right = text_image(score, 16, ink, True)
+        version = text_image(f"v{line.version}  {line.kind}", 13, theme.TEXT_MUTED)
+        room = box.right - reserve - x - right.get_width() - 16
+        draw_text(
+            surface, fit(line.name, 16, room, True), (x, box.y + 4), size=16, colour=ink, bold=True
+        )
+        if box.height >= 40:
+            surface.blit(version, (x, box.y + 4 + theme.font(16, True).get_linesize()))
+        surface.blit(right, right.get_rect(midright=(box.right - 10 - reserve, box.centery)))
+        y += row
+    return row
+
+
+# -- the army formation ----------------------------------------------------------------------
+class ArmyGrid:
+    """The 3x3 formation: each slot shows its piece (stand frame in the army's colour),
+    name and "17/7"; a right click on a slot asks for a piece (`on_menu(slot)`); a left
+    click runs `on_pick(slot)` (in battle: the slot is a proxy of that piece)."""
+
+    def __init__(
+        self,
+        art: PackArt,
+        pack: Pack,
+        on_menu: Callable[[int], None] | None,
+        on_pick: Callable[[int], None] | None = None,
+    ) -> None:
+        self.art = art
+        self.pack = pack
+        self.on_menu = on_menu
+        self.on_pick = on_pick
+        self.slots = [pygame.Rect(0, 0, 0, 0) for _ in range(SIDE * SIDE)]
+        self.hovered: int | None = None
+        self._images: dict[tuple[int, int, int], pygame.Surface] = {}
+
+    def image(self, kind: int, army: int, side: int) -> pygame.Surface:
+        key = (kind, army, side)
+        if key not in self._images:
+            frame = self.art.frames(kind, army, True)[frame_index(STAND)]
+            self._images[key] = pygame.transform.smoothscale(frame, (side, side))
+        return self._images[key]
+
+    def layout(self, rect: pygame.Rect) -> None:
+        cell = min(rect.width, rect.height) // SIDE
+        left = rect.centerx - cell * SIDE // 2
+        top = rect.centery - cell * SIDE // 2
+        for i in range(SIDE * SIDE):
+            self.slots[i] = pygame.Rect(
+                left + (i % SIDE) * cell, top + (i // SIDE) * cell, cell - 6, cell - 6
+            )
+
+    def slot_at(self, pos: tuple[int, int]) -> int | None:
+        for i, slot in enumerate(self.slots):
+            if slot.collidepoint(pos):
+                return i
+        return None
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEMOTION:
+            self.hovered = self.slot_at(event.pos)
+            return False
+        if event.type != pygame.MOUSEBUTTONUP:
+            return False
+        slot = self.slot_at(event.pos)
+        if slot is None:
+            return False
+        if event.button == 3 and self.on_menu is not None:
+            self.on_menu(slot)
+            return True
+        if event.button == 1 and self.on_pick is not None:
+            self.on_pick(slot)
+            return True
+        return False
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        formation: Sequence[int],
+        army: int,
+        *,
+        life: Sequence[float | None] = (),
+        dim: Sequence[bool] = (),
+    ) -> None:
+        """Draw the formation (piece ids row by row); `life` (0..1, None = dead) and `dim`
+        per slot are shown in battle."""
+        self.layout(rect)
+        for i, slot in enumerate(self.slots):
+            kind = formation[i] if i < len(formation) else 0
+            hot = self.hovered == i
+            draw_panel(
+                surface,
+                slot,
+                colour=theme.PANEL_LIGHT if hot else theme.PANEL,
+                border=theme.ACCENT if hot else theme.PANEL_BORDER,
+                radius=8,
+                shadow=2,
+            )
+            piece = self.pack.pieces.get(kind) if kind else None
+            alive = i >= len(life) or life[i] is not None
+            if piece is None or not alive:
+                label = "empty" if piece is None else "fallen"
+                draw_text(
+                    surface, label, slot.center, size=13, colour=theme.TEXT_MUTED, anchor="center"
+                )
+                continue
+            side = max(16, slot.height - 34)
+            image = self.image(kind, army, side)
+            if i < len(dim) and dim[i]:
+                image = image.copy()
+                image.set_alpha(110)
+            surface.blit(image, image.get_rect(midtop=(slot.centerx, slot.y + 2)))
+            draw_text(
+                surface,
+                short_form(piece),
+                (slot.right - 6, slot.y + 4),
+                size=16,
+                bold=True,
+                colour=theme.ACCENT,
+                anchor="topright",
+            )
+            draw_text(
+                surface,
+                fit(piece.name, 13, slot.width - 8),
+                (slot.centerx, slot.bottom - 6),
+                size=13,
+                anchor="midbottom",
+            )
+            if i < len(life) and life[i] is not None:
+                bar = pygame.Rect(slot.x + 5, slot.y + 6, 5, slot.height - 30)
+                pygame.draw.rect(surface, (20, 20, 24), bar)
+                filled = round(bar.height * float(life[i] or 0.0))
+                pygame.draw.rect(
+                    surface, theme.SUCCESS, (bar.x, bar.bottom - filled, bar.width, filled)
+                )
+
+
+def menu_entries(
+    pack: Pack,
+    pieces: dict[int, Piece],
+    formation: Sequence[int],
+    slot: int,
+    profile: Profile,
+) -> list[tuple[int, str, str, bool]]:
+    """The piece menu of `slot`: (piece id, label, why greyed, enabled); id 0 = empty.
+
+    A piece is greyed when the army already holds its max# (not counting this slot) or
+    the profile does not meet its requirement (RULINGS T8, T12)."""
+    entries = [(0, "(empty)", "Leave this slot empty", True)]
+    others = [p for i, p in enumerate(formation) if i != slot and p]
+    for pid, piece in pieces.items():
+        count = others.count(pid)
+        label = f"{piece.name}  {short_form(piece)}"
+        if count >= piece.max_count:
+            entries.append((pid, label, f"Your army already holds {piece.max_count} (max#)", False))
+        elif not satisfied(piece.requirements, profile):
+            entries.append((pid, label, f"Needs {piece.requirements}", False))
+        else:
+            tip = (
+                f"HP {piece.hp}  STR {piece.strength}  DEF {piece.defense}  AGI {piece.agility}"
+                f"  MOB {piece.mobility}  RNG {piece.range}  (max# {piece.max_count})"
+            )
+            entries.append((pid, label, tip, True))
+    return entries
+
+
+class PieceMenu(Scene):
+    """The right-click menu of a formation slot: every piece with its "17/7", greyed when
+    it cannot be chosen (the tooltip says why). A click picks; Esc or a click outside
+    closes it."""
+
+    transparent = True
+
+    def __init__(
+        self,
+        app: App,
+        at: tuple[int, int],
+        entries: list[tuple[int, str, str, bool]],
+        on_pick: Callable[[int], None],
+    ) -> None:
+        super().__init__(app)
+        self.on_pick = on_pick
+        self.buttons: list[tuple[int, Button]] = []
+        row = 30
+        width = 230
+        height = row * len(entries) + 12
+        self.rect = pygame.Rect(at[0], at[1], width, height)
+        self.rect.clamp_ip(pygame.Rect((0, 0), app.size))
+        for i, (pid, label, tip, enabled) in enumerate(entries):
+            button = Button(
+                label,
+                pygame.Rect(self.rect.x + 6, self.rect.y + 6 + i * row, width - 12, row - 2),
+                functools.partial(self.pick, pid),
+                tooltip=tip,
+                enabled=enabled,
+                font_size=14,
+            )
+            self.buttons.append((pid, button))
+
+    def pick(self, pid: int) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+        self.on_pick(pid)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONUP and not self.rect.collidepoint(event.pos):
+            self.app.pop()
+            return
+        for _, button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for _, button in self.buttons:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        draw_panel(
+            surface, self.rect, colour=(16, 20, 30), border=theme.ACCENT, radius=8, alpha=250
+        )
+        for _, button in self.buttons:
+            button.draw(surface)
+        for _, button in self.buttons:
+            button.draw_tooltip(surface)
+
+
+# -- the stats table -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StatsRow:
+    """A stats line: own totals, or another player's record relative to you."""
+
+    name: str
+    army: int
+    wins: int
+    losses: int
+    rating: float | None  # None: a bot (its rating never changes)
+    war_points: int
+    guild: str
+    own: bool
+
+
+def draw_stats(
+    surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[StatsRow], wars: Sequence[str]
+) -> None:
+    """The stats view: one line per player (yours: totals; others: against you), then
+    the guilds at open war."""
+    columns = (
+        ("Player", 0.0),
+        ("Won", 0.40),
+        ("Lost", 0.50),
+        ("Win %", 0.60),
+        ("Rating", 0.72),
+        ("War pts", 0.86),
+    )
+    for title, at in columns:
+        draw_text(
+            surface,
+            title,
+            (rect.x + round(rect.width * at), rect.y),
+            size=14,
+            colour=theme.TEXT_MUTED,
+            bold=True,
+        )
+    y = rect.y + 24
+    for row in rows:
+        ink = theme.ACCENT if row.own else theme.TEXT
+        pygame.draw.rect(surface, team_colour(row.army), (rect.x, y + 4, 8, 14), border_radius=3)
+        name = row.name + (f" [{row.guild}]" if row.guild else "") + ("" if row.own else " vs you")
+        draw_text(
+            surface,
+            fit(name, 15, round(rect.width * 0.38) - 14, row.own),
+            (rect.x + 14, y),
+            size=15,
+            colour=ink,
+            bold=row.own,
+        )
+        games = row.wins + row.losses
+        cells = (
+            str(row.wins),
+            str(row.losses),
+            f"{100 * row.wins / games:.0f}%" if games else "-",
+            "bot" if row.rating is None else f"{row.rating:.0f}",
+            str(row.war_points) if row.own else "",
+        )
+        for (_, at), text in zip(columns[1:], cells, strict=True):
+            draw_text(surface, text, (rect.x + round(rect.width * at), y), size=15, colour=ink)
+        y += 26
+    y += 10
+    draw_text(
+        surface, "Guilds at open war", (rect.x, y), size=14, colour=theme.TEXT_MUTED, bold=True
+    )
+    y += 22
+    if not wars:
+        draw_text(
+            surface,
+            "none (set your guild and wars below)",
+            (rect.x, y),
+            size=14,
+            colour=theme.TEXT_MUTED,
+        )
+    for war in wars:
+        if y > rect.bottom - 18:
+            break
+        draw_text(surface, war, (rect.x, y), size=14)
+        y += 20

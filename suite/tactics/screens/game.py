@@ -1,0 +1,747 @@
+"""The battle screen: a Tactics battle played with the mouse and the keys.
+
+The screen talks only to its `Session` (through a driver that paces the bots or a
+replay): it reads the seat's `TacticsView` and `legal(seat)`, sends actions, and plays the
+events `poll()` brings as animations (hops, blows, numbers, deaths) before the figures
+catch up with the view. Static art comes from the pack the view names.
+
+Drawing is cached: the static map is pre-rendered per zoom and rotation, and a frame is
+composed only when something changed (input, an animation, the camera, a piece's idle
+frame, a timer's second); otherwise the last frame is shown again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from suite.core.match import Action, IllegalAction
+from suite.core.session import Refusal, Update
+from suite.tactics.rules.actions import (
+    Attack,
+    AttackResolved,
+    EndTurn,
+    LevelUp,
+    Move,
+    PieceDied,
+    PieceMoved,
+    PieceSelected,
+    Select,
+    SkipAttack,
+    SkipMove,
+    TurnStarted,
+)
+from suite.tactics.rules.view import PieceView, TacticsView
+from suite.tactics.screens import hud
+from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
+from suite.tactics.screens.art import BattleArt, load_map_pack
+from suite.tactics.screens.book import StatsRow, fit, team_colour
+from suite.tactics.screens.buttons import IconButton, pack_button_images
+from suite.tactics.screens.drivers import Driver
+from suite.tactics.screens.field import Battlefield, Marks
+from suite.tactics.screens.match import SeatInfo
+from suite.tactics.screens.menus import MenuScene
+from suite.tactics.screens.popup import draw_popup
+from suite.tactics.screens.profile import TacticsProfile
+from suite.tactics.screens.sounds import PackSounds
+from suite.tactics.skins import STAND, frame_index
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.widgets import TOOLTIP_DELAY, draw_text
+
+SPEEDS: tuple[tuple[float, str], ...] = (
+    (0.9, "slow"),
+    (0.4, "normal"),
+    (0.1, "fast"),
+    (0.0, "instant"),
+)
+DRAG = 6  # pixels before a press becomes a pan
+OVER_DELAY = 1.2  # seconds the final field stays before the game-over screen
+POPUP_DELAY = 0.15  # seconds of pointing at a piece before its popup opens
+StatsSource = Callable[[], tuple[list[StatsRow], list[str]]]
+
+
+def _no_stats() -> tuple[list[StatsRow], list[str]]:
+    return [], []
+
+
+class BattleScene(Scene):
+    """Plays the driver's match to its end, then calls `on_over(scene)`.
+
+    `seats` name the players; `profile` holds the player's choices (End Turn confirmation,
+    bot speed). A replay driver has no local humans: the screen only watches.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        driver: Driver,
+        seats: Sequence[SeatInfo],
+        profile: TacticsProfile,
+        *,
+        on_over: Callable[[BattleScene], None] | None = None,
+        stats: StatsSource = _no_stats,
+    ) -> None:
+        super().__init__(app)
+        self.driver = driver
+        self.session = driver.session
+        self.seats = list(seats)
+        self.names = [s.name for s in self.seats]
+        self.kinds = [s.kind for s in self.seats]
+        self.profile = profile
+        self.on_over = on_over
+        self.humans = driver.local_humans()
+        self.viewer: int | None = min(self.humans) if self.humans else None
+        self.view: TacticsView = self._fetch_view()
+        self.legal: list[Action] = []
+        pack = load_map_pack(self.view.map.pack)
+        grid = pack.grids[self.view.map.map_id]
+        self.pack = pack
+        self.art = BattleArt(pack, grid)
+        self.field = Battlefield(self.art, pygame.Rect(0, hud.TOP, *app.size))
+        self.sounds = PackSounds(pack, app.audio)
+        self.show = Show(self._piece_sound)
+        self.figures: dict[int, Figure] = {}
+        self.rng = random.Random(0)
+        self._sync_figures(force=True)
+        self.art.warm({(f.kind, f.army) for f in self.figures.values()}, self.field.zoom)
+        self.speed = max(0, min(len(SPEEDS) - 1, profile.bot_speed))
+        self.bot_wait = 0.5
+        self.over_wait = OVER_DELAY
+        self.finished = False
+        self.waiting = 0.0
+        self.mouse = (0, 0)
+        self.hover_time = 0.0
+        self.press: tuple[int, int] | None = None
+        self.dragging = False
+        self.hover_cell: tuple[int, int] | None = None
+        self.hover_uid: int | None = None
+        self.dirty = True
+        self.canvas: pygame.Surface | None = None
+        self.composed = 0  # frames composed (tests and the bench read it)
+        self._shown_second = -1
+        self._tooltips: tuple[bool, ...] = ()
+        images = pack_button_images(pack)
+        self.tools = [
+            IconButton(
+                "hud",
+                pygame.Rect(0, 0, 38, 38),
+                self.toggle_book,
+                tooltip="Book of Tactics: map, army, stats (B)",
+                image=images.get("hud"),
+            ),
+            IconButton(
+                "skip_move",
+                pygame.Rect(0, 0, 38, 38),
+                self.skip_move,
+                tooltip="Skip Move: stay and go on to the attack (M)",
+                image=images.get("skip_move"),
+            ),
+            IconButton(
+                "skip_attack",
+                pygame.Rect(0, 0, 38, 38),
+                self.skip_attack,
+                tooltip="Skip Attack: end this piece's command (A)",
+                image=images.get("skip_attack"),
+            ),
+            IconButton(
+                "end_turn",
+                pygame.Rect(0, 0, 38, 38),
+                self.end_turn,
+                tooltip="End Turn (E)",
+                image=images.get("end_turn"),
+            ),
+            IconButton(
+                "rotate",
+                pygame.Rect(0, 0, 38, 38),
+                self.rotate,
+                tooltip="Rotate the map a quarter turn (R)",
+                image=images.get("rotate"),
+            ),
+            IconButton(
+                "zoom_out",
+                pygame.Rect(0, 0, 38, 38),
+                lambda: self.zoom(-1),
+                tooltip="Zoom out (-)",
+                image=images.get("zoom_out"),
+            ),
+            IconButton(
+                "zoom_in",
+                pygame.Rect(0, 0, 38, 38),
+                lambda: self.zoom(1),
+                tooltip="Zoom in (+)",
+                image=images.get("zoom_in"),
+            ),
+        ]
+        self.book = hud.BookPanel(
+            pack, self.art.art, grid, self._centre_cell, self.proxy_click, stats
+        )
+        self.proxies: list[hud.Proxy] = []
+        self._proxy_images: dict[tuple[int, int], pygame.Surface] = {}
+        self.on_resize(app.size)
+        self._refresh()
+        start = self._my_piece_cell() or (
+            self.view.map.starts[0] if self.view.map.starts and self.view.map.starts[0] else None
+        )
+        if start is not None:
+            self.field.look_at(start)
+
+    # -- the match -------------------------------------------------------------------------
+    @property
+    def watching(self) -> bool:
+        return not self.humans
+
+    def _fetch_view(self) -> TacticsView:
+        view = self.session.view(self.viewer)
+        assert isinstance(view, TacticsView)
+        return view
+
+    def my_turn(self) -> bool:
+        """True when a person on this screen commands the seat whose turn it is."""
+        return self.view.current is not None and self.view.current in self.humans
+
+    def _refresh(self) -> None:
+        """Fetch the view (and legal actions when it is our turn) after a change."""
+        current = self.view.current
+        if current is not None and current in self.humans and current != self.viewer:
+            self.viewer = current  # hot-seat: the screen follows the local player to move
+        self.view = self._fetch_view()
+        if (
+            self.view.current is not None
+            and self.view.current in self.humans
+            and self.view.current != self.viewer
+        ):
+            self.viewer = self.view.current
+            self.view = self._fetch_view()
+        self.legal = self._legal_list() if self.my_turn() and self.viewer is not None else []
+        self._layout_proxies()
+        self.dirty = True
+
+    def _legal_list(self) -> list[Action]:
+        assert self.viewer is not None
+        legal = self.session.legal(self.viewer)
+        return list(legal) if isinstance(legal, Sequence) else []
+
+    def _end_turn_now(self) -> None:
+        self.act(EndTurn())
+
+    def act(self, action: Action) -> bool:
+        """Send `action` for the local seat to move; a refusal becomes a notice."""
+        if not self.my_turn() or self.viewer is None or self.show.busy:
+            return False
+        try:
+            self.session.act(self.viewer, action)
+        except IllegalAction as exc:
+            self.app.notify(exc.reason)
+            return False
+        self._take_notices()
+        return True
+
+    def _take_notices(self) -> None:
+        notices = self.session.poll()
+        if not notices:
+            return
+        for notice in notices:
+            if isinstance(notice, Refusal):
+                self.app.notify(notice.reason)
+            elif isinstance(notice, Update):
+                self._stage(notice)
+        self._refresh()
+
+    def _stage(self, update: Update) -> None:
+        """Queue the animations of one update's events."""
+        instant = SPEEDS[self.speed][0] == 0.0 and not self.humans & {update.seat}
+        for event in update.events:
+            if isinstance(event, PieceSelected):
+                self._piece_sound("ready", event.piece)
+                figure = self.figures.get(event.piece)
+                if figure is not None and not instant:
+                    self.field.centre_on((figure.x, figure.y))
+            elif isinstance(event, PieceMoved):
+                self.show.add(Hop(event.piece, event.path))
+            elif isinstance(event, AttackResolved):
+                self.show.add(
+                    Strike(
+                        event.attacker, event.target, event.result, event.damage, event.target_hp
+                    )
+                )
+                attacker = self.figures.get(event.attacker)
+                if attacker is not None:
+                    self.sounds.weapon(event.result, attacker.kind)
+                if event.result != "miss":
+                    self._piece_sound("pain", event.target)
+            elif isinstance(event, PieceDied):
+                self.show.add(Fade(event.piece))
+            elif isinstance(event, LevelUp):
+                self.show.add(Note(event.piece, f"Level {event.level}!", (140, 200, 255)))
+            elif isinstance(event, TurnStarted):
+                self.waiting = 0.0
+                if event.seat in self.humans:
+                    self.sounds.named("turn")
+        if instant:
+            self.show.skip(self.figures)
+
+    def _piece_sound(self, event: str, uid: int) -> None:
+        figure = self.figures.get(uid)
+        if figure is not None:
+            self.sounds.piece(event, figure.kind)
+
+    def _sync_figures(self, force: bool = False) -> None:
+        """Make the figures match the view (when no animation owns them)."""
+        if self.show.busy and not force:
+            return
+        changed = False
+        for piece in self.view.pieces:
+            army = hud.army_of(self.view, piece.owner)
+            figure = self.figures.get(piece.uid)
+            if figure is None:
+                self.figures[piece.uid] = Figure(
+                    piece.uid,
+                    piece.kind,
+                    piece.owner,
+                    army,
+                    float(piece.x),
+                    float(piece.y),
+                    piece.hp,
+                    piece.max_hp,
+                    piece.alive,
+                    idle_left=0.5 + 2 * self.rng.random(),
+                )
+                changed = True
+                continue
+            state = (figure.x, figure.y, figure.hp, figure.max_hp, figure.alive)
+            wanted = (float(piece.x), float(piece.y), piece.hp, piece.max_hp, piece.alive)
+            if state != wanted:
+                figure.x, figure.y, figure.hp, figure.max_hp, figure.alive = wanted
+                figure.alpha, figure.flash, figure.hop, figure.busy = 255, False, 0.0, False
+                figure.frame = STAND
+                changed = True
+        if changed:
+            self.dirty = True
+
+    def _my_piece_cell(self) -> tuple[int, int] | None:
+        mine = [p for p in self.view.pieces if p.owner == self.viewer and p.alive]
+        return (mine[0].x, mine[0].y) if mine else None
+
+    # -- commands ----------------------------------------------------------------------------
+    def _legal_of(self, kind: type) -> list[Action]:
+        return [a for a in self.legal if isinstance(a, kind)]
+
+    def skip_move(self) -> None:
+        if self._legal_of(SkipMove):
+            self.act(SkipMove())
+
+    def skip_attack(self) -> None:
+        if self._legal_of(SkipAttack):
+            self.act(SkipAttack())
+
+    def end_turn(self) -> None:
+        if not self._legal_of(EndTurn) or self.show.busy:
+            return
+        if self.profile.confirm_end_turn:
+            self.app.push(
+                ConfirmScene(
+                    self.app,
+                    "End your turn?",
+                    "Your pieces that have not acted stay where they are.",
+                    "End turn",
+                    self._end_turn_now,
+                )
+            )
+        else:
+            self.act(EndTurn())
+
+    def toggle_book(self) -> None:
+        self.book.toggle()
+        self.dirty = True
+
+    def rotate(self) -> None:
+        self.field.rotate(1)
+        self.dirty = True
+
+    def zoom(self, step: int) -> None:
+        self.field.set_zoom(step)
+        self.dirty = True
+
+    def _centre_cell(self, cell: tuple[int, int]) -> None:
+        self.field.look_at(cell)
+        self.dirty = True
+
+    def proxy_click(self, uid: int) -> None:
+        """A proxy (or the book's army slot) clicked: like clicking the piece, and the
+        view centres on it."""
+        piece = self._piece(uid)
+        if piece is None:
+            return
+        self.field.look_at((piece.x, piece.y))
+        self.click_cell((piece.x, piece.y))
+        self.dirty = True
+
+    def click_cell(self, cell: tuple[int, int]) -> None:
+        """A left click on a cell: select, move, attack or skip, as the phase allows."""
+        if not self.my_turn() or self.show.busy:
+            return
+        at = self._piece_at(cell)
+        selects = {a.piece for a in self._legal_of(Select) if isinstance(a, Select)}
+        moves = {(a.x, a.y) for a in self._legal_of(Move) if isinstance(a, Move)}
+        attacks = {a.target for a in self._legal_of(Attack) if isinstance(a, Attack)}
+        if at is not None and at.uid in selects:
+            self.act(Select(at.uid))
+        elif cell in moves:
+            self.act(Move(*cell))
+        elif at is not None and at.uid in attacks:
+            self.act(Attack(at.uid))
+        elif at is not None and at.uid == self.view.selected:
+            if self._legal_of(SkipMove):
+                self.act(SkipMove())
+            elif self._legal_of(SkipAttack):
+                self.act(SkipAttack())
+
+    def _piece(self, uid: int | None) -> PieceView | None:
+        return next((p for p in self.view.pieces if p.uid == uid), None)
+
+    def _piece_at(self, cell: tuple[int, int]) -> PieceView | None:
+        return next((p for p in self.view.pieces if p.alive and (p.x, p.y) == cell), None)
+
+    # -- input -------------------------------------------------------------------------------
+    def back(self) -> bool:
+        if self.book.open:
+            self.book.open = False
+            self.dirty = True
+            return True
+        self.open_menu()
+        return True
+
+    def open_menu(self) -> None:
+        leave = "Stop watching" if self.watching else "Leave the battle"
+        self.app.push(
+            MenuScene(
+                self.app,
+                "Battle",
+                [
+                    ("Resume", "Back to the battle (Esc)", lambda: None),
+                    ("Help (F1)", "Mouse and keys", lambda: self.app.push(hud.HelpScene(self.app))),
+                    (
+                        "Bots: " + SPEEDS[self.speed][1],
+                        "How fast bots and replays play (click: next)",
+                        self.cycle_speed,
+                    ),
+                    (
+                        leave,
+                        "Back to the Book of Tactics; an unfinished battle is not recorded",
+                        self.leave,
+                    ),
+                ],
+            )
+        )
+
+    def cycle_speed(self) -> None:
+        self.speed = (self.speed + 1) % len(SPEEDS)
+        self.profile.bot_speed = self.speed
+        self.app.notify(f"Bots play {SPEEDS[self.speed][1]}")
+
+    def leave(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.dirty = True
+        if event.type == pygame.MOUSEMOTION:
+            self._motion(event)
+        for tool in self.tools:
+            if tool.handle_event(event):
+                return
+        if self.book.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.zoom(1 if event.y > 0 else -1)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.press, self.dragging = event.pos, False
+        elif event.type == pygame.MOUSEBUTTONUP:
+            self._release(event)
+
+    def _motion(self, event: pygame.event.Event) -> None:
+        self.mouse = event.pos
+        self.hover_time = 0.0
+        if self.press is not None and event.buttons[0]:
+            dx, dy = event.pos[0] - self.press[0], event.pos[1] - self.press[1]
+            if self.dragging or abs(dx) + abs(dy) > DRAG:
+                self.dragging = True
+                self.field.pan(-dx, -dy)
+                self.press = event.pos
+        proxy = self._proxy_at(event.pos)
+        if proxy is not None:
+            self.hover_uid, self.hover_cell = proxy, None
+            return
+        cell = (
+            None
+            if self.book.open and self.book.rect.collidepoint(event.pos)
+            else self.field.cell_at(event.pos, self.figures.values())
+        )
+        self.hover_cell = cell
+        at = self._piece_at(cell) if cell is not None else None
+        self.hover_uid = at.uid if at is not None else None
+
+    def _release(self, event: pygame.event.Event) -> None:
+        was_drag = self.dragging
+        self.press, self.dragging = None, False
+        if event.button == 1:
+            proxy = self._proxy_at(event.pos)
+            if proxy is not None:
+                self.proxy_click(proxy)
+                return
+            if was_drag:
+                return
+            cell = self.field.cell_at(event.pos, self.figures.values())
+            if cell is not None:
+                self.click_cell(cell)
+        elif event.button == 3:
+            cell = self.field.cell_at(event.pos, ignore_pieces=True)
+            if cell is not None:
+                self.field.look_at(cell)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key = event.key
+        if key == pygame.K_F1:
+            self.app.push(hud.HelpScene(self.app))
+        elif key in (pygame.K_b, pygame.K_TAB):
+            self.toggle_book()
+        elif key == pygame.K_r:
+            self.rotate()
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.zoom(1)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.zoom(-1)
+        elif key == pygame.K_m:
+            self.skip_move()
+        elif key == pygame.K_a:
+            self.skip_attack()
+        elif key == pygame.K_e:
+            self.end_turn()
+
+    def _proxy_at(self, pos: tuple[int, int]) -> int | None:
+        for proxy in self.proxies:
+            if proxy.rect is not None and proxy.rect.collidepoint(pos):
+                return proxy.uid
+        return None
+
+    # -- time --------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self._take_notices()
+        self._pan_keys(dt)
+        self.show.update(dt, self.figures)
+        if self.show.moving:
+            self.dirty = True
+        focus = self.show.focus
+        if focus is not None and SPEEDS[self.speed][0] > 0:
+            self.field.centre_on(focus)
+        if self.field.update(dt):
+            self.dirty = True
+        if not self.show.busy:
+            self._sync_figures()
+        for figure in self.figures.values():
+            if figure.idle(dt, self.rng.random()):
+                self.dirty = True
+        for tool in self.tools:
+            tool.update(dt)
+        self.book.update(dt)
+        self.hover_time += dt
+        self._tooltip_changes()
+        if self.view.outcome is not None:
+            self._finish(dt)
+            return
+        if not self.my_turn():
+            self.waiting += dt
+            if self.waiting >= hud.WAIT_SHOWN_AFTER and int(self.waiting) != self._shown_second:
+                self._shown_second = int(self.waiting)
+                self.dirty = True
+        self._pace(dt)
+
+    def _pan_keys(self, dt: float) -> None:
+        pressed = pygame.key.get_pressed()
+        dx = (pressed[pygame.K_RIGHT] - pressed[pygame.K_LEFT]) * 900 * dt
+        dy = (pressed[pygame.K_DOWN] - pressed[pygame.K_UP]) * 900 * dt
+        if dx or dy:
+            self.field.pan(dx, dy)
+            self.dirty = True
+
+    def _tooltip_changes(self) -> None:
+        due = tuple(t.hover.tooltip_due for t in self.tools) + (
+            self.hover_time >= POPUP_DELAY,
+            self.hover_time >= TOOLTIP_DELAY,
+        )
+        if due != self._tooltips:
+            self._tooltips = due
+            self.dirty = True
+
+    def _pace(self, dt: float) -> None:
+        """Let the next bot (or replayed action) act once the show is over."""
+        if self.my_turn() or self.show.busy:
+            return
+        delay = SPEEDS[self.speed][0]
+        if delay == 0.0:
+            for _ in range(50):  # instant: many actions a frame, the window stays alive
+                if self.my_turn() or self.view.outcome is not None or not self.driver.step():
+                    break
+                self._take_notices()
+            return
+        self.bot_wait -= dt
+        if self.bot_wait > 0:
+            return
+        self.bot_wait = delay
+        if self.driver.step():
+            self._take_notices()
+
+    def _finish(self, dt: float) -> None:
+        if self.show.busy or self.finished:
+            return
+        self.over_wait -= dt
+        if self.over_wait > 0:
+            return
+        self.finished = True
+        outcome = self.view.outcome
+        if outcome is not None:
+            self.sounds.named("win" if set(outcome.winners) & self.humans else "lose")
+        if self.on_over is not None:
+            self.on_over(self)
+
+    # -- layout and drawing ------------------------------------------------------------------
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.field.rect = pygame.Rect(0, hud.TOP, size[0], size[1] - hud.TOP)
+        x = size[0] - 8
+        for tool in reversed(self.tools):
+            tool.rect.topright = (x, 4)
+            x -= tool.rect.width + 6
+        self.book.layout(size)
+        self._layout_proxies()
+        self.dirty = True
+
+    def _layout_proxies(self) -> None:
+        self.proxies = hud.layout_proxies(self.view, self.viewer, hud.TOP, self.app.size[1])
+
+    def _marks(self) -> Marks:
+        cells: dict[str, frozenset[tuple[int, int]]] = {}
+        if self.hover_cell is not None:
+            cells["cursor"] = frozenset({self.hover_cell})
+        if not self.my_turn() or self.show.busy:
+            return Marks(cells)
+        view = self.view
+        selected = self._piece(view.selected)
+        if selected is not None:
+            cells["selected"] = frozenset({(selected.x, selected.y)})
+        pos = {p.uid: (p.x, p.y) for p in view.pieces if p.alive}
+        if view.phase == "move":
+            cells["reach"] = frozenset((r.x, r.y) for r in view.reach)
+            hovered = next((r for r in view.reach if (r.x, r.y) == self.hover_cell), None)
+            if hovered is not None:
+                cells["hover"] = frozenset({(hovered.x, hovered.y)})
+                cells["outline"] = frozenset(pos[t] for t in hovered.targets if t in pos)
+            elif selected is not None and self.hover_cell == (selected.x, selected.y):
+                cells["outline"] = frozenset(pos[t] for t in view.targets if t in pos)
+        elif view.phase == "attack":
+            cells["target"] = frozenset(pos[t] for t in view.targets if t in pos)
+        elif view.phase == "select":
+            cells["reach"] = frozenset()
+        return Marks(cells)
+
+    def _buttons_state(self) -> None:
+        mine = self.my_turn() and not self.show.busy
+        by_name = {t.name: t for t in self.tools}
+        by_name["skip_move"].enabled = mine and bool(self._legal_of(SkipMove))
+        by_name["skip_attack"].enabled = mine and bool(self._legal_of(SkipAttack))
+        by_name["end_turn"].enabled = mine and bool(self._legal_of(EndTurn))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.canvas is None or self.canvas.get_size() != surface.get_size():
+            self.canvas = pygame.Surface(surface.get_size())
+            self.dirty = True
+        if self.dirty:
+            self._compose(self.canvas)
+            self.dirty = False
+            self.composed += 1
+        surface.blit(self.canvas, (0, 0))
+
+    def _compose(self, surface: pygame.Surface) -> None:
+        self._buttons_state()
+        self.field.draw(surface, self.figures.values(), self._marks(), self.show.floaters)
+        self._draw_top(surface)
+        self._draw_proxies(surface)
+        self.book.draw(surface, self.view, self.names, self.kinds, self.viewer, self._proxy_image)
+        self._draw_popup(surface)
+        for tool in self.tools:
+            tool.draw_tooltip(surface)
+
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        bar = pygame.Rect(0, 0, surface.get_width(), hud.TOP)
+        surface.fill((16, 19, 28), bar)
+        pygame.draw.line(surface, theme.PANEL_BORDER, bar.bottomleft, bar.bottomright)
+        local = self.my_turn()
+        text = hud.top_line(self.view, self.names, self.waiting, local)
+        if self.watching:
+            text = "Replay  \u2022  " + text
+        current = self.view.current
+        colour = hud.army_of(self.view, current) if current is not None else None
+        x = 12
+        if colour is not None:
+            pygame.draw.circle(surface, team_colour(colour), (x + 8, bar.centery), 8)
+            x += 24
+        room = self.tools[0].rect.x - x - 12
+        draw_text(
+            surface,
+            fit(text, 17, room, True),
+            (x, bar.centery),
+            size=17,
+            bold=True,
+            colour=theme.ACCENT if local else theme.TEXT,
+            anchor="midleft",
+        )
+        for tool in self.tools:
+            tool.draw(surface)
+
+    def _proxy_image(self, piece: PieceView) -> pygame.Surface:
+        army = hud.army_of(self.view, piece.owner)
+        key = (piece.kind, army)
+        if key not in self._proxy_images:
+            frame = self.art.art.frames(piece.kind, army, False)[frame_index(STAND)]
+            self._proxy_images[key] = pygame.transform.smoothscale(
+                frame, (hud.PROXY_H - 4, hud.PROXY_H - 4)
+            )
+        return self._proxy_images[key]
+
+    def _draw_proxies(self, surface: pygame.Surface) -> None:
+        if not self.my_turn():
+            return
+        hot = self._proxy_at(self.mouse)
+        for proxy in self.proxies:
+            piece = self._piece(proxy.uid)
+            if proxy.rect is None or piece is None:
+                continue
+            army = hud.army_of(self.view, piece.owner)
+            hud.draw_proxy(
+                surface,
+                proxy.rect,
+                piece,
+                army,
+                self._proxy_image(piece),
+                hot == proxy.uid,
+                piece.uid == self.view.selected,
+            )
+
+    def _draw_popup(self, surface: pygame.Surface) -> None:
+        if self.hover_uid is None or self.hover_time < POPUP_DELAY or self.dragging:
+            return
+        piece = self._piece(self.hover_uid)
+        if piece is None or not piece.alive:
+            return
+        owner = self.names[piece.owner] if piece.owner < len(self.names) else ""
+        draw_popup(surface, self.view, piece, owner, self.mouse)
+
+    # -- for tests ---------------------------------------------------------------------------
+    def screen_point(self, cell: tuple[int, int]) -> tuple[int, int]:
+        """Where cell `cell`'s tile top is on screen now (tests aim clicks with it)."""
+        return self.field.to_screen(self.field.projection.centre(*cell))

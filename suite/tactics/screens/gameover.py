@@ -1,0 +1,240 @@
+"""Game over: places 1 to 4, rating changes and war points (RULINGS T9-T11: never from
+bots), and the replay, saved and watchable.
+
+A live battle is recorded in the ratings database once, when this screen opens, and its
+replay saved; a watched replay is neither recorded nor saved again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from suite.tactics.ratings import BattleRecord
+from suite.tactics.rules.view import TacticsView
+from suite.tactics.screens import hud
+from suite.tactics.screens.book import fit, team_colour
+from suite.tactics.screens.game import BattleScene
+from suite.tactics.screens.match import save_replay
+from suite.tactics.screens.ratings import Records
+from suite.ui import theme
+from suite.ui.app import App, Scene
+from suite.ui.widgets import Button, draw_panel, draw_text
+
+PLACES = ("1st", "2nd", "3rd", "4th")
+
+
+class GameOverScene(Scene):
+    """See the module docstring. `records` None: do not record (a replay)."""
+
+    def __init__(
+        self,
+        app: App,
+        battle: BattleScene,
+        records: Records | None,
+        *,
+        on_watch: Callable[[Path], None] | None = None,
+    ) -> None:
+        super().__init__(app)
+        self.view: TacticsView = battle.view
+        self.names = battle.names
+        self.kinds = battle.kinds
+        self.humans = battle.humans
+        self.background = battle.canvas.copy() if battle.canvas is not None else None
+        self.on_watch = on_watch
+        self.record: BattleRecord | None = None
+        self.problem: str | None = None
+        self.replay_path: Path | None = None
+        self.watched = records is None
+        outcome = self.view.outcome
+        session_replay = getattr(battle.session, "replay", None)
+        if records is not None and outcome is not None:
+            humans = [k == "human" for k in self.kinds]
+            guilds = [
+                battle.profile.guild if i in self.humans else "" for i in range(len(self.names))
+            ]
+            self.record, self.problem = records.record(
+                self.view, self.names, humans, guilds, outcome
+            )
+            if session_replay is not None:
+                self.replay_path = save_replay(session_replay, battle.seats)
+                if self.replay_path is None:
+                    self.problem = (
+                        self.problem + "; " if self.problem else ""
+                    ) + "the replay could not be saved"
+        self.watch_button = Button(
+            "Watch replay",
+            pygame.Rect(0, 0, 200, 46),
+            self.watch,
+            tooltip="Play this battle again from the start",
+        )
+        self.watch_button.enabled = self.replay_path is not None and on_watch is not None
+        if self.watched:
+            self.watch_button.tooltip = "This was a replay"
+        self.book_button = Button(
+            "Book of Tactics",
+            pygame.Rect(0, 0, 200, 46),
+            self.close,
+            primary=True,
+            tooltip="Back to the set-up for another battle (Esc)",
+        )
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.on_resize(app.size)
+
+    def watch(self) -> None:
+        if self.replay_path is not None and self.on_watch is not None:
+            path = self.replay_path
+            self.close()
+            self.on_watch(path)
+
+    def close(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+
+    def title(self) -> str:
+        outcome = self.view.outcome
+        if outcome is None or self.watched:
+            return "Battle over"
+        if self.humans and set(outcome.winners) & self.humans:
+            return "Victory!"
+        return "Defeat" if self.humans else "Battle over"
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.rect = pygame.Rect(0, 0, min(w - 40, 760), min(h - 40, 470))
+        self.rect.center = (w // 2, h // 2)
+        self.book_button.rect.bottomright = (self.rect.centerx - 10, self.rect.bottom - 20)
+        self.watch_button.rect.bottomleft = (self.rect.centerx + 10, self.rect.bottom - 20)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.close()
+            return
+        for button in (self.book_button, self.watch_button):
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        self.book_button.update(dt)
+        self.watch_button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.background is not None and self.background.get_size() == surface.get_size():
+            surface.blit(self.background, (0, 0))
+        else:
+            surface.fill((12, 14, 22))
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((4, 6, 12, 180))
+        surface.blit(veil, (0, 0))
+        draw_panel(surface, self.rect, border=theme.ACCENT, alpha=250)
+        r = self.rect
+        draw_text(
+            surface,
+            self.title(),
+            (r.centerx, r.y + 16),
+            size=30,
+            bold=True,
+            anchor="midtop",
+            colour=theme.ACCENT,
+        )
+        outcome = self.view.outcome
+        reason = outcome.reason if outcome is not None else ""
+        draw_text(
+            surface,
+            fit(
+                f"{reason}  \u2022  {self.view.map.name}, {self.view.round} rounds",
+                15,
+                r.width - 40,
+            ),
+            (r.centerx, r.y + 58),
+            size=15,
+            colour=theme.TEXT_MUTED,
+            anchor="midtop",
+        )
+        columns = (
+            ("Place", 0.04),
+            ("Player", 0.14),
+            ("Pieces / HP", 0.50),
+            ("Rating", 0.68),
+            ("War pts", 0.84),
+        )
+        y = r.y + 96
+        for title, at in columns:
+            draw_text(
+                surface,
+                title,
+                (r.x + round(r.width * at), y),
+                size=14,
+                bold=True,
+                colour=theme.TEXT_MUTED,
+            )
+        y += 26
+        lines = {line.seat: line for line in self.view.seats}
+        places = outcome.places if outcome is not None else ()
+        for place, group in enumerate(places):
+            for seat in group:
+                self._row(surface, y, place, seat, lines.get(seat))
+                y += 34
+        if self.replay_path is not None:
+            draw_text(
+                surface,
+                fit(f"Replay saved: {self.replay_path}", 13, r.width - 40),
+                (r.x + 20, self.book_button.rect.y - 48),
+                size=13,
+                colour=theme.TEXT_MUTED,
+            )
+        if self.problem:
+            draw_text(
+                surface,
+                fit(self.problem, 13, r.width - 40),
+                (r.x + 20, self.book_button.rect.y - 28),
+                size=13,
+                colour=theme.DANGER,
+            )
+        for button in (self.book_button, self.watch_button):
+            button.draw(surface)
+        for button in (self.book_button, self.watch_button):
+            button.draw_tooltip(surface)
+
+    def _row(self, surface: pygame.Surface, y: int, place: int, seat: int, line: object) -> None:
+        r = self.rect
+        name = self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        kind = self.kinds[seat] if seat < len(self.kinds) else ""
+        army = hud.army_of(self.view, seat)
+        ink = theme.ACCENT if seat in self.humans and not self.watched else theme.TEXT
+        draw_text(
+            surface,
+            PLACES[min(place, 3)],
+            (r.x + round(r.width * 0.04), y),
+            size=17,
+            bold=True,
+            colour=ink,
+        )
+        pygame.draw.rect(
+            surface,
+            team_colour(army),
+            (r.x + round(r.width * 0.14), y + 3, 12, 18),
+            border_radius=3,
+        )
+        label = name + ("" if kind == "human" else f" ({kind} bot)")
+        draw_text(
+            surface,
+            fit(label, 17, round(r.width * 0.34)),
+            (r.x + round(r.width * 0.14) + 20, y),
+            size=17,
+            colour=ink,
+        )
+        pieces = getattr(line, "pieces_left", 0)
+        hp = getattr(line, "total_hp", 0)
+        draw_text(surface, f"{pieces} / {hp}", (r.x + round(r.width * 0.50), y), size=17)
+        rating = "\u2014"
+        points = "\u2014"
+        if self.record is not None:
+            delta = self.record.elo.get(name)
+            if delta is not None:
+                rating = f"{delta:+.1f}"
+            points = str(self.record.war_points.get(name, 0)) if kind == "human" else "\u2014"
+        draw_text(surface, rating, (r.x + round(r.width * 0.68), y), size=17)
+        draw_text(surface, points, (r.x + round(r.width * 0.84), y), size=17)

@@ -1,0 +1,374 @@
+"""The battle's HUD: the top line, the proxy buttons down the side, the Book of Tactics
+re-opened over the battle (map, army and stats views), and the F1 help.
+
+All of it reads the seat's view (and static pack data); clicks come back through
+callbacks to the battle screen, which turns them into actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from suite.tactics.assets.model import MapGrid, Pack
+from suite.tactics.render import PackArt
+from suite.tactics.rules.view import PieceView, TacticsView
+from suite.tactics.screens.book import (
+    ArmyGrid,
+    MiniMap,
+    PlayerLine,
+    StatsRow,
+    draw_players,
+    draw_stats,
+    fit,
+    team_colour,
+)
+from suite.ui import theme
+from suite.ui.app import Scene
+from suite.ui.widgets import Button, draw_panel, draw_text
+
+TOP = 46  # height of the top line
+PROXY_W, PROXY_NARROW, PROXY_H = 150, 58, 40
+WAIT_SHOWN_AFTER = 10.0  # seconds of waiting before the timer appears (as the original)
+PHASES = {"select": "choosing a piece", "move": "walking", "attack": "attacking", "over": "over"}
+VIEWS = ("map", "army", "stats")
+
+
+def army_of(view: TacticsView, seat: int) -> int:
+    """The army colour index (0 red .. 3 blue) of `seat`."""
+    return next((line.colour for line in view.seats if line.seat == seat), seat % 4)
+
+
+def top_line(view: TacticsView, names: Sequence[str], waiting: float, local: bool) -> str:
+    """Whose turn it is, the phase, the round and what is left of the turn."""
+    if view.outcome is not None or view.current is None:
+        return f"Battle over after {view.round} rounds"
+    name = names[view.current] if view.current < len(names) else f"Seat {view.current + 1}"
+    team = next((s.team for s in view.seats if s.seat == view.current), "")
+    whose = "Your turn" if local else f"{name}'s turn"
+    phase = PHASES.get(view.phase, view.phase)
+    text = f"Round {view.round}  \u2022  {whose} ({team})  \u2022  {phase}"
+    if view.pieces_left_this_turn is not None:
+        text += f"  \u2022  {view.pieces_left_this_turn} to move"
+    if not local and waiting >= WAIT_SHOWN_AFTER:
+        text += f"  \u2022  waiting {int(waiting)} s"
+    return text
+
+
+def player_lines(
+    view: TacticsView, names: Sequence[str], kinds: Sequence[str], viewer: int | None
+) -> list[PlayerLine]:
+    """The Book's player list in battle: colour, name, pack version, score line."""
+    version = "?" if view.map.version is None else f"{view.map.version:g}"
+    lines = []
+    for line in view.seats:
+        kind = (
+            "you" if line.seat == viewer else (kinds[line.seat] if line.seat < len(kinds) else "")
+        )
+        lines.append(
+            PlayerLine(
+                army=line.colour,
+                name=names[line.seat] if line.seat < len(names) else f"Seat {line.seat + 1}",
+                version=version,
+                pieces=line.pieces_left,
+                hp=line.total_hp,
+                kind=kind,
+                current=line.seat == view.current,
+                out=line.eliminated,
+            )
+        )
+    return lines
+
+
+# -- proxies ---------------------------------------------------------------------------------
+@dataclass
+class Proxy:
+    """A proxy button of one of the seat's pieces (None rect: the piece is dead)."""
+
+    uid: int
+    rect: pygame.Rect | None
+
+
+def layout_proxies(view: TacticsView, seat: int | None, top: int, bottom: int) -> list[Proxy]:
+    """One proxy per piece of `seat`, down the left side: wide when it may act now, narrow
+    otherwise, a blank spot for a dead one."""
+    if seat is None:
+        return []
+    mine = [p for p in view.pieces if p.owner == seat]
+    step = min(PROXY_H + 6, max(24, (bottom - top - 8) // max(1, len(mine))))
+    height = step - 6
+    able = set(view.commandable) if view.current == seat else set()
+    proxies = []
+    for i, piece in enumerate(mine):
+        if not piece.alive:
+            proxies.append(Proxy(piece.uid, None))
+            continue
+        width = PROXY_W if piece.uid in able else PROXY_NARROW
+        proxies.append(Proxy(piece.uid, pygame.Rect(8, top + 8 + i * step, width, height)))
+    return proxies
+
+
+def draw_proxy(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    piece: PieceView,
+    army: int,
+    image: pygame.Surface,
+    hot: bool,
+    selected: bool,
+) -> None:
+    border = theme.ACCENT if hot or selected else theme.PANEL_BORDER
+    draw_panel(
+        surface,
+        rect,
+        colour=theme.PANEL_LIGHT if hot else theme.PANEL,
+        border=border,
+        radius=7,
+        shadow=2,
+        border_width=2 if selected else 1,
+    )
+    meter = pygame.Rect(rect.x + 4, rect.y + 4, 5, rect.height - 8)
+    pygame.draw.rect(surface, (20, 20, 24), meter)
+    share = max(0.0, min(1.0, piece.hp / max(1, piece.max_hp)))
+    filled = round(meter.height * share)
+    colour = theme.SUCCESS if share > 0.5 else (theme.ACCENT if share > 0.25 else theme.DANGER)
+    pygame.draw.rect(surface, colour, (meter.x, meter.bottom - filled, meter.width, filled))
+    side = rect.height - 4
+    pic = pygame.transform.smoothscale(image, (side, side)) if image.get_height() != side else image
+    surface.blit(pic, (meter.right + 2, rect.y + 2))
+    if rect.width > PROXY_NARROW:
+        x = meter.right + side + 6
+        draw_text(
+            surface,
+            fit(piece.name, 14, rect.right - x - 4, True),
+            (x, rect.y + 3),
+            size=14,
+            bold=True,
+            colour=team_colour(army),
+        )
+        draw_text(
+            surface,
+            f"{piece.hp}/{piece.max_hp} HP  r{piece.rest}",
+            (x, rect.bottom - 3),
+            size=12,
+            colour=theme.TEXT_MUTED,
+            anchor="bottomleft",
+        )
+
+
+# -- the book over the battle ----------------------------------------------------------------
+class BookPanel:
+    """The Book of Tactics as a panel over the battle: a view switch (map, army, stats),
+    the mini-map (click: centre the battlefield there) and the player list, the army
+    formation as proxies, or the stats table."""
+
+    def __init__(
+        self,
+        pack: Pack,
+        art: PackArt,
+        grid: MapGrid,
+        on_centre: Callable[[tuple[int, int]], None],
+        on_piece: Callable[[int], None],
+        stats: Callable[[], tuple[list[StatsRow], list[str]]],
+    ) -> None:
+        self.pack = pack
+        self.grid = grid
+        self.minimap = MiniMap(art)
+        self.on_centre = on_centre
+        self.on_piece = on_piece
+        self.stats = stats
+        self.view_name = "map"
+        self.open = False
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.slot_uids: list[int] = []
+        self.army = ArmyGrid(art, pack, None, self._pick_slot)
+        self.tabs = [
+            Button(
+                name.title(),
+                pygame.Rect(0, 0, 80, 30),
+                self._tab(name),
+                font_size=14,
+                tooltip=f"The {name} view",
+            )
+            for name in VIEWS
+        ]
+        self._stats_cache: tuple[list[StatsRow], list[str]] | None = None
+
+    def _tab(self, name: str) -> Callable[[], None]:
+        def pick() -> None:
+            self.view_name = name
+            self._stats_cache = None
+
+        return pick
+
+    def _pick_slot(self, slot: int) -> None:
+        uid = self.slot_uids[slot] if slot < len(self.slot_uids) else None
+        if uid is not None:
+            self.on_piece(uid)
+
+    def toggle(self) -> None:
+        self.open = not self.open
+        self._stats_cache = None
+
+    def layout(self, size: tuple[int, int]) -> None:
+        w = min(440, max(300, size[0] // 3))
+        h = min(size[1] - TOP - 20, 560)
+        self.rect = pygame.Rect(size[0] - w - 10, TOP + 10, w, h)
+        for i, tab in enumerate(self.tabs):
+            tab.rect.topleft = (self.rect.x + 12 + i * 88, self.rect.bottom - 42)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """True when the event was for the book (it is open and the mouse is on it)."""
+        if not self.open:
+            return False
+        for tab in self.tabs:
+            if tab.handle_event(event):
+                return True
+        pos = getattr(event, "pos", None)
+        if self.view_name == "army" and self.army.handle_event(event):
+            return True
+        if (
+            event.type == pygame.MOUSEBUTTONUP
+            and event.button == 1
+            and self.view_name == "map"
+            and pos
+        ):
+            cell = self.minimap.cell_at(pos)
+            if cell is not None:
+                self.on_centre(cell)
+                return True
+        return pos is not None and self.rect.collidepoint(pos) and event.type != pygame.MOUSEMOTION
+
+    def update(self, dt: float) -> None:
+        for tab in self.tabs:
+            tab.update(dt)
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        view: TacticsView,
+        names: Sequence[str],
+        kinds: Sequence[str],
+        viewer: int | None,
+        images: Callable[[PieceView], pygame.Surface],
+    ) -> None:
+        if not self.open:
+            return
+        draw_panel(
+            surface, self.rect, colour=(20, 24, 36), border=theme.ACCENT, radius=12, alpha=245
+        )
+        draw_text(
+            surface, "Book of Tactics", (self.rect.x + 14, self.rect.y + 10), size=20, bold=True
+        )
+        draw_text(
+            surface,
+            fit(
+                f"{view.map.name}  ({view.map.size}x{view.map.size}, {view.map.elevation})",
+                13,
+                self.rect.width - 28,
+            ),
+            (self.rect.x + 14, self.rect.y + 38),
+            size=13,
+            colour=theme.TEXT_MUTED,
+        )
+        body = pygame.Rect(
+            self.rect.x + 12, self.rect.y + 62, self.rect.width - 24, self.rect.height - 62 - 52
+        )
+        for tab in self.tabs:
+            tab.primary = tab.label.lower() == self.view_name
+            tab.draw(surface)
+        if self.view_name == "map":
+            side = min(body.width, body.height // 2 + 40)
+            mini = pygame.Rect(body.x, body.y, body.width, side)
+            dots = [(p.x, p.y, army_of(view, p.owner)) for p in view.pieces if p.alive]
+            self.minimap.draw(surface, mini, self.grid, dots)
+            players = pygame.Rect(
+                body.x, mini.bottom + 10, body.width, body.bottom - mini.bottom - 10
+            )
+            draw_players(surface, players, player_lines(view, names, kinds, viewer))
+        elif self.view_name == "army":
+            mine = [p for p in view.pieces if p.owner == viewer] if viewer is not None else []
+            self.slot_uids = [p.uid for p in mine[:9]]
+            formation = [p.kind for p in mine][:9]
+            life = [p.hp / max(1, p.max_hp) if p.alive else None for p in mine][:9]
+            dim = [p.uid not in view.commandable for p in mine][:9]
+            army = army_of(view, viewer) if viewer is not None else 0
+            if not mine:
+                draw_text(
+                    surface,
+                    "Spectators have no army.",
+                    body.center,
+                    size=15,
+                    colour=theme.TEXT_MUTED,
+                    anchor="center",
+                )
+            else:
+                self.army.draw(surface, body, formation, army, life=life, dim=dim)
+        else:
+            if self._stats_cache is None:
+                self._stats_cache = self.stats()
+            rows, wars = self._stats_cache
+            draw_stats(surface, body, rows, wars)
+        for tab in self.tabs:
+            tab.draw_tooltip(surface)
+
+
+# -- help ------------------------------------------------------------------------------------
+SHORTCUTS = (
+    ("Click a piece", "select it (purple: where it may go, white: under the mouse)"),
+    ("Click a purple tile", "walk there; orange outlines: what it could hit from there"),
+    ("Click an orange enemy", "attack it (point at it first to see the forecast)"),
+    ("Right click", "centre the view on that tile"),
+    ("Drag, arrow keys", "pan the view"),
+    ("Wheel, + and -", "zoom 50 / 75 / 100 %"),
+    ("R", "rotate the map a quarter turn"),
+    ("M / A", "skip the move / skip the attack"),
+    ("E", "end the turn"),
+    ("B or Tab", "open or close the Book of Tactics"),
+    ("F1", "this help"),
+    ("Esc", "close the book, or the menu"),
+)
+
+
+class HelpScene(Scene):
+    """The F1 overlay listing the mouse and keys; any key or click closes it."""
+
+    transparent = True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((4, 6, 12, 170))
+        surface.blit(veil, (0, 0))
+        w, h = surface.get_size()
+        rect = pygame.Rect(0, 0, min(w - 40, 700), min(h - 40, 80 + 30 * len(SHORTCUTS)))
+        rect.center = (w // 2, h // 2)
+        draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
+        draw_text(
+            surface,
+            "WoS Tactics: mouse and keys",
+            (rect.centerx, rect.y + 16),
+            size=22,
+            bold=True,
+            anchor="midtop",
+        )
+        step = min(30, (rect.height - 70) // len(SHORTCUTS))
+        y = rect.y + 60
+        split = rect.x + min(230, rect.width // 3)
+        for keys, what in SHORTCUTS:
+            draw_text(
+                surface,
+                keys,
+                (split - 10, y),
+                size=15,
+                bold=True,
+                colour=theme.ACCENT,
+                anchor="topright",
+            )
+            draw_text(surface, fit(what, 15, rect.right - split - 20), (split + 10, y), size=15)
+            y += step

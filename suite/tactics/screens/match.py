@@ -1,0 +1,116 @@
+"""Starting a battle from the Book of Tactics, and its replay files.
+
+`start_battle` turns the set-up's choices into the engine's config and a core
+`LocalSession` (humans played here, bots on the local side). A finished battle's replay is
+the core `Replay` document plus the seats' names and kinds (an extra field `Replay.load`
+ignores), saved under `profile.replays_dir()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from suite.core.match import Replay
+from suite.core.session import LocalSession
+from suite.core.store import SaveError, load_document, save_document
+from suite.tactics.screens.profile import replays_dir
+
+GAME = "tactics"
+REPLAY_KIND = "replay"  # the kind of core Replay documents
+BOT_LEVELS = ("random", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who plays a seat: a name and "human" or a bot level (BOT_LEVELS); `formation` is a
+    human's 3x3 army (piece ids row by row, 0 = empty; empty list = a random army)."""
+
+    name: str
+    kind: str = "human"
+    formation: tuple[int, ...] = ()
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+
+def battle_config(
+    seats: Sequence[SeatInfo],
+    *,
+    pack: str | None,
+    map_id: int,
+    pieces_per_turn: int,
+    profiles: Sequence[dict[str, Any] | None] = (),
+) -> dict[str, Any]:
+    """The engine config of a battle: one army per seat (a human's formation, or a random
+    army), and the players' profiles for requirements (None: unchecked)."""
+    armies: list[Any] = [list(s.formation) if s.formation else "random" for s in seats]
+    config: dict[str, Any] = {
+        "pack": pack,
+        "map": map_id,
+        "players": len(seats),
+        "pieces_per_turn": pieces_per_turn,
+        "armies": armies,
+    }
+    if any(p is not None for p in profiles):
+        config["profiles"] = list(profiles) + [None] * (len(seats) - len(profiles))
+    return config
+
+
+def start_battle(config: dict[str, Any], seats: Sequence[SeatInfo], seed: int) -> LocalSession:
+    """A local match: human seats played here, the others by their bot level.
+
+    Raises ValueError (the engine's config, pack or army errors) naming what is wrong."""
+    humans = frozenset(i for i, s in enumerate(seats) if s.human)
+    bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
+    return LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
+
+
+def save_replay(
+    replay: Replay, seats: Sequence[SeatInfo], folder: Path | None = None
+) -> Path | None:
+    """Write a finished battle's replay; its path, or None when it cannot be written."""
+    folder = folder or replays_dir()
+    taken = len(list(folder.glob("battle-*.json"))) if folder.is_dir() else 0
+    path = folder / f"battle-{taken + 1:04d}.json"
+    data = msgspec.to_builtins(replay)
+    data["seats"] = [asdict(s) for s in seats]
+    try:
+        save_document(path, REPLAY_KIND, data)
+    except (SaveError, OSError):
+        return None
+    return path
+
+
+def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:
+    """A saved Tactics replay and its seats; SaveError naming the file when it is not one."""
+    replay = Replay.load(path)
+    if replay.game != GAME:
+        raise SaveError(path, f"a {replay.game} replay, not WoS Tactics")
+    data = load_document(path, REPLAY_KIND)
+    players = replay.config.get("players", 2)
+    try:
+        raw = data.get("seats", []) if isinstance(data, dict) else []
+        seats = [
+            SeatInfo(str(s["name"]), str(s["kind"]), tuple(int(p) for p in s.get("formation", ())))
+            for s in raw
+        ]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SaveError(path, f"bad seats: {exc}") from exc
+    if not isinstance(players, int) or len(seats) != players:
+        count = players if isinstance(players, int) and 0 < players <= 4 else 2
+        seats = [SeatInfo(f"Player {i + 1}") for i in range(count)]
+    return replay, seats
+
+
+def list_replays(folder: Path | None = None) -> list[Path]:
+    """Saved replays, newest first."""
+    folder = folder or replays_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
