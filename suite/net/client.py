@@ -157,8 +157,8 @@ class Client:
         await self.ws.send(P.encode(message), text=True)
 
     async def send_raw(self, data: str | bytes) -> None:
-        """Send anything (tests of the server's robustness)."""
-        await self.ws.send(data, text=True) if isinstance(data, bytes) else await self.ws.send(data)
+        """Send anything as one frame: text for str, binary for bytes (robustness tests)."""
+        await self.ws.send(data)
 
     async def wait(
         self,

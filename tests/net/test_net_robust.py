@@ -1,0 +1,223 @@
+"""Robustness over real loopback sockets: limits, reconnects, slow clients, /healthz."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from websockets.exceptions import ConnectionClosed
+
+from suite.core.match import encode, game_spec
+from suite.net import protocol as P
+from suite.net.client import Client, play_bot
+
+from .helpers import close_all, connect, run, seated_room, serving, until, url
+
+
+def test_rate_limit_refuses_the_excess_and_keeps_the_connection(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path, rate=20.0, burst=10.0) as server:
+            (host,) = await seated_room(
+                server, "tactics", {"players": 2}, humans=1, bots={1: "random"}
+            )
+            for i in range(60):
+                await host.send(P.Chat(token=host.token, text=f"spam {i}"))
+            await host.wait(lambda c: any(e.code == "rate_limited" for e in c.errors))
+            got = len(host.chat)
+            assert got < 60
+            await asyncio.sleep(0.6)  # the bucket refills
+            await host.send(P.Chat(token=host.token, text="after the pause"))
+            await host.wait(lambda c: c.chat[-1].text == "after the pause")
+            limited = [e for e in host.errors if e.code == "rate_limited"]
+            assert 1 <= len(limited) <= 2  # told once a second, not once per message
+            await host.close()
+
+    run(main())
+
+
+def test_size_limit_refuses_big_messages_and_drops_huge_ones(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            (host,) = await seated_room(
+                server, "tactics", {"players": 2}, humans=1, bots={1: "random"}
+            )
+            big = json.dumps({"type": "chat", "token": host.token, "text": "x" * P.MAX_MESSAGE})
+            await host.send_raw(big)
+            await host.wait(lambda c: any(e.code == "too_large" for e in c.errors))
+            await host.send(P.Chat(token=host.token, text="still connected"))
+            await host.wait(lambda c: bool(c.chat) and c.chat[-1].text == "still connected")
+            sid = server.rooms[host.code or ""].state_id
+            await host.send_raw("y" * (3 * P.MAX_MESSAGE))  # over the websocket frame limit
+            await until(lambda: host.closed)
+            assert host.ws.close_code == 1009
+            assert server.rooms[host.code or ""].state_id == sid
+
+    run(main())
+
+
+def test_malformed_messages_get_errors_and_change_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            clients = await seated_room(server, "worldwar", {"players": 2}, humans=2)
+            room = server.rooms[clients[0].code or ""]
+            before = room.state.to_dict()
+            for junk in [
+                "{",
+                "[1,2]",
+                '{"type":"warp"}',
+                '{"type":"action","token":1}',
+                b"\xff\x00binary?",
+            ]:
+                await clients[0].send_raw(junk)
+            await clients[0].wait(lambda c: len(c.errors) >= 5)
+            assert {e.code for e in clients[0].errors} <= {"bad_json", "bad_message"}
+            assert room.state.to_dict() == before and not clients[0].closed
+            await close_all(clients)
+
+    run(main())
+
+
+def test_reconnect_mid_game_holds_the_seat(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            a, b = await seated_room(server, "worldwar", {"players": 2}, humans=2, seed=9)
+            room = server.rooms[a.code or ""]
+            # play a few actions, then b drops
+            for step in range(6):
+                seat = min(room.state.awaiting())
+                c = a if seat == 0 else b
+                await c.wait(lambda c, n=step: c.view is not None and c.view.state_id == n)
+                legal = await c.legal(c.view)  # type: ignore[arg-type]
+                await c.act(legal[0])
+                await until(lambda n=step: room.state_id == n + 1)
+            token, sid = b.token, room.state_id
+            assert token is not None
+            await b.close()
+            await a.wait(lambda c: c.room is not None and not c.room.seats[1].connected)
+            assert room.seats[1].token == token  # the seat is held
+            b2 = await connect(server, "b again")
+            await b2.rejoin(token)
+            assert b2.seat == 1 and b2.view is not None and b2.view.state_id == sid
+            await a.wait(lambda c: c.room is not None and c.room.seats[1].connected)
+            easy = game_spec("worldwar").bots["easy"]
+            await asyncio.gather(play_bot(a, easy()), play_bot(b2, easy()))
+            assert room.phase == "over"
+            await close_all([a, b2])
+
+    run(main())
+
+
+def test_a_second_connection_replaces_the_first(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            (a,) = await seated_room(
+                server, "tactics", {"players": 2}, humans=1, bots={1: "random"}
+            )
+            a2 = await connect(server, "again")
+            await a2.rejoin(a.token or "")
+            await a.wait(lambda c: any(e.code == "replaced" for e in c.errors))
+            await close_all([a, a2])
+
+    run(main())
+
+
+def test_slow_client_is_dropped_and_may_rejoin(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path, send_queue=8) as server:
+            a, b = await seated_room(server, "tactics", {"players": 2}, humans=2)
+            conn = next(c for c in server.connections if c.name == "p1")
+            # more than the queue holds before the writer gets a turn: as if b stalled
+            for _ in range(20):
+                conn.send(b'{"type":"error","code":"filler","message":""}')
+            await until(lambda: conn.dropped)
+            await a.wait(lambda c: c.room is not None and not c.room.seats[1].connected)
+            await until(lambda: b.closed)
+            assert b.ws.close_code == 1013
+            b2 = await connect(server, "b2")
+            await b2.rejoin(b.token or "")
+            assert b2.seat == 1
+            await close_all([a, b2])
+
+    run(main())
+
+
+def test_healthz_and_plain_http(tmp_path: Path) -> None:
+    async def get(port: int, path: str) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        await writer.drain()
+        data = await reader.read(4096)
+        writer.close()
+        return data
+
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            ok = await get(server.port, "/healthz")
+            assert ok.startswith(b"HTTP/1.1 200") and b"ok rooms=0" in ok
+            missing = await get(server.port, "/other")
+            assert missing.startswith(b"HTTP/1.1 404")
+
+    run(main())
+
+
+def test_max_rooms(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path, max_rooms=1) as server:
+            a = await connect(server, "a")
+            await a.create("tactics", {"players": 2})
+            b = await connect(server, "b")
+            await b.send(P.Create(game="tactics", config={"players": 2}))
+            await b.wait(lambda c: bool(c.errors))
+            assert b.errors[0].code == "too_many_rooms"
+            await close_all([a, b])
+
+    run(main())
+
+
+def test_bad_configs_and_names_are_refused_clearly(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            c = await connect(server, "c")
+            for game, config, code in [
+                ("chess", {}, "unknown_game"),
+                ("worldwar", {"players": 9}, "bad_config"),
+                ("worldwar", {"players": "two"}, "bad_config"),
+                ("worldwar", {"players": 2, "cards": "bogus"}, "bad_config"),
+                ("tactics", {"players": 2, "pack": "../../etc"}, "bad_config"),
+            ]:
+                await c.send(P.Create(game=game, config=config))
+                await c.wait(lambda c, n=len(c.errors): len(c.errors) > n)
+                assert c.errors[-1].code == code, c.errors[-1]
+            assert not server.rooms
+            try:
+                await Client.connect(url(server), "x" * 80)
+            except Exception as exc:
+                assert "bad_name" in str(exc)
+            else:
+                raise AssertionError("a long name was accepted")
+            await c.close()
+
+    run(main())
+
+
+def test_an_action_reaches_everyone_before_the_next(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            clients = await seated_room(server, "tactics", {"players": 2}, humans=2)
+            watcher = await connect(server, "w")
+            await watcher.spectate(clients[0].code or "")
+            room = server.rooms[clients[0].code or ""]
+            seat = min(room.state.awaiting())
+            actor = clients[seat]
+            legal = await actor.legal(actor.view)  # type: ignore[arg-type]
+            await actor.act(encode(legal[0]))
+            for c in [*clients, watcher]:
+                await c.wait(lambda c: c.view is not None and c.view.state_id == 1)
+                assert c.view is not None and c.view.actor == seat
+            try:
+                await close_all([*clients, watcher])
+            except ConnectionClosed:
+                pass
+
+    run(main())
