@@ -204,7 +204,11 @@ def test_broken_domination_files_name_the_line(name: str, line: int, problem: st
         ),
         (
             "[continents]\nA 1 red\n[countries]\n1 One 1 -5 5\n[borders]\n1\n",
-            "line 4: country 1 has negative coordinates",
+            "line 4: country 1 has coordinates \\(-5, 5\\) outside",
+        ),
+        (
+            "[continents]\nA 1 red\n[countries]\n1 One 1 5 1e308\n[borders]\n1\n",
+            "line 4: country 1 has coordinates \\(5, 1e\\+308\\) outside",
         ),
     ],
 )

@@ -47,6 +47,8 @@ MARGIN = 20.0
 """Pixels added around the countries' bounding box for the outer cells."""
 REACH = 2.0
 """A cell reaches at most this many median nearest-neighbour spacings from its point."""
+MAX_COORD = 100_000.0
+"""Country points are pixels of the map's picture: farther out is a broken file."""
 
 
 @dataclass
@@ -160,8 +162,8 @@ def parse_domination(text: str, source: str = "<map>") -> Board:
                 )
             x = _float(tokens[3], "x", err)
             y = _float(tokens[4], "y", err)
-            if x < 0 or y < 0:
-                raise err(f"country {cid} has negative coordinates ({x}, {y})")
+            if not (0 <= x <= MAX_COORD and 0 <= y <= MAX_COORD):
+                raise err(f"country {cid} has coordinates ({x:g}, {y:g}) outside 0..{MAX_COORD:g}")
             countries.append(_Country(number, cid, _name(tokens[1]), cont, x, y))
         elif section == "borders":
             cid = _int(tokens[0], "country id", err)
@@ -202,7 +204,10 @@ def parse_domination(text: str, source: str = "<map>") -> Board:
     for cline, region in continents:
         if int(region.id) not in used:
             raise err(f"continent {region.id} {region.name!r} has no countries", cline)
-    cells = _shapes(countries)
+    try:
+        cells = _shapes(countries)
+    except (ValueError, ArithmeticError) as exc:
+        raise err(f"cannot shape the countries from their points: {exc}", end) from exc
     nodes = [
         Node(
             id=str(c.cid),

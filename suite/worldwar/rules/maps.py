@@ -74,11 +74,15 @@ def load_map_file(path: str | Path) -> Board:
         raise BoardError(f"unknown map {str(path)!r}: {_ACCEPTED}")
     if not p.is_file():
         raise BoardError("no such map file", str(p))
-    if kind == "tiled":
-        return load_tmx(p)
-    if kind == "json":
-        return load_json(p)
-    return load_domination(p)
+    loader = {"tiled": load_tmx, "json": load_json, "domination": load_domination}[kind]
+    try:
+        return loader(p)
+    except BoardError:
+        raise
+    except (ValueError, LookupError, ArithmeticError, RecursionError, OSError) as exc:
+        # The loaders name the item that is wrong; anything they let through still
+        # becomes a BoardError naming the file, never a crash of the set-up screen.
+        raise BoardError(f"unreadable map: {type(exc).__name__}: {exc}", str(p)) from exc
 
 
 def _resolve_random(text: str, seed: int) -> Board:
