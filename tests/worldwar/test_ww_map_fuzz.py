@@ -3,8 +3,8 @@
 
 Each format (.tmx, .map, .json) gets a few hundred cases made from a real map: numbers
 swapped for extreme or broken values (1e308, nan, -1, huge ids), lines dropped, doubled or
-swapped, bytes flipped, text cut short, odd encodings. Everything is seeded, so a failure names a case that comes
-back the same way.
+swapped, bytes flipped, text cut short, odd encodings. Everything is seeded, so a failure
+names a case that comes back the same way.
 """
 
 from __future__ import annotations
