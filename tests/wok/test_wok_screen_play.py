@@ -26,8 +26,8 @@ from suite.wok.rules.orders import (
 from suite.wok.screens import open_setup
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.match import SeatPlan, WokMatch
-from suite.wok.screens.report import GameOverScene, ReportScene
 from suite.wok.screens.replay import ReplayScene
+from suite.wok.screens.report import GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
 
 MAX_TURNS = 40

@@ -531,6 +531,60 @@ class Planner:
 
     # -- preview ----------------------------------------------------------------------------
 
+    def preview(self, colour: int, phase: Phase, order: Order) -> list[str]:
+        """What a planned transformation, move, aim, upgrade or spy operation does."""
+        r = self.view.rules
+        if isinstance(order, Transform):
+            src, dst = TRANSFORM_UNITS.get(order.kind, ("POP", "WOK"))
+            ratio = r.transform.ratios.get(order.kind, 1)
+            used = min(order.amount, self.available(colour, order.province, src))
+            left = self.available(colour, order.province, src) - used
+            lost = used % ratio
+            tail = f" ({lost} lost)" if lost else ""
+            return [f"{used} {src} make {used // ratio} {dst}{tail}; {left} {src} stay"]
+        if isinstance(order, Move):
+            have = self.available(colour, order.source, order.unit)
+            moved = min(order.amount, have)
+            return [f"{moved} {order.unit} go; {have - moved} stay in {self.names[order.source]}"]
+        if isinstance(order, SetAim):
+            fig = self.figures.get(order.province)
+            wok = fig.wok if fig is not None else 0
+            w = r.working
+            made = {
+                "DEF": f"+{wok // w.def_per / 10:.1f} DEF",
+                "LEV": "more LEV for the armies",
+                "MIS": f"+{wok // w.mis_per} MIS",
+                "SPY": f"+{wok // w.spy_per} SPY",
+                "MIN": f"+{wok * w.gold_per_wok} gold",
+                "EFF": f"+{wok // w.eff_per} EFF",
+            }.get(order.aim, order.aim)
+            return [f"{wok} workers: {made} a turn"]
+        if isinstance(order, Upgrade):
+            u = r.upgrades
+            gives = {
+                "TECH": f"tech +{u.tech} (more attacks)",
+                "EFF": f"EFF +{u.eff}",
+                "DEF": f"DEF +{u.def_tenths / 10:g} in every province",
+                "LEV": f"LEV +{u.lev:g} for every army",
+                "MIS": f"MIS +{u.mis} in every province",
+                "SPY": f"SPY +{u.spy} in every province",
+            }.get(order.kind, order.kind)
+            n = len(self.draft.of(colour, "upgrades"))
+            costs = self.me(colour).upgrade_costs
+            cost = costs[n] if n < len(costs) else 0
+            return [f"{gives}; costs {cost}, {self.upgrade_cost(colour, 1)} in all"]
+        if isinstance(order, Spy):
+            sp = r.spying
+            does = {
+                "SPY_PROVINCE": "see the province's full contents",
+                "SPY_PLAYER": "see the owner's totals, EFF, gold and tech",
+                "PROPAGANDA": f"owner's EFF -{sp.propaganda_eff}",
+                "FALSE_ORDERS": "the workers stop until their aim is changed",
+                "STEAL_GOLD": f"{sp.gold_per_spy} gold for each spy that succeeds",
+            }.get(order.op, order.op)
+            return [does]
+        return []
+
     def after(self, colour: int) -> dict[int, dict[str, float]]:
         """Own provinces' units once the draft's bombing, attacks (armies leaving),
         transformations and moves have run, in the order entered (no battles or growth)."""

@@ -9,6 +9,7 @@ nothing is waiting on a bot, a timer or the mouse, the scene asks for no redraws
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -21,10 +22,10 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.widgets import Button, draw_panel, draw_tooltip
-from suite.wok.rules.events import GameOver, Ripped, SeatQuit, TurnRan
+from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import SetReady
-from suite.wok.rules.views import ProvinceView, WokView
-from suite.wok.screens.draft import PHASES, Draft, Planner
+from suite.wok.rules.views import OwnColour, ProvinceView, WokView
+from suite.wok.screens.draft import PHASES, Draft
 from suite.wok.screens.kit import label
 from suite.wok.screens.mapdraw import WokMapView, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
@@ -56,6 +57,7 @@ class GameScene(Scene):
         self.seen_report: dict[int, int] = {}
         self.hover: int | None = None
         self.show_legend = True
+        self.show_table = False
         self.turn_clock = 0.0
         self.clock_shown = -1
         self.over_shown = False
@@ -63,6 +65,13 @@ class GameScene(Scene):
         self._form_key: tuple[object, ...] = ()
         self.form = OrderForm(self.ready, self.unready, app.request_redraw)
         self.mapview = WokMapView(self.view.map, pygame.Rect(0, 0, 100, 100))
+        self.table_button = Button(
+            "Provinces",
+            pygame.Rect(0, 0, 96, 26),
+            self.toggle_table,
+            font_size=14,
+            tooltip="Your provinces' figures and what your orders leave (P)",
+        )
         self.report_button = Button(
             "Report",
             pygame.Rect(0, 0, 86, 26),
@@ -285,10 +294,8 @@ class GameScene(Scene):
         def go() -> None:
             self.keep_draft()
             if self.match.autosave is not None:
-                try:
+                with contextlib.suppress(SaveError, OSError):
                     self.match.save(self.match.autosave)
-                except (SaveError, OSError):
-                    pass
             if self.app.stack and self.app.scene is self:
                 self.app.pop()
 
@@ -320,9 +327,10 @@ class GameScene(Scene):
         self.menu_button.rect.topright = (w - 6, 4)
         self.help_button.rect.topright = (self.menu_button.rect.x - 6, 4)
         self.report_button.rect.topright = (self.help_button.rect.x - 6, 4)
+        self.table_button.rect.topright = (self.report_button.rect.x - 6, 4)
 
     def buttons(self) -> list[Button]:
-        return [self.report_button, self.help_button, self.menu_button]
+        return [self.table_button, self.report_button, self.help_button, self.menu_button]
 
     # -- input ------------------------------------------------------------------------------
 
@@ -373,6 +381,8 @@ class GameScene(Scene):
             self.show_report()
         elif key == pygame.K_l:
             self.show_legend = not self.show_legend
+        elif key == pygame.K_p:
+            self.toggle_table()
         elif key == pygame.K_n:
             self.mapview.names = not self.mapview.names
             self.mapview.set_rect(self.map_rect)
@@ -401,9 +411,9 @@ class GameScene(Scene):
                 self.session.run_bot()  # type: ignore[attr-defined]
         self.process()
         self._tick_clock(dt)
-        if not self.passing and self.seat is not None and self.app.scene is self:
-            if self.seat not in self.human_waiting() and self.human_waiting():
-                self.next_seat()
+        here = not self.passing and self.seat is not None and self.app.scene is self
+        if here and self.seat not in self.human_waiting() and self.human_waiting():
+            self.next_seat()
 
     def clock_left(self) -> int | None:
         """Seconds left on a live turn clock (None: no clock)."""
@@ -470,8 +480,10 @@ class GameScene(Scene):
             pygame.draw.polygon(surface, LONG_RANGE, self.mapview._screen_polys[p], 2)
         self._top(surface)
         self._strip(surface)
-        if self.show_legend:
+        if self.show_legend and not self.show_table:
             self._legend(surface)
+        if self.show_table:
+            self._table(surface)
         self._info(surface)
         self.form.draw(surface)
         for button in self.buttons():
@@ -479,8 +491,6 @@ class GameScene(Scene):
         self.form.draw_tooltips(surface)
         for button in self.buttons():
             button.draw_tooltip(surface)
-        if self.hover is not None and not self.show_legend:
-            pass
         if self.view.outcome is None and self.seat is not None and self.view.is_ready:
             waiting = [self.match.seats[s].name for s in self.view.awaiting]
             if waiting:
@@ -490,7 +500,7 @@ class GameScene(Scene):
                     (self.map_rect.x, self.map_rect.bottom - 70),
                 )
 
-    def current(self) -> object:
+    def current(self) -> OwnColour:
         return next(
             (c for c in self.view.colours if c.colour == self.form.colour), self.view.colours[0]
         )
@@ -506,18 +516,19 @@ class GameScene(Scene):
             label(surface, f"Turn {v.turn}", (x, 7), size=17, bold=True, colour=theme.ACCENT).right
             + 12
         )
-        name = getattr(me, "name", "")
-        pygame.draw.circle(surface, colour_of(getattr(me, "colour", 0)), (x + 7, 17), 7)
-        x = label(surface, name, (x + 18, 8), size=15, bold=True).right + 12
-        figures = f"EFF {getattr(me, 'eff', 0)}   Gold {getattr(me, 'gold', 0)}   Tech {getattr(me, 'tech', 0)}   Score {getattr(me, 'score', 0)}"
-        room = self.report_button.rect.x - x - 10
+        pygame.draw.circle(surface, colour_of(me.colour), (x + 7, 17), 7)
+        x = label(surface, me.name, (x + 18, 8), size=15, bold=True).right + 12
+        figures = f"EFF {me.eff}   Gold {me.gold}   Tech {me.tech}   Score {me.score}"
+        if me.nap is not None:
+            figures += f"   NAP with {me.nap.partner_name}: {me.nap.turns_left} turns left"
+        room = self.table_button.rect.x - x - 10
         left = self.clock_left()
         if left is not None:
             room -= 70
             label(
                 surface,
                 f"{left // 60}:{left % 60:02d}",
-                (self.report_button.rect.x - 12, 8),
+                (self.table_button.rect.x - 12, 8),
                 size=16,
                 bold=True,
                 colour=theme.DANGER if left < 30 else theme.TEXT,
@@ -600,6 +611,74 @@ class GameScene(Scene):
             return ", NAP over"
         return f", NAP {p.letter}-{p.letter}: {until - v.turn} turns left"
 
+    def toggle_table(self) -> None:
+        self.show_table = not self.show_table
+        self.app.request_redraw()
+
+    def _table(self, surface: pygame.Surface) -> None:
+        """Your provinces' key figures, with what the draft leaves behind (green)."""
+        v = self.view
+        planner = self.form.planner
+        after = planner.after(self.form.colour) if planner is not None else {}
+        rows = [p for p in v.provinces if p.owner == self.form.colour and p.figures is not None]
+        lh = 17
+        heads = ("", "POP", "WOK", "ARM", "LEV", "DEF", "MIS", "SPY", "aim")
+        widths = (120, 44, 40, 40, 48, 36, 36, 36, 40)
+        width = min(sum(widths) + 16, self.map_rect.width - 12)
+        room = max(1, (self.map_rect.height - 150) // lh - 2)
+        shown = rows[:room]
+        rect = pygame.Rect(0, 0, width, 30 + lh * (len(shown) + 1))
+        rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
+        draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=235)
+        name = next((c.name for c in v.colours if c.colour == self.form.colour), "")
+        label(
+            surface,
+            f"{name}: provinces (turn {v.turn})",
+            (rect.x + 8, rect.y + 5),
+            size=13,
+            bold=True,
+            width=width - 16,
+        )
+        y = rect.y + 24
+        x = rect.x + 8
+        for head, w in zip(heads, widths, strict=True):
+            if x + w > rect.right:
+                break
+            label(surface, head, (x, y), size=12, bold=True, colour=theme.TEXT_MUTED)
+            x += w
+        for prov in shown:
+            y += lh
+            f = prov.figures
+            assert f is not None
+            left = after.get(prov.id, {})
+            cells = (
+                f"{prov.id} {v.map.provinces[prov.id].name}",
+                _cell(f.pop, left.get("POP")),
+                _cell(f.wok, left.get("WOK")),
+                _cell(f.arm, left.get("ARM")),
+                f"{f.lev:.2f}",
+                f"{f.def_:.1f}",
+                _cell(f.mis, left.get("MIS")),
+                _cell(f.spy, left.get("SPY")),
+                f.aim + ("!" if f.false_orders else ""),
+            )
+            x = rect.x + 8
+            for cell, w in zip(cells, widths, strict=True):
+                if x + w > rect.right:
+                    break
+                ink = theme.SUCCESS if ">" in cell else theme.TEXT
+                label(surface, cell, (x, y), size=12, colour=ink, width=w - 4)
+                x += w
+        if len(rows) > len(shown):
+            label(
+                surface,
+                f"+{len(rows) - len(shown)} more",
+                (rect.x + 8, rect.bottom - 4),
+                size=11,
+                colour=theme.TEXT_MUTED,
+                anchor="bottomleft",
+            )
+
     def _info(self, surface: pygame.Surface) -> None:
         p = self.hover if self.hover is not None else self.form.source
         if p is None:
@@ -656,7 +735,7 @@ class GameScene(Scene):
                 )
             )
         if prov.owner in v.own() and self.form.planner is not None:
-            after = Planner(v, self.drafts.get(self.seat or 0, Draft())).after(prov.owner).get(p)
+            after = self.form.planner.after(prov.owner).get(p)
             if (
                 after
                 and fig is not None
@@ -665,7 +744,10 @@ class GameScene(Scene):
             ):
                 lines.append(
                     (
-                        f"after orders: POP {after['POP']:.0f} WOK {after['WOK']:.0f} ARM {after['ARM']:.0f} MIS {after['MIS']:.0f} SPY {after['SPY']:.0f}",
+                        "after orders: "
+                        + "  ".join(
+                            f"{u} {after[u]:.0f}" for u in ("POP", "WOK", "ARM", "MIS", "SPY")
+                        ),
                         theme.SUCCESS,
                         False,
                     )
@@ -685,3 +767,10 @@ class GameScene(Scene):
                 bold=bold,
                 width=rect.width - 16,
             )
+
+
+def _cell(now: int, after: float | None) -> str:
+    """A figure, with what the draft leaves when that differs ("40>20")."""
+    if after is None or int(after) == now:
+        return str(now)
+    return f"{now}>{int(after)}"

@@ -179,16 +179,18 @@ def bar_pair(
         full = max(2, rect.width * start // top)
         bar = pygame.Rect(rect.x, y, full, h)
         pygame.draw.rect(surface, colour, bar, border_radius=3)
-        gone = rect.width * min(start, lost) // top
+        dead = min(start, lost)
+        gone = min(full, rect.width * dead // top)
         if gone:
             pygame.draw.rect(surface, theme.SHADOW, pygame.Rect(bar.right - gone, y, gone, h))
-        hurt = rect.width * min(start, injured) // top
-        if hurt:
+        hurt = min(full - gone, rect.width * min(start - dead, injured) // top)
+        if hurt > 0:
             band = pygame.Rect(bar.right - gone - hurt, y, hurt, h)
             pygame.draw.rect(surface, theme.darken(colour, 0.5), band)
+        pygame.draw.rect(surface, theme.PANEL_BORDER, bar, 1, border_radius=3)
         label(
             surface,
-            f"{name}: {start} - {lost} lost",
+            f"{name}: {start}, {lost} lost" + (f", {injured} injured" if injured else ""),
             (bar.x + 4, y + h // 2),
             size=11,
             colour=theme.TEXT,

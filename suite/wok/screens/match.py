@@ -140,7 +140,7 @@ class WokMatch:
         """Resume a saved match; SaveError names any problem with the file."""
         data = load_document(path, SAVE_KIND)
         try:
-            doc = msgspec.convert(data, SaveDoc)
+            doc = msgspec.convert(data, SaveDoc, strict=False)  # JSON keys are strings
         except msgspec.ValidationError as exc:
             raise SaveError(path, f"not a WoK save: {exc}") from exc
         if doc.replay.game != GAME:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pygame
 
 from suite.ui import theme
-from suite.ui.widgets import Button, draw_panel
+from suite.ui.widgets import Button, draw_panel, wrap_text
 from suite.wok.rules.orders import Attack, Bomb, Move, Spy
 from suite.wok.rules.views import WokView
 from suite.wok.screens.draft import (
@@ -245,6 +245,10 @@ class OrderForm:
             self.message = [(order, theme.TEXT_MUTED)]
             return
         problem = self.planner.problem(self.colour, self.phase, order)
+        if problem and self.phase in HAS_AMOUNT and self.amount == 0 and self.source is not None:
+            top = self.planner.maximum(self.colour, self.phase, self.source, self.kind.value)
+            if top == 0:
+                problem = f"nothing to send from {self._name(self.source)}"
         if problem:
             self.message.append((problem, theme.DANGER))
             return
@@ -253,6 +257,8 @@ class OrderForm:
             self.message.append((warning, theme.ACCENT))
         for line in self.planner.chances(self.colour, self.phase, order).lines:
             self.message.append((line, theme.TEXT_MUTED))
+        for line in self.planner.preview(self.colour, self.phase, order):
+            self.message.append((line, theme.SUCCESS))
 
     def can_add(self) -> bool:
         if self.locked or self.planner is None:
@@ -347,20 +353,21 @@ class OrderForm:
         self._head_y = y + rows * 32 + 4
         fy = self._head_y + 40
         self._pick_y = fy
-        self.kind.layout(pygame.Rect(x + 60, fy + 24, min(230, w - 60), 26))
+        lead = 64
+        self.kind.layout(pygame.Rect(x + lead, fy + 24, min(260, w - lead), 26))
         ay = fy + 56
         self._amount_y = ay
-        bw = 38
-        bx = x + 60
+        bw = max(26, min(40, (w - lead - 48 - 44 - 6 * 3) // 4))
+        bx = x + lead
         for i, button in enumerate(self.steps[:2]):
             button.rect = pygame.Rect(bx + i * (bw + 3), ay, bw, 26)
-        self._amount_box = pygame.Rect(bx + 2 * (bw + 3), ay, 52, 26)
+        self._amount_box = pygame.Rect(bx + 2 * (bw + 3), ay, 48, 26)
         for i, button in enumerate(self.steps[2:]):
             button.rect = pygame.Rect(self._amount_box.right + 3 + i * (bw + 3), ay, bw, 26)
         self.max_button.rect = pygame.Rect(
             self.steps[-1].rect.right + 3,
             ay,
-            min(50, max(36, x + w - self.steps[-1].rect.right - 3)),
+            min(50, max(40, x + w - self.steps[-1].rect.right - 3)),
             26,
         )
         self._msg_y = ay + 32
@@ -397,9 +404,7 @@ class OrderForm:
         for button in self.buttons():
             if button.handle_event(event):
                 return True
-        if not self.locked and self.kind.choices and self.kind.handle_event(event):
-            return True
-        return False
+        return not self.locked and bool(self.kind.choices) and self.kind.handle_event(event)
 
     def update(self, dt: float) -> None:
         for button in self.buttons():
@@ -439,9 +444,15 @@ class OrderForm:
         if self.phase in NEEDS_SOURCE:
             first = "From" if self.phase in NEEDS_TARGET else "Province"
             label(surface, f"{first}:", (x, y), size=14, colour=muted)
-            half = w // 2 if self.phase in NEEDS_TARGET else w - 60
+            half = w // 2 if self.phase in NEEDS_TARGET else w
+            value_x = x + (44 if self.phase in NEEDS_TARGET else 70)
             label(
-                surface, self._name(self.source), (x + 60, y), size=14, bold=True, width=half - 64
+                surface,
+                self._name(self.source),
+                (value_x, y),
+                size=14,
+                bold=True,
+                width=x + half - value_x - 4,
             )
             if self.phase in NEEDS_TARGET:
                 label(surface, "To:", (x + half, y), size=14, colour=muted)
@@ -479,7 +490,8 @@ class OrderForm:
                 bold=True,
                 anchor="center",
             )
-        for i, (text, colour) in enumerate(self.message[:3]):
+        lines = [(part, colour) for text, colour in self.message for part in wrap_text(text, 13, w)]
+        for i, (text, colour) in enumerate(lines[:3]):
             label(surface, text, (x, self._msg_y + i * 17), size=13, colour=colour, width=w)
         if not self.locked:
             self.add_button.enabled = self.can_add()
@@ -575,9 +587,9 @@ class OrderForm:
         elif v.is_ready:
             status = "Ready: orders sent and locked"
         elif self.draft.same_as(v) and v.orders:
-            status = f"Draft sent ({self.draft.total()} orders), not ready"
+            status = f"{self.draft.total()} orders sent, not ready"
         else:
-            status = f"Draft: {self.draft.total()} orders, not sent"
+            status = f"{self.draft.total()} orders, not sent"
         label(
             surface,
             status,

@@ -20,7 +20,7 @@ from suite.wok.screens.kit import bar_pair, label, line_chart
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import Point, WokMatch, replays_dir
 
-PAGES = ("Battles", "Bombing & spying", "Cancelled", "Top Ten", "Charts")
+PAGES = ("Battles", "Bombs & spies", "Cancelled", "Top Ten", "Charts")
 
 
 def _name(view: WokView, colour: int | None) -> str:
@@ -78,6 +78,51 @@ def history_charts(
             xs,
             series,
         )
+
+
+Line = tuple[str, tuple[int, int, int]]
+
+
+def _range(start: int, shown: int, total: int, what: str) -> str:
+    """ "4-12 of 30 battles (wheel)"."""
+    return f"{start + 1}-{min(total, start + shown)} of {total} {what} (wheel)"
+
+
+def _op(op: str) -> str:
+    return op.replace("_", " ").lower()
+
+
+def _bombing_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
+    out: list[Line] = []
+    for b in r.bombings:
+        lost = ", ".join(f"{k} {val:g}" for k, val in b.destroyed.items() if val) or "nothing"
+        shots = f"{b.fired} missiles, {b.hits} hits"
+        if b.by in mine:
+            where = f"{_prov(v, b.target)} from {_prov(v, b.source)} ({b.range} range)"
+            out.append((f"You bombed {where}: {shots}, destroyed {lost}", theme.TEXT))
+        else:
+            src = f" from {_prov(v, b.source)}" if b.source is not None else ""
+            out.append(
+                (f"{_prov(v, b.target)} was bombed{src}: {shots}, lost {lost}", theme.DANGER)
+            )
+    return out
+
+
+def _spying_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
+    out: list[Line] = []
+    for s in r.spying:
+        fate = f"{s.caught_by_defence} beaten by defenders, {s.caught} caught"
+        if s.by in mine:
+            ok = "succeeded" if s.success else "failed"
+            went = f"Your {s.sent} spies from {_prov(v, s.source)} on {_prov(v, s.target)}"
+            back = f"{s.lost_on_way or 0} lost on the way, {fate}, {s.returned or 0} back"
+            ink = theme.TEXT if s.success else theme.TEXT_MUTED
+            out.append((f"{went}: {_op(s.op)} {ok}; {back}", ink))
+        else:
+            ok = "and succeeded" if s.success else "but failed"
+            ink = theme.DANGER if s.success else theme.TEXT_MUTED
+            out.append((f"Spies worked against {_prov(v, s.target)} {ok} ({fate})", ink))
+    return out
 
 
 class ReportScene(Scene):
@@ -203,50 +248,12 @@ class ReportScene(Scene):
         page = PAGES[self.page]
         out: list[tuple[str, tuple[int, int, int]]] = []
         mine = {c.colour for c in v.colours}
-        if page == "Bombing & spying":
-            for b in r.bombings:
-                lost = (
-                    ", ".join(f"{k} {val:g}" for k, val in b.destroyed.items() if val) or "nothing"
-                )
-                if b.by in mine:
-                    out.append(
-                        (
-                            f"You bombed {_prov(v, b.target)} from {_prov(v, b.source)} ({b.range}): {b.fired} fired, {b.hits} hits, destroyed {lost}",
-                            theme.TEXT,
-                        )
-                    )
-                else:
-                    src = f" from {_prov(v, b.source)}" if b.source is not None else ""
-                    out.append(
-                        (
-                            f"{_prov(v, b.target)} was bombed{src}: {b.fired} missiles, {b.hits} hits, lost {lost}",
-                            theme.DANGER,
-                        )
-                    )
-            for s in r.spying:
-                if s.by in mine:
-                    ok = "succeeded" if s.success else "failed"
-                    out.append(
-                        (
-                            f"Your spies ({s.sent}) from {_prov(v, s.source)} on {_prov(v, s.target)}: {s.op.replace('_', ' ').lower()} {ok}; "
-                            f"{s.lost_on_way or 0} lost on the way, {s.caught_by_defence} beaten by defenders, {s.caught} caught, {s.returned or 0} back",
-                            theme.TEXT if s.success else theme.TEXT_MUTED,
-                        )
-                    )
-                else:
-                    ok = "and succeeded" if s.success else "but failed"
-                    out.append(
-                        (
-                            f"Spies worked against {_prov(v, s.target)} {ok} ({s.caught_by_defence} beaten, {s.caught} caught)",
-                            theme.DANGER if s.success else theme.TEXT_MUTED,
-                        )
-                    )
+        if page == "Bombs & spies":
+            out += _bombing_lines(v, r, mine) + _spying_lines(v, r, mine)
             for i in r.intel:
                 seen = ", ".join(f"{k} {val}" for k, val in i.seen.items() if k not in ("turn",))
                 where = _prov(v, i.target) if i.op == "SPY_PROVINCE" else _name(v, i.target)
-                out.append(
-                    (f"Intel {i.op.replace('_', ' ').lower()} {where}: {seen}", theme.ACCENT)
-                )
+                out.append((f"Intel {_op(i.op)} {where}: {seen}", theme.ACCENT))
             for u in r.upgrades:
                 out.append((f"Upgrade {u.kind} bought for {u.cost} gold", theme.SUCCESS))
             if not out:
@@ -255,9 +262,10 @@ class ReportScene(Scene):
             for c in r.cancelled:
                 out.append((f"{c.phase} order {c.order}: {c.reason}", theme.ACCENT))
             for rip in r.rips:
+                who, by = _name(v, rip.colour), _name(v, rip.by)
                 out.append(
                     (
-                        f"RIP: {_name(v, rip.colour)} lost its last province {_prov(v, rip.province)} to {_name(v, rip.by)}",
+                        f"RIP: {who} lost its last province {_prov(v, rip.province)} to {by}",
                         theme.DANGER,
                     )
                 )
@@ -296,7 +304,7 @@ class ReportScene(Scene):
         if len(wrapped) > room:
             label(
                 surface,
-                f"{self.scroll + 1}-{min(len(wrapped), self.scroll + room)} of {len(wrapped)} (wheel)",
+                _range(self.scroll, room, len(wrapped), "lines"),
                 rect.bottomright,
                 size=12,
                 colour=theme.TEXT_MUTED,
@@ -355,7 +363,7 @@ class ReportScene(Scene):
         if len(r.battles) > per_page:
             label(
                 surface,
-                f"{start + 1}-{min(len(r.battles), start + per_page)} of {len(r.battles)} battles (wheel)",
+                _range(start, per_page, len(r.battles), "battles"),
                 rect.bottomright,
                 size=12,
                 colour=theme.TEXT_MUTED,

@@ -346,7 +346,9 @@ class SetupScene(Scene):
             y = stepper.rect.y if stepper is not None else 0
             if name == "Headhunting":
                 y = self.seed_minus.rect.y - (self.seed_minus.rect.y - self.clock.rect.y) // 2
-                text = f"start provinces protected in turns 1-{var.protect_home_until} ({self.variant.value})"
+                until = var.protect_home_until
+                turns = f"turn {until}" if until == 1 else f"turns 1-{until}"
+                text = f"homes safe: {turns}"
                 label(
                     surface,
                     text,

@@ -1,0 +1,205 @@
+"""WoK screen parts: screenshots of every panel, the report and charts at two sizes, hot-seat
+privacy, Duel grouping with NAPs, save/resume and autosave, bad saves.
+
+Mid-game positions are reached by letting the general bot's orders stand in for the human
+(sent through the session, as the screen would); everything checked on screen is then
+driven by posted events.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.core.bots import make_bot
+from suite.core.match import game_spec
+from suite.core.rng import Rng
+from suite.core.store import SaveError
+from suite.ui.harness import Harness
+from suite.wok.screens import UI, open_setup
+from suite.wok.screens.draft import PHASES
+from suite.wok.screens.game import GameScene
+from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
+from suite.wok.screens.overlays import HelpScene, PassScene
+from suite.wok.screens.report import PAGES, ReportScene
+from suite.wok.screens.setup import SetupScene
+
+SIZES = ((800, 560), (1920, 1080))
+
+
+def play_turns(match: WokMatch, turns: int) -> None:
+    """Let the general bot enter the humans' orders for `turns` turns (test set-up only)."""
+    bot = make_bot(game_spec("wok"), "general")
+    rng = Rng(9)
+    session = match.session
+    for _ in range(turns):
+        start = match.view(match.humans[0]).turn
+        while session.outcome() is None and match.view(match.humans[0]).turn == start:
+            for seat in match.humans:
+                if seat in session.awaiting():
+                    session.act(seat, bot.choose(match.view(seat), session.legal(seat), rng))
+            session.run_bot()
+        session.poll()
+
+
+def close_reports(h: Harness) -> None:
+    while isinstance(h.scene, ReportScene):
+        h.key(pygame.K_RETURN, frames=2)
+
+
+def example_pick(scene: GameScene, phase: str) -> None:
+    """Pick a sensible source and target for `phase` by clicking the map."""
+    form = scene.form
+    planner = form.planner
+    assert planner is not None
+    sources = planner.sources(form.colour, phase)  # type: ignore[arg-type]
+    if not sources:
+        return
+    own = scene.view.provinces
+    source = max(sources, key=lambda p: own[p].figures.arm if own[p].figures else 0)
+    return_pos = scene.mapview.centre(source)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=return_pos, button=1))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_screenshots_of_every_panel_the_report_and_charts(
+    size: tuple[int, int], artifacts: Path
+) -> None:
+    match = WokMatch.new(
+        {"map": "star-islands"},
+        11,
+        [SeatPlan("Han"), *(SeatPlan(n, "general") for n in ("Kor", "Mir"))],
+    )
+    play_turns(match, 4)  # seed 11: battles, spying and cancellations in the report
+    tag = f"{size[0]}x{size[1]}"
+    with Harness(size=size, root=open_setup) as h:
+        h.screenshot(artifacts / f"wok_setup_{tag}.png")
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        assert isinstance(h.scene, ReportScene)
+        for i, page in enumerate(PAGES):
+            h.click(h.scene.tabs[i])
+            assert PAGES[h.scene.page] == page
+            h.screenshot(artifacts / f"wok_report_{i + 1}_{page.split()[0].lower()}_{tag}.png")
+        close_reports(h)
+        view = scene.view
+        own = [p.id for p in view.provinces if p.owner == 0]
+        assert own
+        for i, phase in enumerate(PHASES):
+            h.key(pygame.K_1 + i)
+            assert scene.form.phase == phase
+            planner = scene.form.planner
+            assert planner is not None
+            sources = planner.sources(0, phase)
+            if sources:
+                source = max(
+                    sources,
+                    key=lambda p: (
+                        view.provinces[p].figures.arm if view.provinces[p].figures else 0,
+                        p,
+                    ),
+                )
+                h.click(scene.mapview.centre(source))
+                targets = (
+                    planner.targets(0, phase, source)
+                    if phase in ("bombs", "attacks", "moves", "spies")
+                    else []
+                )
+                if targets:
+                    h.click(scene.mapview.centre(targets[0]))
+                h.key(pygame.K_m)
+            h.move(scene.mapview.centre(own[0]))
+            h.screenshot(artifacts / f"wok_panel_{i + 1}_{phase}_{tag}.png")
+        h.key(pygame.K_p)
+        h.screenshot(artifacts / f"wok_map_provinces_{tag}.png")
+        h.key(pygame.K_p)
+        h.key(pygame.K_F1)
+        assert isinstance(h.scene, HelpScene)
+        h.screenshot(artifacts / f"wok_help_{tag}.png")
+
+
+def test_the_card_names_only_rule_sets_that_exist() -> None:
+    from suite.wok.rules.config import known_rulesets
+    from suite.wok.rules.ruleset import load_ruleset
+
+    titles = [load_ruleset(n).title for n in known_rulesets()]
+    assert all(t in UI.tooltip for t in titles)
+    for missing in ("Intermediate", "WoK IV"):
+        if not any(missing in t for t in titles):
+            assert missing not in UI.tooltip and missing not in game_spec("wok").blurb
+
+
+def test_hot_seat_passes_the_screen_and_hides_the_others(artifacts: Path) -> None:
+    match = WokMatch.new({"map": "trial"}, 3, [SeatPlan("Han"), SeatPlan("Kor")])
+    with Harness(size=(1280, 800)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        assert isinstance(h.scene, PassScene) and h.scene.name == "Han"  # even the first
+        h.key(pygame.K_RETURN, frames=2)
+        assert scene.seat == 0
+        close_reports(h)
+        h.key(pygame.K_5)
+        h.click(scene.mapview.centre(scene.view.colours[0].homes[0]))
+        h.key(pygame.K_RETURN)
+        h.key(pygame.K_r, frames=2)
+        assert isinstance(h.scene, PassScene) and h.scene.name == "Kor"
+        assert not h.scene.transparent and scene.seat is None
+        h.key(pygame.K_ESCAPE)  # Esc does not reveal the map
+        assert isinstance(h.scene, PassScene)
+        h.screenshot(artifacts / "wok_pass.png")
+        h.key(pygame.K_RETURN, frames=2)
+        assert scene.seat == 1
+        assert isinstance(h.scene, ReportScene) and h.scene.view.seat == 1  # Kor's turn-0 report
+        close_reports(h)
+        assert scene.view.seat == 1 and scene.view.orders == ()
+        assert scene.form.draft.total() == 0  # Han's draft is not shown to Kor
+        h.key(pygame.K_r, frames=3)
+        # the turn ran: the last to be ready sees their report, then passes on
+        assert scene.view.turn == 2
+        close_reports(h)
+        assert scene.seat == 1
+
+
+def test_duel_groups_colours_under_players_with_naps(artifacts: Path) -> None:
+    match = WokMatch.new({"variant": "duel"}, 5, [SeatPlan("Han"), SeatPlan("Kor", "general")])
+    with Harness(size=(1280, 800)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        close_reports(h)
+        assert len(scene.form.colour_buttons) == 3
+        assert scene._nap_text(0).endswith("5 turns left")
+        h.key(pygame.K_TAB)
+        assert scene.form.colour == scene.view.colours[1].colour
+        h.screenshot(artifacts / "wok_duel.png")
+        h.key(pygame.K_F1)
+        h.screenshot(artifacts / "wok_duel_help.png")
+
+
+def test_save_resume_and_autosave(tmp_path: Path) -> None:
+    match = WokMatch.new(
+        {"map": "trial"}, 8, [SeatPlan("Han"), SeatPlan("Kor", "robot")], autosave=autosave_path()
+    )
+    with Harness(size=(1280, 800)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        close_reports(h)
+        h.key(pygame.K_r, frames=3)
+        close_reports(h)
+        assert autosave_path().is_file()  # written when the turn ran
+        path = scene.save_game()
+        assert path is not None and path.parent == saves_dir()
+    again = WokMatch.load(path)
+    assert again.session.replay == match.session.replay
+    assert again.history == match.history
+    assert again.view(0) == match.view(0)
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(b'{"schema": 1, "kind": "wok-save", "data": {"replay": 5}}')
+    with pytest.raises(SaveError):
+        WokMatch.load(broken)
+    with Harness(size=(1280, 800)) as h:
+        setup = SetupScene(h.app)
+        h.push(setup)
+        setup.load(broken)
+        assert h.scene is setup and any("Cannot resume" in n for n in h.notices)
