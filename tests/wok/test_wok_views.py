@@ -279,5 +279,5 @@ def test_check_names_a_broken_invariant():
     state = create({"players": 2}, 2)
     state.check()
     state.world.arm[0] = -1
-    with pytest.raises(AssertionError, match="province 0: ARM -1"):
+    with pytest.raises(AssertionError, match="province 0: troops -1"):
         state.check()

@@ -54,6 +54,7 @@ def believed_world(view: WokView) -> World:
     colours = []
     for pl in view.players:
         c = pl.colour
+        wood = mine[c].wood if c in mine else 0
         if c in mine:
             eff, gold, tech = mine[c].eff, mine[c].gold, mine[c].tech
         elif c in intel:
@@ -70,6 +71,7 @@ def believed_world(view: WokView) -> World:
                 letter=_LETTER.get(pl.letter, 0),
                 alive=pl.alive,
                 ally=mine[c].ally if c in mine else pl.ally,
+                wood=wood,
             )
         )
     w = World(_board(view), rules, colours)
@@ -81,11 +83,13 @@ def believed_world(view: WokView) -> World:
     mirror_lev = round(sum(f.arm * f.lev for f in own) / own_arm, 3) if own_arm else home.lev
     for entry in view.provinces:
         p = entry.id
+        w.terrain[p] = view.map.provinces[p].terrain
         w.owner[p] = entry.owner
         w.home[p] = entry.home
         f = entry.figures
         if f is not None:
             w.pop[p], w.wok[p], w.arm[p] = f.pop, f.wok, f.arm
+            w.pik[p], w.arc[p], w.kni[p], w.cat[p] = f.pik, f.arc, f.kni, f.cat
             w.lev[p], w.dfn[p] = f.lev, round(f.def_ * 10)
             w.mis[p], w.spy[p], w.aim[p] = f.mis, f.spy, f.aim
             w.false_orders[p] = f.false_orders

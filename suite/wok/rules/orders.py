@@ -15,13 +15,12 @@ import msgspec
 from suite.core.match import Action
 from suite.wok.rules.ruleset import RuleSet
 
-TransformKind = Literal["POP_WOK", "POP_ARM", "WOK_POP"]
-UnitKind = Literal["POP", "WOK", "ARM", "MIS", "SPY"]
-AimKind = Literal["DEF", "LEV", "MIS", "SPY", "MIN", "EFF"]
+TransformKind = Literal["POP_WOK", "POP_ARM", "WOK_POP", "POP_SPY"]
+TroopKind = Literal["ARM", "PIK", "ARC", "KNI", "CAT"]
+UnitKind = Literal["POP", "WOK", "ARM", "MIS", "SPY", "PIK", "ARC", "KNI", "CAT", "TRO"]
+AimKind = Literal["DEF", "LEV", "MIS", "SPY", "MIN", "EFF", "CHO"]
 UpgradeKind = Literal["TECH", "EFF", "DEF", "LEV", "MIS", "SPY"]
 SpyOp = Literal["SPY_PROVINCE", "SPY_PLAYER", "PROPAGANDA", "FALSE_ORDERS", "STEAL_GOLD"]
-
-UPGRADE_KINDS: tuple[str, ...] = ("TECH", "EFF", "DEF", "LEV", "MIS", "SPY")
 
 
 class Bomb(msgspec.Struct, frozen=True):
@@ -81,6 +80,16 @@ class Spy(msgspec.Struct, frozen=True):
     spies: int
 
 
+class TroopUpgrade(msgspec.Struct, frozen=True):
+    """Convert up to `amount` troops of `source` type into `target` type in `province`
+    (Intermediate's Upgrade Troops phase, I5)."""
+
+    province: int
+    source: TroopKind
+    target: TroopKind
+    amount: int
+
+
 class OrderSet(msgspec.Struct, frozen=True):
     """One colour's orders for one turn, phase by phase, in the order entered."""
 
@@ -92,6 +101,7 @@ class OrderSet(msgspec.Struct, frozen=True):
     aims: tuple[SetAim, ...] = ()
     upgrades: tuple[Upgrade, ...] = ()
     spies: tuple[Spy, ...] = ()
+    troops: tuple[TroopUpgrade, ...] = ()
 
 
 class SubmitOrders(Action, frozen=True, tag="orders"):
@@ -149,11 +159,32 @@ def _count(items: tuple[object, ...], top: int, what: str) -> str | None:
     return None
 
 
+def _troop_problem(orders: OrderSet, rules: RuleSet, n: int) -> str | None:
+    """Entry checks of Upgrade Troops orders (I5); a rule set without troops has none."""
+    if not orders.troops:
+        return None
+    tr = rules.troops
+    if tr is None:
+        return f"{rules.title} has no troop upgrades"
+    if len(orders.troops) > tr.orders:
+        return f"{len(orders.troops)} troop upgrade orders, at most {tr.orders}"
+    kinds = ("ARM", *tr.kinds)
+    for i, u in enumerate(orders.troops, 1):
+        what = f"troop upgrade {i}"
+        problem = _province(u.province, n, what) or _amount(u.amount, tr.amount, what)
+        if problem:
+            return problem
+        if u.source not in kinds or u.target not in kinds or u.source == u.target:
+            return f"{what}: cannot change {u.source} into {u.target}"
+    return None
+
+
 def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | None:
     """The first entry-limit problem of `orders` as a reason, or None when it may be entered.
 
-    Checks the number of orders per phase, province numbers, amounts, kinds and the
-    three POP->ARM transformations; not ownership or adjacency (run-time, W7).
+    Checks the number of orders per phase, province numbers, amounts, kinds (those of the
+    rule set: a Standard order set may not name CHO, TRO or POP->SPY) and the three
+    POP->ARM transformations; not ownership or adjacency (run-time, W7).
     """
     lim = rules.limits
     n = provinces
@@ -203,8 +234,9 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
             problems.append(f"{what}: province {s.province} already has an aim order")
         seen_aims.add(s.province)
     for i, u in enumerate(orders.upgrades, 1):
-        if u.kind not in UPGRADE_KINDS:
+        if u.kind not in rules.upgrades.kinds:
             problems.append(f"upgrade {i}: unknown upgrade {u.kind!r}")
+    problems.append(_troop_problem(orders, rules, n))
     for i, sp in enumerate(orders.spies, 1):
         what = f"spy order {i}"
         problems += [_province(sp.source, n, what), _province(sp.target, n, what)]

@@ -7,16 +7,18 @@ cannot run is cancelled with a reason in the `TurnLog` (W7), never silently drop
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from suite.core.rng import Rng
+from suite.wok.rules import troops
 from suite.wok.rules.contest import contest
 from suite.wok.rules.orders import OrderSet
 from suite.wok.rules.ruleset import Variant
-from suite.wok.rules.world import NEUTRAL, World
+from suite.wok.rules.world import NEUTRAL, TROOPS, World
 
 
 @dataclass
@@ -124,12 +126,15 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
         fired = min(b.missiles, w.mis[b.source])
         w.mis[b.source] -= fired
         hits = 0
-        destroyed = {"ARM": 0, "SPY": 0, "DEF": 0}
+        destroyed = dict.fromkeys(r.bombing.hit_kinds, 0)
         t = b.target
         for _ in range(fired):
             if not ctx.rng.percent(chance):
                 continue
             hits += 1
+            if r.bombing.hit_model == "def_then_proportional":
+                _proportional_hit(w, ctx, t, destroyed)
+                continue
             kind = ctx.rng.choice(r.bombing.hit_kinds)
             if kind == "ARM" and w.arm[t] > 0:
                 lost = min(r.bombing.arm_per_hit, w.arm[t])
@@ -152,10 +157,31 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
                 "range": "short" if short else "long",
                 "fired": fired,
                 "hits": hits,
-                "destroyed": {"ARM": destroyed["ARM"], "SPY": destroyed["SPY"]}
-                | {"DEF": destroyed["DEF"] / 10},
+                "destroyed": {k: (n / 10 if k == "DEF" else n) for k, n in destroyed.items()},
             }
         )
+
+
+def _proportional_hit(w: World, ctx: TurnContext, t: int, destroyed: dict[str, int]) -> None:
+    """I3: DEF with chance (per-DEF percent x DEF), else one troop or spy in proportion."""
+    r = w.rules
+    if w.dfn[t] > 0 and ctx.rng.percent(r.bombing.def_hit_percent_per_def * w.dfn[t] / 10):
+        lost = min(r.bombing.def_tenths_per_hit, w.dfn[t])
+        w.dfn[t] -= lost
+        destroyed["DEF"] = destroyed.get("DEF", 0) + lost
+        return
+    kinds = [k for k in r.bombing.hit_kinds if k != "DEF"]
+    total = sum(w.units(k)[t] for k in kinds)
+    if not total:
+        return
+    pick = ctx.rng.randbelow(total)
+    for k in kinds:
+        n = w.units(k)[t]
+        if pick < n:
+            w.units(k)[t] -= 1
+            destroyed[k] = destroyed.get(k, 0) + 1
+            return
+        pick -= n
 
 
 # -- 2. attacking -----------------------------------------------------------
@@ -175,10 +201,10 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             reason = f"you already own province {a.target}"
         elif a.target not in w.adj_sets[a.source]:
             reason = f"province {a.target} is not adjacent to province {a.source}"
-        elif w.arm[a.source] == 0:
+        elif w.troops(a.source) == 0:
             reason = f"no armies in province {a.source}"
-        elif w.arm[a.source] <= a.keep:
-            reason = f"only {w.arm[a.source]} armies in province {a.source}, {a.keep} to keep"
+        elif w.troops(a.source) <= a.keep:
+            reason = f"only {w.troops(a.source)} armies in province {a.source}, {a.keep} to keep"
         else:
             reason = ctx.protection(w, colour, a.target)
         if reason is None and used >= allowed:
@@ -187,7 +213,11 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             ctx.log.cancel(colour, "attacking", i, a, reason)
             continue
         used += 1
-        battle(w, ctx, colour, a.source, a.target, min(a.armies, w.arm[a.source] - a.keep))
+        sent = min(a.armies, w.troops(a.source) - a.keep)
+        if r.troops is not None:
+            typed_battle_order(w, ctx, colour, a.source, a.target, sent)
+        else:
+            battle(w, ctx, colour, a.source, a.target, sent)
 
 
 def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, sent: int) -> None:
@@ -234,6 +264,91 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
     ctx.log.battles.append(record)
 
 
+def typed_battle_order(
+    w: World, ctx: TurnContext, colour: int, source: int, target: int, sent: int
+) -> None:
+    """One attack with troop types (Intermediate, RULINGS I3) of `sent` troops."""
+    r = w.rules
+    assert r.troops is not None
+    a_lev = w.lev[source]
+    attackers = troops.Side(troops.take(w, source, sent, r.troops.order))
+    defender = w.owner[target]
+    d_lev, d_def = w.lev[target], w.dfn[target] / 10
+    defenders = troops.Side({k: n for k, n in troops.counts(w, target).items() if n})
+    a_eff, d_eff = w.colours[colour].eff, w.eff_of(target)
+    terrain = w.terrain[target]
+    record: dict[str, Any] = {
+        "attacker": colour,
+        "defender": defender,
+        "source": source,
+        "target": target,
+        "sent": sent,
+        "defenders": defenders.total(),
+        "patt": round(a_eff * r.attack.att_level_factor * a_lev, 1),
+        "pdef": round(
+            d_eff * (r.attack.def_level_factor * d_lev + r.attack.def_def_factor * d_def), 1
+        ),
+        "troops_sent": dict(attackers.fighting),
+        "troops_defending": dict(defenders.fighting),
+    }
+    if defenders.total() == 0:
+        record.update(rounds=0, a_lost=0, a_injured=0, d_lost=0, d_injured=0, won=True)
+        _capture_troops(
+            w,
+            ctx,
+            colour,
+            target,
+            attackers.fighting,
+            w.bound_lev(a_lev + r.attack.empty_gain / a_lev),
+        )
+        ctx.log.battles.append(record)
+        return
+    res = troops.typed_battle(
+        ctx.rng,
+        attackers,
+        defenders,
+        a_eff * r.attack.att_level_factor,
+        (d_eff, r.attack.def_level_factor, r.attack.def_def_factor * d_def),
+        (a_lev, d_lev),
+        terrain,
+        w,
+    )
+    won = res.attacker_won
+    a_inj = sum(res.attacker.injured.values())
+    d_inj = sum(res.defender.injured.values())
+    a_dead = sum(res.attacker.dead.values())
+    d_dead = sum(res.defender.dead.values())
+    record.update(
+        rounds=res.rounds,
+        a_lost=a_dead + (0 if won else a_inj),
+        a_injured=a_inj,
+        d_lost=d_dead + (d_inj if won else 0),
+        d_injured=d_inj,
+        won=won,
+    )
+    if won:
+        new_lev = w.bound_lev(a_lev + r.attack.gain_attacker_won * res.rounds)
+        _capture_troops(w, ctx, colour, target, res.attacker.survivors(True), new_lev)
+    else:
+        for kind in TROOPS:
+            w.units(kind)[target] = 0
+        for kind, n in res.defender.survivors(True).items():
+            w.units(kind)[target] = n
+        w.lev[target] = w.bound_lev(d_lev + r.attack.gain_defender_won * res.rounds)
+    ctx.log.battles.append(record)
+
+
+def _capture_troops(
+    w: World, ctx: TurnContext, colour: int, p: int, survivors: dict[str, int], lev: float
+) -> None:
+    """W8 with troop types: the surviving troops move in by type."""
+    for kind in TROOPS:
+        w.units(kind)[p] = 0
+    _capture(w, ctx, colour, p, 0, lev)
+    troops.put(w, p, survivors, lev)
+    w.lev[p] = lev
+
+
 def _capture(w: World, ctx: TurnContext, colour: int, p: int, armies: int, lev: float) -> None:
     """W8: the attacker moves in; the province keeps DEF and aim; shares of the rest stay."""
     r = w.rules
@@ -270,38 +385,75 @@ def entropy(w: World, ctx: TurnContext) -> None:
 
 
 # -- 4. working -------------------------------------------------------------
-def working(w: World, ctx: TurnContext) -> None:
-    """S5: every province's workers produce by aim (neutrals too); False Orders stop them."""
+def work_multiplier(w: World, p: int) -> float:
+    """I4: (1 + tech bonus x owner's tech) x (1 + terrain bonus when the terrain favours
+    the aim); 1.0 under Standard rules."""
     r = w.rules
+    o = w.owner[p]
+    mult = 1.0 + (r.working.tech_bonus * w.colours[o].tech if o != NEUTRAL else 0.0)
+    t = r.terrain
+    if t is not None and t.favoured_aim.get(w.terrain[p]) == w.aim[p]:
+        mult *= 1.0 + t.aim_bonus
+    return mult
+
+
+def _made(w: World, p: int, base: float, mult: float) -> int:
+    """Whole units made from `base` x `mult`; with carried fractions (I4) the rest of a
+    unit waits in the province for the next turn."""
+    value = base * mult
+    if w.rules.working.carry_fractions:
+        value += w.carry[p]
+        units = math.floor(value + 1e-9)
+        w.carry[p] = round(value - units, 6) if value - units > 1e-9 else 0.0
+        return units
+    return math.floor(value + 1e-9)
+
+
+def working(w: World, ctx: TurnContext) -> None:
+    """S5 / I4: every province's workers produce by aim (neutrals too); False Orders stop
+    them."""
+    r = w.rules
+    wr = r.working
     for p in range(w.n):
         wok = w.wok[p]
         if wok == 0 or w.false_orders[p]:
             continue
         aim = w.aim[p]
         o = w.owner[p]
+        mult = work_multiplier(w, p)
         if aim == "DEF":
-            w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + wok // r.working.def_per)
+            w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + _made(w, p, wok / wr.def_per, mult))
         elif aim == "LEV":
-            if w.arm[p] > 0:
-                gain = min(r.working.lev_max_gain, wok / (w.arm[p] * w.lev[p]))
+            if w.troops(p) > 0:
+                gain = min(wr.lev_max_gain, wok / (w.troops(p) * w.lev[p])) * mult
                 w.lev[p] = w.bound_lev(w.lev[p] + gain)
         elif aim == "MIS":
-            w.mis[p] = min(r.caps.mis, w.mis[p] + wok // r.working.mis_per)
+            w.mis[p] = min(r.caps.mis, w.mis[p] + _made(w, p, wok / wr.mis_per, mult))
         elif aim == "SPY":
-            w.spy[p] = min(r.caps.spy, w.spy[p] + wok // r.working.spy_per)
+            w.spy[p] = min(r.caps.spy, w.spy[p] + _made(w, p, wok / wr.spy_per, mult))
         elif aim == "MIN":
             if o != NEUTRAL:
-                w.colours[o].gold += wok * r.working.gold_per_wok
+                w.colours[o].gold += _made(w, p, wok * wr.gold_per_wok, mult)
+        elif aim == "CHO":
+            if o != NEUTRAL:
+                w.colours[o].wood += _made(w, p, wok * wr.wood_per_wok, mult)
         elif aim == "EFF" and o != NEUTRAL:
-            w.colours[o].eff = w.bound_eff(w.colours[o].eff + wok // r.working.eff_per)
+            made = _made(w, p, wok / wr.eff_per, mult)
+            w.colours[o].eff = w.bound_eff(w.colours[o].eff + made)
 
 
 # -- 5. transformations -----------------------------------------------------
-_TRANSFORM = {"POP_WOK": ("POP", "WOK"), "POP_ARM": ("POP", "ARM"), "WOK_POP": ("WOK", "POP")}
+_TRANSFORM = {
+    "POP_WOK": ("POP", "WOK"),
+    "POP_ARM": ("POP", "ARM"),
+    "WOK_POP": ("WOK", "POP"),
+    "POP_SPY": ("POP", "SPY"),
+}
 
 
 def transforming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
-    """S6: ratios 2:1, 4:1, 2:1; the remainder of an uneven amount is lost; caps lose more."""
+    """S6 / I5: ratios from the rules (2:1, 4:1, 2:1, POP->SPY 5:1); the remainder of an
+    uneven amount is lost; caps lose more."""
     r = w.rules
     for i, t in enumerate(orders.transforms, 1):
         p = t.province
@@ -333,41 +485,100 @@ def neutral_gain(w: World, ctx: TurnContext) -> None:
 
 # -- 6. growth --------------------------------------------------------------
 def growth(w: World, ctx: TurnContext) -> None:
-    """S7: POP += floor(POP * rate) by tier, capped."""
+    """S7 / I6: POP grows by the rule set's model (tiers or e^(-POP/100)), capped."""
     r = w.rules
     for p in range(w.n):
         pop = w.pop[p]
         if pop:
-            w.pop[p] = min(r.caps.pop, pop + pop * r.growth_percent(pop) // 100)
+            w.pop[p] = r.grown(pop)
+
+
+# -- Intermediate: upgrade troops --------------------------------------------
+def troop_upgrading(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
+    """I5: ARM -> PIK/ARC/KNI/CAT for WOOD, back to ARM for a refund, between types for
+    WOOD; without enough WOOD only what can be paid is converted."""
+    r = w.rules
+    tr = r.troops
+    if tr is None:
+        return
+    me = w.colours[colour]
+    for i, u in enumerate(orders.troops, 1):
+        p = u.province
+        src = w.units(u.source)
+        reason = None
+        if w.owner[p] != colour:
+            reason = f"you do not own province {p}"
+        elif u.source == u.target:
+            reason = "a troop type cannot become itself"
+        elif src[p] == 0:
+            reason = f"no {u.source} in province {p}"
+        if reason:
+            ctx.log.cancel(colour, "troop_upgrades", i, u, reason)
+            continue
+        if u.source == "ARM":
+            cost = tr.upgrade_wood
+        elif u.target == "ARM":
+            cost = -tr.downgrade_refund
+        else:
+            cost = tr.change_wood
+        amount = min(u.amount, src[p])
+        if cost > 0:
+            amount = min(amount, me.wood // cost)
+        if amount == 0:
+            ctx.log.cancel(colour, "troop_upgrades", i, u, f"needs {cost} WOOD, you have {me.wood}")
+            continue
+        src[p] -= amount
+        w.units(u.target)[p] += amount
+        me.wood -= cost * amount
+        ctx.log.upgrades.setdefault(colour, []).append(
+            {"kind": f"{u.source}->{u.target}", "cost": cost * amount, "amount": amount}
+        )
 
 
 # -- 7. movement ------------------------------------------------------------
+def _troop_kinds(unit: str) -> tuple[str, ...] | None:
+    """The troop types a move of `unit` takes, in order (TRO: all, I7); None: not troops."""
+    if unit == "TRO":
+        return TROOPS
+    if unit in TROOPS:
+        return (unit,)
+    return None
+
+
 def movement(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
-    """S8: between adjacent own provinces; what would pass a cap stays behind."""
+    """S8 / I7: between adjacent own provinces (any two from the rules' tech level);
+    troops move at their level and mix (W9); what would pass a cap stays behind."""
+    anywhere = w.rules.movement.anywhere_at_tech
+    far_ok = bool(anywhere) and w.colours[colour].tech >= anywhere
     for i, m in enumerate(orders.moves, 1):
         reason = None
-        units = w.units(m.unit)
+        kinds = _troop_kinds(m.unit)
+        if kinds is None:
+            units = w.units(m.unit)
+            have, room = units[m.source], w.cap(m.unit) - units[m.target]
+        else:
+            have = sum(w.units(k)[m.source] for k in kinds)
+            room = w.rules.caps.arm - w.troops(m.target)
         if w.owner[m.source] != colour:
             reason = f"you do not own province {m.source}"
         elif w.owner[m.target] != colour:
             reason = f"you do not own province {m.target}"
-        elif m.target not in w.adj_sets[m.source]:
+        elif m.target not in w.adj_sets[m.source] and not (far_ok and m.target != m.source):
             reason = f"province {m.target} is not adjacent to province {m.source}"
-        elif units[m.source] == 0:
+        elif have == 0:
             reason = f"no {m.unit} in province {m.source}"
-        elif units[m.target] >= w.cap(m.unit):
+        elif room <= 0:
             reason = f"province {m.target} cannot hold more {m.unit}"
         if reason:
             ctx.log.cancel(colour, "movement", i, m, reason)
             continue
-        amount = min(m.amount, units[m.source], w.cap(m.unit) - units[m.target])
-        if m.unit == "ARM":
-            lev = w.lev[m.source]
-            w.arm[m.source] -= amount
-            w.add_arm(m.target, amount, lev)
-        else:
+        amount = min(m.amount, have, room)
+        if kinds is None:
             units[m.source] -= amount
             units[m.target] += amount
+        else:
+            lev = w.lev[m.source]
+            troops.put(w, m.target, troops.take(w, m.source, amount, kinds), lev)
 
 
 # -- 8. workers' aim --------------------------------------------------------
@@ -377,6 +588,8 @@ def aiming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
         if w.owner[s.province] != colour:
             ctx.log.cancel(colour, "aims", i, s, f"you do not own province {s.province}")
             continue
+        if w.aim[s.province] != s.aim:
+            w.carry[s.province] = 0.0  # Ruling: a fraction made for the old aim is lost
         w.aim[s.province] = s.aim
         w.false_orders[s.province] = False
 
@@ -404,7 +617,7 @@ def upgrading(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
                 w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + r.upgrades.def_tenths)
         elif u.kind == "LEV":
             for p in own:
-                if w.arm[p]:
+                if w.troops(p):
                     w.lev[p] = w.bound_lev(w.lev[p] + r.upgrades.lev)
         elif u.kind == "MIS":
             for p in own:
@@ -421,10 +634,13 @@ def spying(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
     r = w.rules
     me = w.colours[colour]
     rng = ctx.rng
+    used: set[tuple[str, int]] = set()
     for i, s in enumerate(orders.spies, 1):
         owner = w.owner[s.target]
         reason = None
-        if w.owner[s.source] != colour:
+        if r.spying.once_per_target and (s.op, s.target) in used:
+            reason = f"{s.op} was already used on province {s.target} this turn"
+        elif w.owner[s.source] != colour:
             reason = f"you do not own province {s.source}"
         elif owner == colour:
             reason = "you cannot spy on your own province"
@@ -437,6 +653,7 @@ def spying(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
         if reason:
             ctx.log.cancel(colour, "spying", i, s, reason)
             continue
+        used.add((s.op, s.target))
         sent = min(s.spies, w.spy[s.source])
         w.spy[s.source] -= sent
         home_part = w.component(colour, s.source)

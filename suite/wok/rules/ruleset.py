@@ -9,6 +9,7 @@ views may carry them whole.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -66,6 +67,7 @@ class Start(_Table, frozen=True, kw_only=True):
     tech: int
     home: StartFigures
     neutral: NeutralStart
+    wood: int = 0
 
 
 class Limits(_Table, frozen=True, kw_only=True):
@@ -87,9 +89,28 @@ class Limits(_Table, frozen=True, kw_only=True):
 
 RevealSource = Literal["none", "province", "player"]
 
+PHASE_NAMES = (
+    "upgrades",
+    "bombing",
+    "attacking",
+    "entropy",
+    "working",
+    "transformations",
+    "troop_upgrades",
+    "growth",
+    "movement",
+    "aims",
+    "spying",
+)
+"""Every phase a rule set's `phases` list may name (run in the listed order)."""
+
 
 class Bombing(_Table, frozen=True, kw_only=True):
     """S2 bombing; chances are multiplied by the bombing player's EFF (percent).
+
+    `hit_model` "equal" picks ARM, SPY or DEF with equal chance (S2); Intermediate's
+    "def_then_proportional" strikes DEF with chance `def_hit_percent_per_def` x DEF %,
+    otherwise one unit among the troops and spies picked in proportion (I3).
 
     `target_sees` is what the bombed player's report names of the source: nothing, the
     province the missiles came from, or the province and the player.
@@ -103,6 +124,8 @@ class Bombing(_Table, frozen=True, kw_only=True):
     def_tenths_per_hit: int
     bomb_neutrals: bool
     target_sees: RevealSource
+    hit_model: Literal["equal", "def_then_proportional"] = "equal"
+    def_hit_percent_per_def: float = 0.0
 
 
 class AttackRules(_Table, frozen=True, kw_only=True):
@@ -130,7 +153,12 @@ class Entropy(_Table, frozen=True, kw_only=True):
 
 
 class Working(_Table, frozen=True, kw_only=True):
-    """S5 working: `*_per` workers make one unit; the aims workers may be given."""
+    """S5 working: `*_per` workers make one unit; the aims workers may be given.
+
+    Intermediate (I4): CHO makes `wood_per_wok` WOOD per worker, output is multiplied by
+    (1 + `tech_bonus` x tech) and by the terrain bonus, and with `carry_fractions` the
+    fraction of a unit is kept per province for the next turn.
+    """
 
     def_per: int
     mis_per: int
@@ -139,6 +167,9 @@ class Working(_Table, frozen=True, kw_only=True):
     gold_per_wok: int
     lev_max_gain: float
     aims: tuple[str, ...]
+    wood_per_wok: int = 0
+    tech_bonus: float = 0.0
+    carry_fractions: bool = False
 
 
 class TransformRules(_Table, frozen=True, kw_only=True):
@@ -156,7 +187,11 @@ class GrowthTier(_Table, frozen=True, kw_only=True):
 
 
 class Movement(_Table, frozen=True, kw_only=True):
+    """Unit kinds a move may name; from tech `anywhere_at_tech` (0: never) a move may go
+    between any two own provinces (I7)."""
+
     kinds: tuple[str, ...]
+    anywhere_at_tech: int = 0
 
 
 class Upgrades(_Table, frozen=True, kw_only=True):
@@ -173,9 +208,13 @@ class Upgrades(_Table, frozen=True, kw_only=True):
 
 
 class Spying(_Table, frozen=True, kw_only=True):
+    """S11 spying; with `once_per_target` an operation may be used once per target
+    province per turn (I8)."""
+
     gold_per_spy: int
     propaganda_eff: int
     operations: tuple[str, ...]
+    once_per_target: bool = False
 
 
 class Score(_Table, frozen=True, kw_only=True):
@@ -191,6 +230,30 @@ class Score(_Table, frozen=True, kw_only=True):
     gold_divisor: int
     tech: int
     top: int
+
+
+class Terrains(_Table, frozen=True, kw_only=True):
+    """Intermediate terrains (I2): the aim each favours and its output bonus, and the
+    extra fighting level of troops in their preferred terrain (I3)."""
+
+    kinds: tuple[str, ...]
+    favoured_aim: dict[str, str]
+    aim_bonus: float
+    preferred_by: dict[str, str]
+    bonus_level: float
+
+
+class Troops(_Table, frozen=True, kw_only=True):
+    """Intermediate troop types (I5): ARM is the base type; `kinds` are the upgraded
+    types; WOOD costs of the Upgrade Troops phase; the order troops fight and move in."""
+
+    kinds: tuple[str, ...]
+    upgrade_wood: int
+    downgrade_refund: int
+    change_wood: int
+    orders: int
+    amount: int
+    order: tuple[str, ...]
 
 
 class Clock(_Table, frozen=True, kw_only=True):
@@ -257,6 +320,11 @@ class RuleSet(_Table, frozen=True, kw_only=True):
     end: End
     robots: Robots
     variants: dict[str, Variant]
+    phases: tuple[str, ...]
+    growth_model: Literal["tiers", "exponential"] = "tiers"
+    growth_scale: float = 100.0
+    terrain: Terrains | None = None
+    troops: Troops | None = None
     source: str = ""
 
     def attacks_allowed(self, tech: int) -> int:
@@ -265,11 +333,19 @@ class RuleSet(_Table, frozen=True, kw_only=True):
         return min(a.max_attacks, a.base_attacks + a.attacks_per_tech * tech)
 
     def growth_percent(self, pop: int) -> int:
-        """S7: the growth rate of a province holding `pop`."""
+        """S7: the growth rate of a province holding `pop` (tiers model)."""
         for tier in self.growth:
             if pop < tier.upto:
                 return tier.percent
         return 0
+
+    def grown(self, pop: int) -> int:
+        """POP after growth: S7 tiers, or I6 POP + floor(POP x e^(-POP/scale))."""
+        if self.growth_model == "exponential":
+            gain = math.floor(pop * math.exp(-pop / self.growth_scale) + 1e-9)
+        else:
+            gain = pop * self.growth_percent(pop) // 100
+        return min(self.caps.pop, pop + gain)
 
     def variant(self, name: str) -> Variant:
         """The variant `name`; DataError lists the known ones."""
@@ -290,6 +366,23 @@ def _checked(rules: RuleSet, source: str) -> RuleSet:
             raise DataError(f"{source}: at `robots.{who}`: {aim!r} is not one of {aims}")
     if not rules.upgrades.costs:
         raise DataError(f"{source}: at `upgrades.costs`: at least one cost is needed")
+    for i, phase in enumerate(rules.phases):
+        if phase not in PHASE_NAMES:
+            known = ", ".join(PHASE_NAMES)
+            raise DataError(f"{source}: at `phases[{i}]`: unknown phase {phase!r} ({known})")
+    if len(set(rules.phases)) != len(rules.phases):
+        raise DataError(f"{source}: at `phases`: a phase is listed twice")
+    t = rules.terrain
+    if t is not None:
+        for terrain, aim in t.favoured_aim.items():
+            if terrain not in t.kinds or aim not in aims:
+                raise DataError(f"{source}: at `terrain.favoured_aim.{terrain}`: {aim!r}")
+        troop_kinds = rules.troops.kinds if rules.troops else ()
+        for troop, terrain in t.preferred_by.items():
+            if troop not in troop_kinds or terrain not in t.kinds:
+                raise DataError(f"{source}: at `terrain.preferred_by.{troop}`: {terrain!r}")
+    if ("troop_upgrades" in rules.phases) != (rules.troops is not None):
+        raise DataError(f"{source}: at `phases`: troop_upgrades needs a [troops] table")
     variants = {k: msgspec.structs.replace(v, name=k) for k, v in rules.variants.items()}
     return msgspec.structs.replace(rules, variants=variants, source=source)
 

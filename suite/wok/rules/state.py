@@ -51,7 +51,7 @@ from suite.wok.rules.turn import (
 )
 from suite.wok.rules.viewing import mutual_ally, report_record, seat_view, spectator_view, wok_map
 from suite.wok.rules.views import Report, WokMap, WokSpectatorView, WokView
-from suite.wok.rules.world import NEUTRAL, Colour, World
+from suite.wok.rules.world import NEUTRAL, TROOPS, Colour, World
 
 LETTERS = "ABC"
 
@@ -280,17 +280,23 @@ class WokState:
         for p in range(w.n):
             assert 0 <= w.pop[p] <= c.pop, f"province {p}: POP {w.pop[p]} outside 0..{c.pop}"
             assert 0 <= w.wok[p] <= c.wok, f"province {p}: WOK {w.wok[p]} outside 0..{c.wok}"
-            assert 0 <= w.arm[p] <= c.arm, f"province {p}: ARM {w.arm[p]} outside 0..{c.arm}"
+            troops = w.troops(p)
+            assert 0 <= troops <= c.arm, f"province {p}: troops {troops} outside 0..{c.arm}"
+            for kind in TROOPS:
+                n = w.units(kind)[p]
+                assert n >= 0, f"province {p}: {kind} {n} is negative"
             assert c.lev_min <= w.lev[p] <= c.lev_max, f"province {p}: LEV {w.lev[p]} out of range"
             assert 0 <= w.dfn[p] <= c.def_tenths, f"province {p}: DEF {w.dfn[p] / 10} out of range"
             assert 0 <= w.mis[p] <= c.mis, f"province {p}: MIS {w.mis[p]} outside 0..{c.mis}"
             assert 0 <= w.spy[p] <= c.spy, f"province {p}: SPY {w.spy[p]} outside 0..{c.spy}"
             assert w.owner[p] == NEUTRAL or 0 <= w.owner[p] < ncol, f"province {p}: bad owner"
             assert w.aim[p] in r.working.aims, f"province {p}: unknown aim {w.aim[p]!r}"
+            assert 0.0 <= w.carry[p] < 1.0, f"province {p}: carried fraction {w.carry[p]}"
         owners = set(w.owner)
         for i, col in enumerate(w.colours):
             assert c.eff_min <= col.eff <= c.eff_max, f"colour {i}: EFF {col.eff} out of range"
             assert col.gold >= 0 and col.tech >= 0, f"colour {i}: negative gold or tech"
+            assert col.wood >= 0, f"colour {i}: negative WOOD"
             assert col.alive == (i in owners), (
                 f"colour {i}: alive={col.alive} but owns {i in owners}"
             )
@@ -485,6 +491,9 @@ def create(config: Any, seed: int) -> WokState:
     world = World(board, rules, colours)
     for col in colours:
         col.eff, col.gold, col.tech = rules.start.eff, rules.start.gold, rules.start.tech
+        col.wood = rules.start.wood
+    if rules.terrain is not None:
+        _terrains(world, rules.terrain.kinds, rng)
     homes = deal_homes(world.adj_sets, len(colours), rng)
     for p in range(world.n):
         pop = board[world.ids[p]].props.get("POP", rules.start.neutral.default_pop)
@@ -505,6 +514,13 @@ def create(config: Any, seed: int) -> WokState:
     )
     _turn_zero(state)
     return state
+
+
+def _terrains(world: World, kinds: tuple[str, ...], rng: Rng) -> None:
+    """I2: each province's terrain from the map's TERRAIN property, else drawn at random."""
+    for p in range(world.n):
+        given = world.board[world.ids[p]].props.get("TERRAIN")
+        world.terrain[p] = str(given) if given in kinds else rng.choice(kinds)
 
 
 def _stock(world: World, p: int, fig: StartFigures) -> None:

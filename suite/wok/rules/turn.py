@@ -18,20 +18,22 @@ if TYPE_CHECKING:
 OrderPhase = Callable[[World, ph.TurnContext, int, OrderSet], None]
 FreePhase = Callable[[World, ph.TurnContext], None]
 
-# The text's order: 1 bombing, 2 attacking, 3 entropy, 4 working, 5 transformations
-# (then the neutrals' +2, W3), 6 growth, 7 movement, 8 workers' aim, 9 upgrades, 10 spying.
-PHASES: tuple[tuple[str, OrderPhase | None, FreePhase | None], ...] = (
-    ("bombing", ph.bombing, None),
-    ("attacking", ph.attacking, None),
-    ("entropy", None, ph.entropy),
-    ("working", None, ph.working),
-    ("transformations", ph.transforming, ph.neutral_gain),
-    ("growth", None, ph.growth),
-    ("movement", ph.movement, None),
-    ("aims", ph.aiming, None),
-    ("upgrades", ph.upgrading, None),
-    ("spying", ph.spying, None),
-)
+# Every phase by the name rule sets list in `phases` (run in that order): the per-colour
+# part runs each colour's orders in the Order of Play, then the free part (no orders).
+# The neutrals' +2 (W3) belongs to the transformations step.
+PHASES: dict[str, tuple[OrderPhase | None, FreePhase | None]] = {
+    "upgrades": (ph.upgrading, None),
+    "bombing": (ph.bombing, None),
+    "attacking": (ph.attacking, None),
+    "entropy": (None, ph.entropy),
+    "working": (None, ph.working),
+    "transformations": (ph.transforming, ph.neutral_gain),
+    "troop_upgrades": (ph.troop_upgrading, None),
+    "growth": (None, ph.growth),
+    "movement": (ph.movement, None),
+    "aims": (ph.aiming, None),
+    "spying": (ph.spying, None),
+}
 
 
 def draw_oop(state: WokState) -> list[int]:
@@ -65,7 +67,8 @@ def run_turn(state: WokState) -> ph.TurnLog:
         province_intel=state.province_intel,
         player_intel=state.player_intel,
     )
-    for _name, per_colour, free in PHASES:
+    for name in w.rules.phases:
+        per_colour, free = PHASES[name]
         if per_colour is not None:
             for c in state.oop:
                 if c in orders and w.colours[c].alive:

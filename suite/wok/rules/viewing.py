@@ -49,6 +49,10 @@ def figures(d: dict[str, Any]) -> Figures:
         spy=int(d["spy"]),
         aim=str(d["aim"]),
         false_orders=bool(d["false_orders"]),
+        pik=int(d.get("pik", 0)),
+        arc=int(d.get("arc", 0)),
+        kni=int(d.get("kni", 0)),
+        cat=int(d.get("cat", 0)),
     )
 
 
@@ -73,6 +77,7 @@ def wok_map(w: World, name: str) -> WokMap:
                 far=tuple(sorted(w.far[p])),
                 polygon=tuple((float(x), float(y)) for x, y in node.polygon),
                 label=None if node.label is None else (float(node.label[0]), float(node.label[1])),
+                terrain=w.terrain[p],
             )
         )
     return WokMap(name=name, provinces=tuple(provinces))
@@ -220,6 +225,7 @@ def _own_colour(state: WokState, c: int, counts: list[int]) -> OwnColour:
         homes=tuple(p for p in range(w.n) if w.home[p] == c),
         ally=col.ally,
         nap=nap,
+        wood=col.wood,
     )
 
 

@@ -26,7 +26,8 @@ class _Rec(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Figures(_Rec, frozen=True, kw_only=True):
-    """A province's contents as seen (DEF in points, e.g. 1.5)."""
+    """A province's contents as seen (DEF in points, e.g. 1.5); `pik`..`cat` are
+    Intermediate's upgraded troops (0 under Standard rules)."""
 
     owner: int
     pop: int
@@ -38,6 +39,14 @@ class Figures(_Rec, frozen=True, kw_only=True):
     spy: int
     aim: str
     false_orders: bool
+    pik: int = 0
+    arc: int = 0
+    kni: int = 0
+    cat: int = 0
+
+    def troops(self) -> int:
+        """All troops (ARM and Intermediate's upgraded types)."""
+        return self.arm + self.pik + self.arc + self.kni + self.cat
 
 
 class ProvinceView(_Rec, frozen=True, kw_only=True):
@@ -53,7 +62,8 @@ class ProvinceView(_Rec, frozen=True, kw_only=True):
 
 
 class MapProvince(_Rec, frozen=True, kw_only=True):
-    """A province's fixed geometry: board id, name, land neighbours, long-range reach."""
+    """A province's fixed geometry: board id, name, land neighbours, long-range reach and
+    its terrain (Intermediate; "" under Standard rules)."""
 
     id: int
     key: str
@@ -62,6 +72,7 @@ class MapProvince(_Rec, frozen=True, kw_only=True):
     far: tuple[int, ...]
     polygon: tuple[tuple[float, float], ...]
     label: tuple[float, float] | None
+    terrain: str = ""
 
 
 class WokMap(_Rec, frozen=True, kw_only=True):
@@ -119,6 +130,7 @@ class OwnColour(_Rec, frozen=True, kw_only=True):
     homes: tuple[int, ...]
     ally: int | None
     nap: Nap | None
+    wood: int = 0
 
 
 class PlayerIntel(_Rec, frozen=True, kw_only=True):

@@ -34,6 +34,7 @@ class Colour:
     quit: bool = False
     missed: int = 0
     ally: int | None = None
+    wood: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -50,6 +51,7 @@ class Colour:
             "quit": self.quit,
             "missed": self.missed,
             "ally": self.ally,
+            "wood": self.wood,
         }
 
     @classmethod
@@ -57,7 +59,26 @@ class Colour:
         return cls(**{**d, "rips": list(d["rips"])})
 
 
-PROVINCE_FIELDS = ("owner", "pop", "wok", "arm", "lev", "dfn", "mis", "spy", "aim", "false_orders")
+PROVINCE_FIELDS = (
+    "owner",
+    "pop",
+    "wok",
+    "arm",
+    "pik",
+    "arc",
+    "kni",
+    "cat",
+    "lev",
+    "dfn",
+    "mis",
+    "spy",
+    "aim",
+    "false_orders",
+    "terrain",
+    "carry",
+)
+TROOPS = ("ARM", "PIK", "ARC", "KNI", "CAT")
+"""Troop types; Standard uses ARM only, Intermediate's upgraded types share its LEV."""
 
 
 class World:
@@ -88,6 +109,12 @@ class World:
         self.pop = [0] * n
         self.wok = [0] * n
         self.arm = [0] * n
+        self.pik = [0] * n
+        self.arc = [0] * n
+        self.kni = [0] * n
+        self.cat = [0] * n
+        self.terrain = [""] * n  # Intermediate terrains (I2); "" without terrains
+        self.carry = [0.0] * n  # fraction of a unit the workers have made (I4)
         self.lev = [1.0] * n
         self.dfn = [0] * n
         self.mis = [0] * n
@@ -106,6 +133,10 @@ class World:
         o = self.owner[p]
         return self.rules.start.neutral.eff if o == NEUTRAL else self.colours[o].eff
 
+    def troops(self, p: int) -> int:
+        """All troops in p (ARM and the upgraded types); the W1 ARM cap applies to it."""
+        return self.arm[p] + self.pik[p] + self.arc[p] + self.kni[p] + self.cat[p]
+
     def contents(self, p: int) -> dict[str, Any]:
         """The full contents of province p as shown in reports and intel."""
         return {
@@ -113,6 +144,10 @@ class World:
             "pop": self.pop[p],
             "wok": self.wok[p],
             "arm": self.arm[p],
+            "pik": self.pik[p],
+            "arc": self.arc[p],
+            "kni": self.kni[p],
+            "cat": self.cat[p],
             "lev": self.lev[p],
             "def": self.dfn[p] / 10,
             "mis": self.mis[p],
@@ -136,7 +171,7 @@ class World:
     def totals(self, colour: int) -> dict[str, Any]:
         """Empire-wide totals (the Spy Player operation's result)."""
         own = self.owned(colour)
-        arm = sum(self.arm[p] for p in own)
+        arm = sum(self.troops(p) for p in own)
         c = self.colours[colour]
         return {
             "provinces": len(own),
@@ -145,7 +180,7 @@ class World:
             "arm": arm,
             "mis": sum(self.mis[p] for p in own),
             "spy": sum(self.spy[p] for p in own),
-            "lev": round(sum(self.arm[p] * self.lev[p] for p in own) / arm, 3) if arm else 0.0,
+            "lev": round(sum(self.troops(p) * self.lev[p] for p in own) / arm, 3) if arm else 0.0,
             "def": round(sum(self.dfn[p] for p in own) / len(own) / 10, 2) if own else 0.0,
             "eff": c.eff,
             "gold": c.gold,
@@ -165,7 +200,7 @@ class World:
             total += (
                 s.pop * self.pop[p]
                 + s.wok * self.wok[p]
-                + s.arm_lev * self.arm[p] * self.lev[p]
+                + s.arm_lev * self.troops(p) * self.lev[p]
                 + s.def_per_point * self.dfn[p] / 10
                 + s.mis * self.mis[p]
                 + s.spy * self.spy[p]
@@ -177,10 +212,10 @@ class World:
     # -- caps ---------------------------------------------------------------
     def add_arm(self, p: int, count: int, level: float) -> int:
         """Join `count` armies at `level` into p (W9 mixing); returns what the cap lost."""
-        room = self.rules.caps.arm - self.arm[p]
+        room = self.rules.caps.arm - self.troops(p)
         added = max(0, min(count, room))
         if added:
-            self.lev[p] = self.bound_lev(mix_levels(self.arm[p], self.lev[p], added, level))
+            self.lev[p] = self.bound_lev(mix_levels(self.troops(p), self.lev[p], added, level))
             self.arm[p] += added
         return count - added
 
@@ -197,16 +232,24 @@ class World:
             "POP": r.caps.pop,
             "WOK": r.caps.wok,
             "ARM": r.caps.arm,
+            "PIK": r.caps.arm,
+            "ARC": r.caps.arm,
+            "KNI": r.caps.arm,
+            "CAT": r.caps.arm,
             "MIS": r.caps.mis,
             "SPY": r.caps.spy,
         }[kind]
 
     def units(self, kind: str) -> list[int]:
-        """The province list holding unit `kind` (POP, WOK, ARM, MIS or SPY)."""
+        """The province list holding unit `kind` (POP, WOK, a troop type, MIS or SPY)."""
         return {
             "POP": self.pop,
             "WOK": self.wok,
             "ARM": self.arm,
+            "PIK": self.pik,
+            "ARC": self.arc,
+            "KNI": self.kni,
+            "CAT": self.cat,
             "MIS": self.mis,
             "SPY": self.spy,
         }[kind]
@@ -218,12 +261,18 @@ class World:
             "pop": list(self.pop),
             "wok": list(self.wok),
             "arm": list(self.arm),
+            "pik": list(self.pik),
+            "arc": list(self.arc),
+            "kni": list(self.kni),
+            "cat": list(self.cat),
             "lev": list(self.lev),
             "dfn": list(self.dfn),
             "mis": list(self.mis),
             "spy": list(self.spy),
             "aim": list(self.aim),
             "false_orders": list(self.false_orders),
+            "terrain": list(self.terrain),
+            "carry": list(self.carry),
             "home": list(self.home),
         }
 
