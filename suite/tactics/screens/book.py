@@ -127,7 +127,8 @@ class MiniMap:
 # -- the player list -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PlayerLine:
-    """One line of the player list."""
+    """One line of the player list. `note` replaces the score (e.g. "random army" before a
+    battle); `reserve` pixels at the right are left for the caller's buttons."""
 
     army: int
     name: str
@@ -137,14 +138,12 @@ class PlayerLine:
     kind: str  # "you", "human" or a bot level
     current: bool = False
     out: bool = False
-    note: str = ""  # shown instead of the score (e.g. "random army" before a battle)
+    note: str = ""
+    reserve: int = 0
 
 
-def draw_players(
-    surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[PlayerLine], reserve: int = 0
-) -> int:
-    """The player list (colour, name, pack version, score line); returns the row height.
-    `reserve` pixels at the right of each row are left for the caller's buttons."""
+def draw_players(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[PlayerLine]) -> int:
+    """The player list (colour, name, pack version, score line); returns the row height."""
     row = max(34, min(52, rect.height // max(4, len(lines) or 1)))
     y = rect.y
     for line in lines:
@@ -166,16 +165,28 @@ def draw_players(
                 surface, "\u25b6", (x, box.centery), size=14, colour=theme.ACCENT, anchor="midleft"
             )
         x += 16
-        score = line.note or f"{line.pieces} / {line.hp}"
-        right = text_image(score, 16, ink, True)
-        version = text_image(f"v{line.version}  {line.kind}", 13, theme.TEXT_MUTED)
-        room = box.right - reserve - x - right.get_width() - 16
+        right_edge = box.right - 10 - line.reserve
+        width = 0
+        if not line.note:
+            score = text_image(f"{line.pieces} / {line.hp}", 16, ink, True)
+            surface.blit(score, score.get_rect(midright=(right_edge, box.centery)))
+            width = score.get_width() + 10
+        room = right_edge - width - x
+        name_y = box.y + 4 if box.height >= 40 else box.centery - 11
         draw_text(
-            surface, fit(line.name, 16, room, True), (x, box.y + 4), size=16, colour=ink, bold=True
+            surface, fit(line.name, 16, room, True), (x, name_y), size=16, colour=ink, bold=True
         )
         if box.height >= 40:
-            surface.blit(version, (x, box.y + 4 + theme.font(16, True).get_linesize()))
-        surface.blit(right, right.get_rect(midright=(box.right - 10 - reserve, box.centery)))
+            detail = f"v{line.version}  {line.kind}" + (
+                f"  \u2022  {line.note}" if line.note else ""
+            )
+            draw_text(
+                surface,
+                fit(detail, 13, room),
+                (x, box.y + 4 + theme.font(16, True).get_linesize()),
+                size=13,
+                colour=theme.TEXT_MUTED,
+            )
         y += row
     return row
 

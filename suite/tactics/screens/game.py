@@ -481,7 +481,7 @@ class BattleScene(Scene):
         cell = (
             None
             if self.book.open and self.book.rect.collidepoint(event.pos)
-            else self.field.cell_at(event.pos, self.figures.values())
+            else self.pick(event.pos)
         )
         self.hover_cell = cell
         at = self._piece_at(cell) if cell is not None else None
@@ -497,7 +497,7 @@ class BattleScene(Scene):
                 return
             if was_drag:
                 return
-            cell = self.field.cell_at(event.pos, self.figures.values())
+            cell = self.pick(event.pos)
             if cell is not None:
                 self.click_cell(cell)
         elif event.button == 3:
@@ -523,6 +523,23 @@ class BattleScene(Scene):
             self.skip_attack()
         elif key == pygame.K_e:
             self.end_turn()
+
+    def pick(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """The cell a point aims at: the tile under it when that tile holds a piece or is
+        a tile to walk to, else the piece whose body is there, else the tile."""
+        tile = self.field.cell_at(pos, ignore_pieces=True)
+        if tile is not None:
+            walkable = self.view.phase == "move" and any(
+                (r.x, r.y) == tile for r in self.view.reach
+            )
+            if walkable or self._piece_at(tile) is not None:
+                return tile
+        body = (
+            self.field.figure_at(pos, self.figures.values())
+            if self.field.rect.collidepoint(pos)
+            else None
+        )
+        return body.cell if body is not None else tile
 
     def _proxy_at(self, pos: tuple[int, int]) -> int | None:
         for proxy in self.proxies:

@@ -234,7 +234,8 @@ class GameOverScene(Scene):
         if self.record is not None:
             delta = self.record.elo.get(name)
             if delta is not None:
-                rating = f"{delta:+.1f}"
+                rated = len(self.record.elo) > 1  # T10: only between humans
+                rating = f"{delta:+.1f}" if rated else "unrated"
             points = str(self.record.war_points.get(name, 0)) if kind == "human" else "\u2014"
         draw_text(surface, rating, (r.x + round(r.width * 0.68), y), size=17)
         draw_text(surface, points, (r.x + round(r.width * 0.84), y), size=17)

@@ -45,10 +45,12 @@ def battle_config(
     pack: str | None,
     map_id: int,
     pieces_per_turn: int,
+    army_size: int | None = None,
     profiles: Sequence[dict[str, Any] | None] = (),
 ) -> dict[str, Any]:
     """The engine config of a battle: one army per seat (a human's formation, or a random
-    army), and the players' profiles for requirements (None: unchecked)."""
+    army), the host's army size limit (None: the rules' limit) and the players' profiles
+    for requirements (None: unchecked)."""
     armies: list[Any] = [list(s.formation) if s.formation else "random" for s in seats]
     config: dict[str, Any] = {
         "pack": pack,
@@ -57,6 +59,9 @@ def battle_config(
         "pieces_per_turn": pieces_per_turn,
         "armies": armies,
     }
+    if army_size is not None:
+        config["max_pieces"] = army_size
+        config["army_size"] = army_size
     if any(p is not None for p in profiles):
         config["profiles"] = list(profiles) + [None] * (len(seats) - len(profiles))
     return config
@@ -69,6 +74,17 @@ def start_battle(config: dict[str, Any], seats: Sequence[SeatInfo], seed: int) -
     humans = frozenset(i for i, s in enumerate(seats) if s.human)
     bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
     return LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
+
+
+def trimmed(formation: Sequence[int], size: int) -> tuple[int, ...]:
+    """`formation` keeping only its first `size` pieces (row by row); the rest emptied."""
+    out: list[int] = []
+    kept = 0
+    for pid in formation:
+        keep = pid and kept < size
+        kept += 1 if keep else 0
+        out.append(pid if keep else 0)
+    return tuple(out)
 
 
 def save_replay(

@@ -63,7 +63,7 @@ def popup_lines(
         lines.append(("Miss", f"{odds.miss:.0f}%", odds.miss >= 50))
         lines.append(("Crit", f"{odds.crit:.0f}%  ({odds.crit_damage} dmg)", False))
         if odds.kill_chance > 0:
-            lines.append(("Kill", f"{100 * odds.kill_chance:.0f}%", False))
+            lines.append(("Kill", f"{odds.kill_chance:.0f}%", False))
         if odds.dominates:
             lines.append(("Weapon", "dominates: DEF halved", False))
     return lines
@@ -90,9 +90,9 @@ def draw_popup(
     lines = popup_lines(view, piece, owner_name)
     meter = 14 if piece.xp is not None and piece.xp_next else 0
     rect = pygame.Rect(0, 0, WIDTH, 44 + meter + LINE * len(lines))
-    rect.topleft = (near[0] + 22, near[1] - rect.height // 2)
+    rect.topleft = (near[0] + 44, near[1] - rect.height // 2)
     if rect.right > surface.get_width() - 8:
-        rect.right = near[0] - 22
+        rect.right = near[0] - 44
     rect.clamp_ip(surface.get_rect().inflate(-8, -8))
     colour = team_colour(next((s.colour for s in view.seats if s.seat == piece.owner), 0))
     draw_panel(

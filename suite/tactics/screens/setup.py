@@ -48,6 +48,7 @@ from suite.tactics.screens.match import (
     list_replays,
     load_replay,
     start_battle,
+    trimmed,
 )
 from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.packs import PackScene
@@ -99,6 +100,7 @@ class SetupScene(Scene):
         self.ppt_choices = choices
         default = self.rules.turn.default_pieces_per_turn
         self.ppt_index = choices.index(default) if default in choices else 0
+        self.army_size = self.rules.army.max_pieces
         self.pack: Pack = load_map_pack(None)
         self.art = PackArt(self.pack)
         self.minimap = MiniMap(self.art)
@@ -128,6 +130,13 @@ class SetupScene(Scene):
             self.step_ppt,
             font_size=15,
             tooltip="Pieces a player moves per turn: 1-4, or every rested piece",
+        )
+        self.size_button = Button(
+            "",
+            pygame.Rect(0, 0, 250, 36),
+            self.step_size,
+            font_size=15,
+            tooltip="Pieces in every army (the host's choice; yours keeps its first ones)",
         )
         self.speed_button = Button(
             "",
@@ -278,6 +287,10 @@ class SetupScene(Scene):
     def step_ppt(self) -> None:
         self.ppt_index = (self.ppt_index + 1) % len(self.ppt_choices)
 
+    def step_size(self) -> None:
+        """The host's army size: 1 up to the rules' limit (T8), then round again."""
+        self.army_size = self.army_size % self.rules.army.max_pieces + 1
+
     def step_speed(self) -> None:
         self.profile.bot_speed = (self.profile.bot_speed + 1) % len(SPEEDS)
 
@@ -388,7 +401,11 @@ class SetupScene(Scene):
         if blocked or map_id is None:
             self.app.notify(f"Cannot launch: {blocked}")
             return
-        seats = [SeatInfo(self.seats[0].name, "human", tuple(self.formation)), *self.seats[1:]]
+        mine = trimmed(self.formation, self.army_size)
+        if not any(mine):
+            self.app.notify("Cannot launch: your army is empty (Army view: right-click a slot)")
+            return
+        seats = [SeatInfo(self.seats[0].name, "human", mine), *self.seats[1:]]
         host = self.host_profile()
         profiles = [{"level": host.level, "tokens": sorted(host.tokens)}]
         config = battle_config(
@@ -396,6 +413,7 @@ class SetupScene(Scene):
             pack=self.profile.pack or None,
             map_id=map_id,
             pieces_per_turn=self.ppt_choices[self.ppt_index],
+            army_size=None if self.army_size == self.rules.army.max_pieces else self.army_size,
             profiles=profiles,
         )
         self._save_profile()
@@ -460,6 +478,7 @@ class SetupScene(Scene):
         out = [
             *self.tabs,
             self.ppt_button,
+            self.size_button,
             self.speed_button,
             self.confirm_button,
             self.add_bot_button,
@@ -503,6 +522,7 @@ class SetupScene(Scene):
         )
         ppt = self.ppt_choices[self.ppt_index]
         self.ppt_button.label = f"Pieces per turn: {ppt if ppt else 'all rested'}"
+        self.size_button.label = f"Army size: {self.army_size}"
         self.speed_button.label = f"Bots: {SPEEDS[self.profile.bot_speed % len(SPEEDS)][1]}"
         self.confirm_button.label = (
             f"Confirm End Turn: {'on' if self.profile.confirm_end_turn else 'off'}"
@@ -524,7 +544,7 @@ class SetupScene(Scene):
         self.next_map.rect.bottomright = (body.right, body.bottom)
         x, y = right.x + 14, right.y + 14
         bw = right.width - 28
-        for button in (self.ppt_button, self.speed_button, self.confirm_button):
+        for button in (self.ppt_button, self.size_button, self.speed_button, self.confirm_button):
             button.rect = pygame.Rect(x, y, bw, 34)
             y += 40
         self.layout_rects["players"] = pygame.Rect(x, y + 8, bw, 4 * 48)
@@ -673,22 +693,31 @@ class SetupScene(Scene):
             anchor="midtop",
         )
         grid = pygame.Rect(body.x, body.y + 24, body.width, body.height - 24)
-        self.army.draw(surface, grid, self.formation, 0)
+        kept = trimmed(self.formation, self.army_size)
+        dim = [bool(pid) and not kept[i] for i, pid in enumerate(self.formation)]
+        self.army.draw(surface, grid, self.formation, 0, dim=dim)
 
     def _draw_players(self, surface: pygame.Surface) -> None:
         rect = self.layout_rects["players"]
         version = "?" if self.pack.version is None else f"{self.pack.version:g}"
         lines = []
         for i, seat in enumerate(self.seats):
-            formation = self.formation if i == 0 else ()
+            formation = trimmed(self.formation, self.army_size) if i == 0 else ()
             pieces = [self.pieces[p] for p in formation if p in self.pieces]
             score_pieces = len(pieces) if i == 0 else 0
             score_hp = sum(p.hp for p in pieces)
             kind = "you" if i == 0 else seat.kind
             note = "" if i == 0 else "random army"
-            lines.append(PlayerLine(i, seat.name, version, score_pieces, score_hp, kind, note=note))
-        draw_players(surface, rect, lines, reserve=130)
+            reserve = 0 if i == 0 else 130
+            lines.append(
+                PlayerLine(
+                    i, seat.name, version, score_pieces, score_hp, kind, note=note, reserve=reserve
+                )
+            )
+        draw_players(surface, rect, lines)
         hint = "Positions (colours) are drawn at random at launch; bots pick random armies."
+        if self.add_bot_button.rect.bottom + 26 > self.launch_button.rect.y:
+            return
         draw_text(
             surface,
             fit(hint, 12, rect.width),

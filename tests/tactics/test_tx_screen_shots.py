@@ -1,0 +1,209 @@
+"""The Tactics screens' pictures, each checked on what it must show, then saved under
+tests/artifacts/ (tx_*.png) to be looked at: the Book of Tactics (map, army with its
+piece menu, stats, pack panel), a flat and a bumpy battlefield with highlights, the info
+popup with its forecast, a rotated view, the book over the battle, and every skin
+recoloured for the four armies; at 1280x800, and the main ones at 800x560 and 1920x1080.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.core.rng import Rng
+from suite.core.session import LocalSession
+from suite.tactics.rules.bots import NormalBot
+from suite.tactics.screens import open_setup
+from suite.tactics.screens.art import BattleArt, load_map_pack
+from suite.tactics.screens.book import PieceMenu
+from suite.tactics.screens.drivers import LiveDriver
+from suite.tactics.screens.game import BattleScene
+from suite.tactics.screens.match import SeatInfo, battle_config, start_battle
+from suite.tactics.screens.packs import PackScene
+from suite.tactics.screens.profile import TacticsProfile
+from suite.tactics.screens.setup import SetupScene
+from suite.tactics.skins import FRAME_NAMES
+from suite.ui.harness import Harness
+
+SIZES = ((800, 560), (1280, 800), (1920, 1080))
+SEATS = [SeatInfo("Commander", "human"), SeatInfo("Bot Ada", "normal")]
+
+
+def battle(h: Harness, map_id: int, seed: int = 5, size: int | None = 4) -> BattleScene:
+    config = battle_config(SEATS, pack=None, map_id=map_id, pieces_per_turn=0, army_size=size)
+    session = start_battle(config, SEATS, seed)
+    scene = BattleScene(h.app, LiveDriver(session), SEATS, TacticsProfile(bot_speed=3))
+    h.push(scene)
+    return scene
+
+
+def settle(h: Harness, scene: BattleScene) -> None:
+    """Run frames until the show is over and it is the human's move."""
+    for _ in range(600):
+        h.frames(1)
+        if scene.my_turn() and not scene.show.busy:
+            return
+    raise AssertionError("the bots never handed the turn back")
+
+
+def march_until_in_reach(h: Harness, scene: BattleScene) -> None:
+    """Let a bot brain command the human's seat until a selected piece could walk to a
+    tile from which it attacks (the set-up for the highlight pictures)."""
+    session = scene.session
+    assert isinstance(session, LocalSession)
+    brain, rng = NormalBot(), Rng(1)
+    for _ in range(400):
+        settle(h, scene)
+        view = scene.view
+        if view.phase == "move" and any(r.targets for r in view.reach):
+            return
+        seat = scene.viewer
+        assert seat is not None
+        session.act(seat, brain.choose(session.view(seat), session.legal(seat), rng))
+    raise AssertionError("no enemy ever came within reach")
+
+
+def test_book_of_tactics_views(artifacts: Path) -> None:
+    for size in SIZES:
+        with Harness(size=size) as h:
+            setup = h.push(open_setup(h.app))
+            assert isinstance(setup, SetupScene)
+            h.click(setup.add_bot_button)
+            h.click(setup.add_bot_button)
+            h.frames(2)
+            tag = f"{size[0]}x{size[1]}"
+            h.screenshot(artifacts / f"tx_book_map_{tag}.png")
+            for button in setup.buttons:  # nothing is cut off the window
+                assert h.app.screen.get_rect().contains(button.rect), button.label
+            h.click(setup.tabs[1])
+            h.click(setup.army.slots[4], button=3)
+            menu = h.scene
+            assert isinstance(menu, PieceMenu)
+            greyed = [b for _, b in menu.buttons if not b.enabled]
+            assert greyed, "pieces past max# or their requirement are greyed"
+            h.move(greyed[0].rect)
+            h.frames(40)
+            h.screenshot(artifacts / f"tx_book_army_{tag}.png")
+            pick = next(b for pid, b in menu.buttons if pid and b.enabled)
+            h.click(pick)
+            assert h.scene is setup
+            h.click(setup.tabs[2])
+            h.screenshot(artifacts / f"tx_book_stats_{tag}.png")
+
+
+def test_army_choice_is_remembered(artifacts: Path) -> None:
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        h.click(setup.tabs[1])
+        h.click(setup.army.slots[0], button=3)
+        menu = h.scene
+        assert isinstance(menu, PieceMenu)
+        h.click(menu.buttons[0][1])  # (empty)
+        assert setup.formation[0] == 0
+        h.app.pop()
+        again = h.push(open_setup(h.app))
+        assert isinstance(again, SetupScene)
+        assert again.formation == setup.formation
+
+
+def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
+    with Harness() as h:
+        scene = battle(h, map_id=1)
+        march_until_in_reach(h, scene)
+        view = scene.view
+        spot = next(r for r in view.reach if r.targets)
+        scene.field.look_at((spot.x, spot.y))
+        h.move(scene.screen_point((spot.x, spot.y)))
+        h.frames(3)
+        marks = scene._marks().cells
+        assert marks["reach"] and (spot.x, spot.y) in marks["hover"] and marks["outline"]
+        h.screenshot(artifacts / "tx_battle_flat_highlights.png")
+        h.click(scene.screen_point((spot.x, spot.y)))
+        settle(h, scene)
+        assert scene.view.phase == "attack" and scene.view.targets
+        target = next(p for p in scene.view.pieces if p.uid == scene.view.targets[0])
+        h.move(scene.screen_point((target.x, target.y)))
+        h.frames(20)
+        assert scene._marks().cells["target"]
+        assert scene.hover_uid == target.uid
+        odds = next(o for o in scene.view.odds if o.target == target.uid)
+        assert odds.in_range
+        h.screenshot(artifacts / "tx_battle_popup_forecast.png")
+        h.key(pygame.K_b)
+        assert scene.book.open
+        h.screenshot(artifacts / "tx_battle_book.png")
+        h.click(scene.book.tabs[1])
+        h.screenshot(artifacts / "tx_battle_book_army.png")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bumpy_battlefield_and_rotation(artifacts: Path, size: tuple[int, int]) -> None:
+    with Harness(size=size) as h:
+        scene = battle(h, map_id=2, size=9)
+        settle(h, scene)
+        mine = next(p for p in scene.proxies if p.rect is not None)
+        h.click(mine.rect)
+        assert scene.view.phase == "move" and scene.view.reach
+        h.move(scene.screen_point((scene.view.reach[0].x, scene.view.reach[0].y)))
+        h.frames(3)
+        tag = f"{size[0]}x{size[1]}"
+        h.screenshot(artifacts / f"tx_battle_bumpy_{tag}.png")
+        before = scene.art.renders
+        h.key(pygame.K_r)
+        h.frames(2)
+        assert scene.field.rotation == 1 and scene.art.renders == before + 1
+        h.screenshot(artifacts / f"tx_battle_rotated_{tag}.png")
+
+
+def test_idle_screen_composes_nothing(artifacts: Path) -> None:
+    with Harness() as h:
+        scene = battle(h, map_id=1)
+        settle(h, scene)
+        for figure in scene.figures.values():
+            figure.idle_left = 1000.0  # no idle frame swap during the check
+        h.frames(30)
+        composed, renders = scene.composed, scene.art.renders
+        h.frames(60)
+        assert scene.composed == composed and scene.art.renders == renders
+
+
+def test_skins_recoloured_for_four_armies(artifacts: Path) -> None:
+    pack = load_map_pack(None)
+    art = BattleArt(pack, pack.grids[1])
+    kinds = sorted(pack.pieces)
+    cell = 100
+    sheet = pygame.Surface((cell * len(kinds), cell * 4))
+    sheet.fill((40, 60, 40))
+    stand = FRAME_NAMES.index("stand")
+    for army in range(4):
+        for i, kind in enumerate(kinds):
+            frame = art.frames(kind, army, 1.0)[stand]
+            sheet.blit(frame, (i * cell + 2, army * cell + 2))
+    pygame.image.save(sheet, str(artifacts / "tx_skins_armies.png"))
+    red = art.frames(kinds[0], 0, 1.0)[stand]
+    blue = art.frames(kinds[0], 3, 1.0)[stand]
+    assert pygame.image.tobytes(red, "RGBA") != pygame.image.tobytes(blue, "RGBA")
+
+
+def test_pack_panel_lists_problems(artifacts: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "tactics_ini.txt").write_text("[general]\nnumMaps = 1\n[map1]\nname = x\n")
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        h.click(setup.pack_button)
+        panel = h.scene
+        assert isinstance(panel, PackScene) and panel.entry is not None
+        h.click(panel.entry.rect)
+        h.type_text(str(broken))
+        h.click(panel.use_button)
+        assert h.scene is panel, "an unplayable pack is refused"
+        assert panel.pack is not None and panel.pack.errors
+        assert panel.verdict.startswith("not playable")
+        h.screenshot(artifacts / "tx_pack_problems.png")
+        h.click(panel.close_button)
+        assert h.scene is setup and setup.profile.pack == ""
