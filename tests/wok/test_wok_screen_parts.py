@@ -203,3 +203,55 @@ def test_save_resume_and_autosave(tmp_path: Path) -> None:
         h.push(setup)
         setup.load(broken)
         assert h.scene is setup and any("Cannot resume" in n for n in h.notices)
+
+
+def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
+    with Harness(size=(800, 560), root=open_setup) as h:
+        setup = h.scene
+        assert isinstance(setup, SetupScene)
+        while setup.variant.value != "duel":
+            h.click(setup.variant.right)
+        assert setup.map.value == "kaomaris" and setup.players.choices == ["2"]
+        assert "trial" not in setup.map.choices  # 10 colours do not fit
+        h.screenshot(artifacts / "wok_setup_duel_800x560.png")
+        h.click(setup.start_button)
+        game = h.app.stack[1]
+        assert isinstance(game, GameScene)
+        assert len(game.view.colours) == 3 and game.view.variant.robots == 4
+        h.app.pop()
+        while isinstance(h.scene, ReportScene | GameScene):
+            h.app.pop()
+        while setup.variant.value != "skirmish":
+            h.click(setup.variant.right)
+        while setup.map.value != "generated":
+            h.click(setup.map.right)
+        while setup.provinces.value != "30":
+            h.click(setup.provinces.left)
+        h.click(setup.start_button)
+        game = h.app.stack[1]
+        assert isinstance(game, GameScene)
+        assert len(game.view.map.provinces) == 30
+
+
+def test_live_clock_sends_the_drafts_when_time_is_up() -> None:
+    match = WokMatch.new(
+        {"map": "trial", "clock": "live"},
+        2,
+        [SeatPlan("Han"), SeatPlan("Kor", "robot")],
+        clock="live",
+    )
+    with Harness(size=(1280, 800)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        close_reports(h)
+        h.key(pygame.K_5)
+        h.click(scene.mapview.centre(scene.view.colours[0].homes[0]))
+        h.key(pygame.K_RETURN)
+        deadline = scene.view.clock.deadline
+        left = scene.clock_left()
+        assert left is not None and deadline - 5 < left <= deadline
+        scene.turn_clock = deadline - 0.5
+        h.frames(40)
+        assert scene.view.turn == 2  # the turn ran with Han's draft
+        sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
+        assert sent["ready"] is True and len(sent["sets"][0]["aims"]) == 1

@@ -10,6 +10,7 @@ nothing is waiting on a bot, a timer or the mouse, the scene asks for no redraws
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from pathlib import Path
 
@@ -408,7 +409,7 @@ class GameScene(Scene):
             self.bot_timer += dt
             if self.bot_timer >= self.bot_delay:
                 self.bot_timer = 0.0
-                self.session.run_bot()  # type: ignore[attr-defined]
+                self.session.run_bot()
         self.process()
         self._tick_clock(dt)
         here = not self.passing and self.seat is not None and self.app.scene is self
@@ -419,7 +420,7 @@ class GameScene(Scene):
         """Seconds left on a live turn clock (None: no clock)."""
         if self.match.clock == "none":
             return None
-        return max(0, int(self.view.clock.deadline - self.turn_clock))
+        return max(0, math.ceil(self.view.clock.deadline - self.turn_clock))
 
     def _tick_clock(self, dt: float) -> None:
         if self.match.clock == "none" or self.session.outcome() is not None:

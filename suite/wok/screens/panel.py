@@ -321,7 +321,7 @@ class OrderForm:
             "spies": (190, 140, 255),
         }
         for phase in ("bombs", "attacks", "moves", "spies"):
-            for o in self.draft.of(self.colour, phase):  # type: ignore[arg-type]
+            for o in self.draft.of(self.colour, phase):
                 if isinstance(o, Bomb | Attack | Move | Spy):
                     chained = owner[o.source] != self.colour
                     text = {Bomb: "MIS", Attack: "", Move: getattr(o, "unit", ""), Spy: "SPY"}[

@@ -129,7 +129,7 @@ class ReplayScene(Scene):
 
     def cycle_view(self) -> None:
         keys = list(self.frames[0])
-        self.who = keys[(keys.index(self.who) + 1) % len(keys)]  # type: ignore[assignment]
+        self.who = keys[(keys.index(self.who) + 1) % len(keys)]
         self.show()
 
     def close(self) -> None:
@@ -178,7 +178,8 @@ class ReplayScene(Scene):
         )
         y += 30
         for p in public.players:
-            state = f"{p.provinces} provinces" if p.alive else f"RIP turn {p.rip_turn}"
+            plural = "" if p.provinces == 1 else "s"
+            state = f"{p.provinces} province{plural}" if p.alive else f"RIP turn {p.rip_turn}"
             pygame.draw.circle(surface, colour_of(p.colour), (x + 5, y + 9), 5)
             label(
                 surface,

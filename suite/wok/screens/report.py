@@ -272,10 +272,10 @@ class ReportScene(Scene):
             if not out:
                 out.append(("Every order ran; nobody was RIPed", theme.TEXT_MUTED))
         else:
-            for i, t in enumerate(r.top_ten, 1):
+            for rank, t in enumerate(r.top_ten, 1):
                 out.append(
                     (
-                        f"{i:>2}. {t.name:<12} {t.score}",
+                        f"{rank:>2}. {t.name:<12} {t.score}",
                         theme.TEXT if t.colour not in mine else theme.ACCENT,
                     )
                 )

@@ -52,6 +52,7 @@ class SetupScene(Scene):
             pygame.Rect(0, 0, 10, 10), [], lambda _: self.changed(), shown=str.capitalize
         )
         maps = [*sorted(SHIPPED, key=lambda m: SHIPPED[m][0]), GENERATED]
+        self.all_maps = maps
         self.map = Stepper(
             pygame.Rect(0, 0, 10, 10), maps, lambda _: self.changed(), shown=self._map_title
         )
@@ -130,6 +131,9 @@ class SetupScene(Scene):
         variants = sorted(rules.variants, key=lambda v: (order.index(v) if v in order else 9, v))
         self.variant.set_choices(variants, self.variant.value)
         var = self.variant_rules()
+        colours = var.seats * var.colours_per_seat + var.robots if var.seats else 2
+        fits = [m for m in self.all_maps if m == GENERATED or SHIPPED[m][1] >= colours]
+        self.map.set_choices(fits, self.map.value)
         if var.seats:
             counts = [var.seats]
         else:
@@ -160,11 +164,9 @@ class SetupScene(Scene):
         if chosen == GENERATED:
             chosen = int(self.provinces.value)
         clock = self.clock.value
-        preset = (
-            clock
-            if clock != NONE_CLOCK
-            else min(self.rules().clock, key=lambda k: -self.rules().clock[k].deadline)
-        )
+        # No clock on screen: the engine keeps its slowest preset (nobody is ever poked).
+        slowest = max(self.rules().clock, key=lambda k: self.rules().clock[k].deadline)
+        preset = clock if clock != NONE_CLOCK else slowest
         return {
             "ruleset": self.ruleset.value,
             "variant": self.variant.value,
