@@ -202,3 +202,42 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         h.key(pygame.K_RIGHT)
         assert replay.index == 2
         h.screenshot(artifacts / "wok_replay.png")
+
+
+def test_chained_attacks_from_provinces_you_plan_to_take() -> None:
+    with Harness(size=(1280, 800)) as h:
+        scene = new_game(h, delay=1e9)
+        close_report(h)
+        view = scene.view
+        home = view.colours[0].homes[0]
+        first = min(view.map.provinces[home].neighbours)
+        onward = next(p for p in view.map.provinces[first].neighbours if p != home)
+        h.key(pygame.K_2)
+        click_province(h, scene, home)
+        click_province(h, scene, first)
+        h.key(pygame.K_m)
+        h.key(pygame.K_RETURN)
+        sent = scene.form.draft.of(0, "attacks")[0]
+        assert isinstance(sent, Attack)
+        click_province(h, scene, first)  # a planned capture is a source now
+        click_province(h, scene, onward)
+        h.key(pygame.K_m)
+        assert scene.form.amount == sent.armies  # at most what was sent there
+        assert any("runs only if you take" in text for text, _ in scene.form.message)
+        h.key(pygame.K_RETURN)
+        assert scene.form.draft.of(0, "attacks")[1] == Attack(first, onward, sent.armies)
+        arrows = scene.form.arrows()
+        assert [a.dashed for a in arrows] == [False, True]
+
+
+def test_an_idle_game_screen_draws_nothing() -> None:
+    with Harness(size=(1280, 800)) as h:
+        scene = new_game(h)
+        close_report(h)
+        h.move(scene.mapview.centre(scene.view.colours[0].homes[0]))
+        h.seconds(2.0)  # hover settles, bots have acted
+        drawn = h.app.draws
+        h.frames(120)
+        assert h.app.draws == drawn
+        h.move((5, 300))  # input wakes it up again
+        assert h.app.draws > drawn

@@ -492,6 +492,17 @@ class Planner:
         lev = self._lev_from(colour, order.source)
         patt = eff * (a.att_level_factor * lev)
         fig = self.figures.get(order.target)
+        if fig is None and self.owner[order.target] < 0:
+            arm, lev, dfn = self.neutral_estimate()
+            pdef = self._eff_of(-1) * (a.def_level_factor * lev + a.def_def_factor * dfn)
+            win = win_chance(patt, pdef, order.armies, arm)
+            return Chances(
+                (
+                    f"PATT {patt:.0f} vs PDEF {pdef:.0f}, ~{arm} ARM if untouched (rules)",
+                    f"win chance ~{win:.0%} (estimate)",
+                ),
+                win,
+            )
         if fig is None:
             return Chances((f"PATT {patt:.0f}; defenders unknown (spy the province)",))
         seen = self.seen.get(order.target)
@@ -503,6 +514,18 @@ class Planner:
             (f"PATT {patt:.0f} vs PDEF {pdef:.0f}, {fig.arm} ARM{age}", f"win chance ~{win:.0%}"),
             win,
         )
+
+    def neutral_estimate(self) -> tuple[int, float, float]:
+        """ARM, LEV and DEF of a neutral nobody has fought yet, from the public rules:
+        its start figures, +`arm_per_turn` armies every turn from turn 0 (W3) and DEF from
+        its workers on the DEF aim from turn 1 (W14)."""
+        r = self.view.rules
+        n = r.start.neutral
+        turn = self.view.turn
+        arm = min(r.caps.arm, n.arm + n.arm_per_turn * turn)
+        worked = max(0, turn - 1) * (n.wok // r.working.def_per)
+        dfn = min(r.caps.def_tenths, n.def_tenths + worked) / 10
+        return arm, n.lev, dfn
 
     def _lev_from(self, colour: int, source: int) -> float:
         """The level of armies leaving `source` (for a planned capture: of those sent there)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -24,7 +25,7 @@ from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.widgets import Button, draw_panel, draw_tooltip
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
-from suite.wok.rules.orders import SetReady
+from suite.wok.rules.orders import Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import PHASES, Draft
 from suite.wok.screens.kit import label
@@ -275,8 +276,42 @@ class GameScene(Scene):
                     ("Save game", "Save the match to your saves folder", self.save_game),
                     ("Turn report", "The last turn's report and charts", self.show_report),
                     ("Help", "Keys, phases, robots", self.show_help),
+                    self._vote_item(),
+                    ("Resign", "Leave the match for good: your provinces stay", self.resign),
                     ("Leave", "Back to the launcher (the game is saved)", self.leave),
                 ],
+            )
+        )
+
+    def _vote_item(self) -> tuple[str, str, Callable[[], object]]:
+        voted = self.seat in self.view.votes
+        if voted:
+            return (
+                "Withdraw vote",
+                "Take back your vote to end the game",
+                lambda: self.vote(False),
+            )
+        tip = "The game ends when every living player votes; places go by score"
+        return ("Vote to end", tip, lambda: self.vote(True))
+
+    def vote(self, end: bool) -> None:
+        if self.act(Vote(end)):
+            self.process()
+
+    def resign(self) -> None:
+        def go() -> None:
+            if self.act(Quit()):
+                self.process()
+                self.next_seat()
+
+        name = self.match.seats[self.seat].name if self.seat is not None else ""
+        self.app.push(
+            ConfirmScene(
+                self.app,
+                f"Resign, {name}?",
+                "Your colours keep their provinces but give no more orders.",
+                "Resign",
+                go,
             )
         )
 

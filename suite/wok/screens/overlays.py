@@ -21,7 +21,7 @@ KEYS = (
     ("R / U", "ready (send and lock your orders) / unready"),
     ("Tab", "next of your colours (Duel, Trinity)"),
     ("T", "the last turn report and the charts"),
-    ("L", "show or hide the players list"),
+    ("P / L", "your provinces' table / the players list"),
     ("N", "province names or numbers"),
     ("F1", "this help;  Esc the menu (save, help, leave)"),
 )
