@@ -180,10 +180,8 @@ def test_wrong_typed_seats_and_actions_are_refused_unchanged(seat, action, reaso
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        (
-            {"players": 2, "ruleset": "intermediate"},
-            "unknown ruleset 'intermediate' \\(key `ruleset`",
-        ),
+        ({"players": 2, "ruleset": "wok5"}, "unknown ruleset 'wok5' \\(key `ruleset`; have: "),
+        ({"players": 2, "ruleset": "intermediate", "variant": "duel"}, "unknown variant 'duel'"),
         ({"players": 2, "names": 5}, "Expected `array`, got `int` \\(key `names`\\)"),
         ({"players": 2, "rules": "standard"}, "unknown wok config key 'rules' \\(known: .*ruleset"),
         ({"players": 2, "variant": "blitz"}, "unknown variant 'blitz' \\(key `variant`"),

@@ -28,6 +28,7 @@ from suite.wok.rules.orders import (
     Spy,
     SubmitOrders,
     Transform,
+    TroopUpgrade,
     Upgrade,
 )
 from suite.wok.rules.phases import nap_partner, protection_reason
@@ -120,6 +121,8 @@ class GeneralBot:
     def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
         v = _seat_view(view)
         w = believed_world(v)
+        plain_arm = list(w.arm)
+        _fold_troops(w)
         variant = w.rules.variant(v.variant.name)
         friends = {c.colour for c in v.colours}
         intel = {i.colour: i.turn for i in v.player_intel}
@@ -133,10 +136,19 @@ class GeneralBot:
                 self,
                 intel,
                 _focus(w, friends, c, self.focus_weight, nap_partner(w, variant, c, v.turn)),
+                plain_arm,
             ).orders()
             for c in sorted(v.own())
         )
         return SubmitOrders(sets=sets, ready=True)
+
+
+def _fold_troops(w: World) -> None:
+    """Count every troop type as ARM in the bot's own copy of the world (its plans only
+    need head counts; moves name TRO where the rules have it)."""
+    for p in range(w.n):
+        w.arm[p] = w.troops(p)
+        w.pik[p] = w.arc[p] = w.kni[p] = w.cat[p] = 0
 
 
 def _focus(
@@ -177,9 +189,11 @@ class _General:
         bot: GeneralBot,
         intel_turns: dict[int, int],
         focus: int | None = None,
+        plain_arm: list[int] | None = None,
     ) -> None:
         self.intel_turns = intel_turns
         self.focus = focus
+        self.plain_arm = plain_arm if plain_arm is not None else list(w.arm)
         self.w = w
         self.r = w.rules
         self.variant = variant
@@ -197,6 +211,7 @@ class _General:
         self.pressed = {o for o in self.enemies() if mine >= bot.press_ratio * self.army_power(o)}
         self.pressing = bool(self.pressed)
         self.to_enemy = self.enemy_distances()
+        self.troop_unit = "TRO" if "TRO" in self.r.movement.kinds else "ARM"
 
     # -- helpers ------------------------------------------------------------
     def allowed(self, t: int) -> bool:
@@ -305,6 +320,7 @@ class _General:
             aims=tuple(self.plan_aims(stage)),
             upgrades=tuple(self.plan_upgrades()),
             spies=tuple(self.plan_spies()),
+            troops=tuple(self.plan_troops(stage)),
         )
 
     def plan_attacks(self) -> list[Attack]:
@@ -415,7 +431,7 @@ class _General:
                 default=None,
             )
             if step is not None:
-                moves.append(Move(p, step, "ARM", amount))
+                moves.append(Move(p, step, self.troop_unit, amount))  # type: ignore[arg-type]
         return moves
 
     def plan_aims(self, stage: int | None) -> list[SetAim]:
@@ -428,6 +444,7 @@ class _General:
             (p for p in self.own if w.arm[p] >= 8 and w.lev[p] < self.bot.target_level),
             key=lambda p: (p != stage, -w.arm[p], p),
         )[:2]
+        wood_at = self.wood_province(trained, eff_at)
         for p in sorted(self.own, key=lambda q: (q not in trained, q != eff_at, q)):
             if len(out) >= self.r.limits.aim_orders:
                 break
@@ -435,11 +452,41 @@ class _General:
                 want = "EFF"
             elif p in trained:
                 want = "LEV"
+            elif p == wood_at:
+                want = "CHO"
             else:
                 want = "MIN"
             if w.aim[p] != want or w.false_orders[p]:
                 out.append(SetAim(p, want))  # type: ignore[arg-type]
         return out
+
+    def plan_troops(self, stage: int | None) -> list[TroopUpgrade]:
+        """Intermediate: turn the staging province's ARM into the troop type at home in
+        the terrain of its best target (or its own terrain), as far as WOOD pays."""
+        w, r = self.w, self.r
+        tr, terrain = r.troops, r.terrain
+        if tr is None or terrain is None or stage is None or w.owner[stage] != self.c:
+            return []
+        targets = [t for t in w.adj[stage] if w.owner[t] != self.c and self.allowed(t)]
+        ground = max(targets, key=lambda t: (self.value(t), -t)) if targets else stage
+        kind = next((k for k, t in terrain.preferred_by.items() if t == w.terrain[ground]), None)
+        if kind is None:
+            return []
+        amount = min(tr.amount, self.plain_arm[stage], self.me.wood // tr.upgrade_wood)
+        if amount <= 0:
+            return []
+        return [TroopUpgrade(stage, "ARM", kind, amount)]  # type: ignore[arg-type]
+
+    def wood_province(self, trained: list[int], eff_at: int | None) -> int | None:
+        """Where workers chop WOOD (Intermediate): the province CHO suits best."""
+        r, w = self.r, self.w
+        if "CHO" not in r.working.aims or r.troops is None:
+            return None
+        spare = [p for p in self.own if p not in trained and p != eff_at]
+        favoured = {
+            t for t, aim in (r.terrain.favoured_aim if r.terrain else {}).items() if aim == "CHO"
+        }
+        return max(spare, key=lambda p: (w.terrain[p] in favoured, w.wok[p], -p), default=None)
 
     def plan_upgrades(self) -> list[Upgrade]:
         gold = self.me.gold

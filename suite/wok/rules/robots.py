@@ -53,14 +53,14 @@ def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet
     patt = me.eff * r.attack.att_level_factor
     attacks: list[Attack] = []
     for p in own:
-        if w.arm[p] < r.robots.min_armies:
+        if w.troops(p) < r.robots.min_armies:
             continue
         targets = [t for t in w.adj[p] if w.owner[t] != colour and allowed(t)]
         if not targets:
             continue
         target = min(targets, key=lambda t: (pdef_of(w, t), t))
-        sent = w.arm[p] - r.robots.keep_armies
-        if patt * w.lev[p] * sent >= r.robots.power_ratio * pdef_of(w, target) * w.arm[target]:
+        sent = w.troops(p) - r.robots.keep_armies
+        if patt * w.lev[p] * sent >= r.robots.power_ratio * pdef_of(w, target) * w.troops(target):
             attacks.append(Attack(p, target, sent, keep=r.robots.keep_armies))
 
     bombs: list[Bomb] = []
@@ -69,7 +69,7 @@ def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet
             continue
         enemies = [t for t in w.adj[p] if w.owner[t] not in (colour, NEUTRAL) and allowed(t)]
         if enemies:
-            target = min(enemies, key=lambda t: (-w.arm[t], t))
+            target = min(enemies, key=lambda t: (-w.troops(t), t))
             bombs.append(Bomb(p, target, min(lim.bomb_missiles, w.mis[p])))
 
     return OrderSet(

@@ -23,6 +23,7 @@ from suite.wok.rules.orders import (
     Spy,
     SubmitOrders,
     Transform,
+    TroopUpgrade,
     Upgrade,
 )
 from suite.wok.rules.views import WokView
@@ -184,8 +185,17 @@ def random_orders(v: WokView, colour: int, rng: Rng) -> OrderSet:
             if enemies:
                 op = rng.choice(rules.spying.operations)
                 spies.append(Spy(p, rng.choice(enemies), op, rng.randint(1, figs[p].spy)))  # type: ignore[arg-type]
+    troops: list[TroopUpgrade] = []
+    tr = rules.troops
+    if tr is not None and rng.randbelow(2):
+        p = rng.choice(own)
+        troop_kinds = ("ARM", *tr.kinds)
+        source, target = rng.choice(troop_kinds), rng.choice(troop_kinds)
+        if source != target:
+            troops.append(TroopUpgrade(p, source, target, rng.randint(1, tr.amount)))  # type: ignore[arg-type]
     return OrderSet(
         colour=colour,
+        troops=tuple(troops),
         bombs=tuple(bombs),
         attacks=tuple(attacks[: lim.attack_orders]),
         transforms=tuple(transforms[: lim.transform_orders]),
