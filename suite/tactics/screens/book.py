@@ -161,9 +161,8 @@ def draw_players(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Pla
         ink = theme.DISABLED if line.out else theme.TEXT
         x = swatch.right + 8
         if line.current:
-            draw_text(
-                surface, "\u25b6", (x, box.centery), size=14, colour=theme.ACCENT, anchor="midleft"
-            )
+            cy = box.centery
+            pygame.draw.polygon(surface, theme.ACCENT, [(x, cy - 6), (x + 9, cy), (x, cy + 6)])
         x += 16
         right_edge = box.right - 10 - line.reserve
         width = 0

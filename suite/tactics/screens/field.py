@@ -24,7 +24,6 @@ from suite.ui.theme import Colour
 from suite.ui.widgets import text_image
 
 GLIDE = 9.0  # 1/seconds: how quickly the camera closes on its goal
-PAN_KEYS_SPEED = 900  # pixels per second of the arrow keys
 
 # highlight looks: (colour, alpha, outline width; 0 = filled)
 MARKS: dict[str, tuple[Colour, int, int]] = {

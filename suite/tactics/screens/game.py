@@ -33,6 +33,7 @@ from suite.tactics.rules.actions import (
     SkipMove,
     TurnStarted,
 )
+from suite.tactics.rules.packs import pack_digest
 from suite.tactics.rules.view import PieceView, TacticsView
 from suite.tactics.screens import hud
 from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
@@ -59,6 +60,7 @@ SPEEDS: tuple[tuple[float, str], ...] = (
     (0.0, "instant"),
 )
 DRAG = 6  # pixels before a press becomes a pan
+PAN_SPEED = 900  # pixels per second while an arrow key is held
 OVER_DELAY = 1.2  # seconds the final field stays before the game-over screen
 POPUP_DELAY = 0.15  # seconds of pointing at a piece before its popup opens
 StatsSource = Callable[[], tuple[list[StatsRow], list[str]]]
@@ -98,6 +100,10 @@ class BattleScene(Scene):
         self.view: TacticsView = self._fetch_view()
         self.legal: list[Action] = []
         pack = load_map_pack(self.view.map.pack)
+        if pack_digest(self.view.map.pack) != self.view.map.digest:
+            app.toasts.add(
+                "Your copy of this pack differs from the battle's: it may look wrong", 6.0
+            )
         grid = pack.grids[self.view.map.map_id]
         self.pack = pack
         self.art = BattleArt(pack, grid)
@@ -116,6 +122,7 @@ class BattleScene(Scene):
         self.mouse = (0, 0)
         self.hover_time = 0.0
         self.press: tuple[int, int] | None = None
+        self.held: set[int] = set()  # arrow keys held down
         self.dragging = False
         self.hover_cell: tuple[int, int] | None = None
         self.hover_uid: int | None = None
@@ -407,6 +414,10 @@ class BattleScene(Scene):
         return next((p for p in self.view.pieces if p.alive and (p.x, p.y) == cell), None)
 
     # -- input -------------------------------------------------------------------------------
+    def on_exit(self) -> None:
+        self.held.clear()  # a dialog on top takes the key-up events
+        self.press, self.dragging = None, False
+
     def back(self) -> bool:
         if self.book.open:
             self.book.open = False
@@ -457,7 +468,10 @@ class BattleScene(Scene):
         if self.book.handle_event(event):
             return
         if event.type == pygame.KEYDOWN:
+            self.held.add(event.key)
             self._key(event)
+        elif event.type == pygame.KEYUP:
+            self.held.discard(event.key)
         elif event.type == pygame.MOUSEWHEEL:
             self.zoom(1 if event.y > 0 else -1)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -468,7 +482,7 @@ class BattleScene(Scene):
     def _motion(self, event: pygame.event.Event) -> None:
         self.mouse = event.pos
         self.hover_time = 0.0
-        if self.press is not None and event.buttons[0]:
+        if self.press is not None:
             dx, dy = event.pos[0] - self.press[0], event.pos[1] - self.press[1]
             if self.dragging or abs(dx) + abs(dy) > DRAG:
                 self.dragging = True
@@ -580,9 +594,9 @@ class BattleScene(Scene):
         self._pace(dt)
 
     def _pan_keys(self, dt: float) -> None:
-        pressed = pygame.key.get_pressed()
-        dx = (pressed[pygame.K_RIGHT] - pressed[pygame.K_LEFT]) * 900 * dt
-        dy = (pressed[pygame.K_DOWN] - pressed[pygame.K_UP]) * 900 * dt
+        held = self.held
+        dx = ((pygame.K_RIGHT in held) - (pygame.K_LEFT in held)) * PAN_SPEED * dt
+        dy = ((pygame.K_DOWN in held) - (pygame.K_UP in held)) * PAN_SPEED * dt
         if dx or dy:
             self.field.pan(dx, dy)
             self.dirty = True

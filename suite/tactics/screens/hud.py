@@ -91,6 +91,16 @@ class Proxy:
     rect: pygame.Rect | None
 
 
+def may_still_act(view: TacticsView, piece: PieceView) -> bool:
+    """Whether a piece could still be commanded this turn (its proxy is wide): alive, not
+    yet commanded, and rested enough in "all rested" turns (T1, numbers from the view)."""
+    if not piece.alive or piece.acted or piece.uid == view.selected:
+        return False
+    if view.pieces_left_this_turn == 0:
+        return False
+    return view.pieces_per_turn != 0 or piece.rest >= view.rules.act_threshold
+
+
 def layout_proxies(view: TacticsView, seat: int | None, top: int, bottom: int) -> list[Proxy]:
     """One proxy per piece of `seat`, down the left side: wide when it may act now, narrow
     otherwise, a blank spot for a dead one."""
@@ -99,7 +109,7 @@ def layout_proxies(view: TacticsView, seat: int | None, top: int, bottom: int) -
     mine = [p for p in view.pieces if p.owner == seat]
     step = min(PROXY_H + 6, max(24, (bottom - top - 8) // max(1, len(mine))))
     height = step - 6
-    able = set(view.commandable) if view.current == seat else set()
+    able = {p.uid for p in mine if may_still_act(view, p)} if view.current == seat else set()
     proxies = []
     for i, piece in enumerate(mine):
         if not piece.alive:

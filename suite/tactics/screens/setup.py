@@ -463,10 +463,10 @@ class SetupScene(Scene):
         try:
             replay, seats = load_replay(path)
             driver = ReplayDriver(replay)
-        except (SaveError, ValueError, PackError) as exc:
+            battle = BattleScene(self.app, driver, seats, self.profile, on_over=self._replay_over)
+        except (SaveError, ValueError, KeyError, PackError) as exc:
             self.app.notify(f"Cannot play that replay: {exc}")
             return
-        battle = BattleScene(self.app, driver, seats, self.profile, on_over=self._replay_over)
         self.app.push(battle)
 
     def _replay_over(self, battle: BattleScene) -> None:

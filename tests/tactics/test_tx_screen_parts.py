@@ -1,0 +1,300 @@
+"""The Tactics screens' parts one by one: the projection, the seam to the engine, the
+Book's army rules, the popup, sounds, pack buttons, the profile, the ratings side, the
+camera and the battle's controls (hot-seat, End Turn confirmation, waiting timer)."""
+
+from __future__ import annotations
+
+import ast
+import random
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from suite.core.store import save_document
+from suite.tactics.assets.bmp import save_bmp
+from suite.tactics.assets.model import START_INDICES
+from suite.tactics.assets.pack import load_pack
+from suite.tactics.rules.actions import EndTurn
+from suite.tactics.rules.packs import playable_pieces
+from suite.tactics.rules.requirements import Profile
+from suite.tactics.screens import UI, hud
+from suite.tactics.screens.anim import Fade, Figure, Hop, Show, Strike
+from suite.tactics.screens.art import load_map_pack
+from suite.tactics.screens.book import menu_entries, short_form
+from suite.tactics.screens.buttons import IconButton, pack_button_images
+from suite.tactics.screens.drivers import LiveDriver
+from suite.tactics.screens.game import BattleScene
+from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
+from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
+from suite.tactics.screens.popup import popup_lines
+from suite.tactics.screens.profile import TacticsProfile, load_profile, save_profile
+from suite.tactics.screens.ratings import Records
+from suite.tactics.screens.sounds import PackSounds
+from suite.ui.audio import Audio
+from suite.ui.dialogs import ConfirmScene
+from suite.ui.game_cards import GameUI
+from suite.ui.harness import Harness
+
+from .conftest import PALETTE, MakePack, tile_image
+
+SCREENS = Path(__file__).resolve().parents[2] / "suite" / "tactics" / "screens"
+
+
+def test_screens_import_no_engine_internals() -> None:
+    """Screens see the match only through the Session: no engine state, no bots."""
+    banned = (
+        "suite.tactics.rules.state",
+        "suite.tactics.rules.bots",
+        "suite.tactics.rules.terrain",
+    )
+    for path in SCREENS.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                assert not name.startswith(banned), f"{path.name} imports {name}"
+        assert ".state" not in path.read_text(encoding="utf-8").replace("self.state", "")
+
+
+def test_launcher_ui_object() -> None:
+    assert isinstance(UI, GameUI) and UI.tags and UI.tooltip
+
+
+@pytest.mark.parametrize("rotation", range(4))
+def test_turning_and_picking_are_inverse(rotation: int) -> None:
+    rng = np.random.default_rng(rotation)
+    heights = rng.integers(0, 40, size=(9, 9)).astype(np.uint8)  # gentle: no tile hides
+    for zoom in ZOOMS:
+        projection = Projection(heights, zoom, rotation)
+        for y in range(9):
+            for x in range(9):
+                assert unturned(*turned(x, y, 9, rotation), 9, rotation) == (x, y)
+                assert projection.cell_at(projection.centre(x, y)) == (x, y)
+        w, h = projection.surface_size
+        for x, y in projection.draw_order():
+            px, py = projection.image_pos(x, y)
+            assert px >= 0 and px + projection.tile_w <= w and 0 <= py <= h - projection.tile_w
+
+
+def test_higher_tiles_stand_higher_and_nearer_tiles_come_later() -> None:
+    heights = np.zeros((4, 4), dtype=np.uint8)
+    heights[1, 1] = 255
+    projection = Projection(heights)
+    assert projection.centre(1, 1)[1] < projection.centre(0, 0)[1] + projection.tile_h
+    lifted = projection.centre(1, 1)[1]
+    flat = Projection(np.zeros((4, 4), dtype=np.uint8)).centre(1, 1)[1]
+    assert flat - lifted == projection.lift_max
+    order = projection.draw_order()
+    assert order.index((0, 0)) < order.index((1, 1)) < order.index((3, 3))
+
+
+def test_short_form_menu_greying_and_trimming() -> None:
+    pack = load_map_pack(None)
+    pieces = playable_pieces(pack)
+    king = next(p for p in pieces.values() if p.name == "King")
+    assert short_form(king) == f"{king.hp + king.strength + king.defense + king.agility}/" + (
+        f"{king.mobility + king.range}"
+    )
+    formation = [king.id] + [0] * 8
+    entries = {
+        pid: (enabled, why)
+        for pid, _, why, enabled in menu_entries(pack, pieces, formation, 1, Profile())
+    }
+    assert entries[0][0]
+    assert not entries[king.id][0] and "max#" in entries[king.id][1]
+    needy = next(p for p in pieces.values() if p.requirements)
+    assert not entries[needy.id][0] and needy.requirements in entries[needy.id][1]
+    same_slot = {pid: e for pid, _, _, e in menu_entries(pack, pieces, formation, 0, Profile())}
+    assert same_slot[king.id], "the slot's own piece does not count against max#"
+    assert trimmed([1, 0, 2, 3, 4], 2) == (1, 0, 2, 0, 0)
+
+
+def _battle(h: Harness, seats: list[SeatInfo], **profile: object) -> BattleScene:
+    config = battle_config(seats, pack=None, map_id=1, pieces_per_turn=0, army_size=2)
+    session = start_battle(config, seats, 4)
+    scene = BattleScene(h.app, LiveDriver(session), seats, TacticsProfile(**profile))
+    h.push(scene)
+    return scene
+
+
+def test_popup_shows_stats_and_the_forecast_from_the_view() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")], bot_speed=3)
+        for _ in range(200):
+            if scene.my_turn():
+                break
+            h.frames(1)
+        mine = next(p for p in scene.view.pieces if p.owner == scene.viewer)
+        scene.proxy_click(mine.uid)
+        h.frames(1)
+        view = scene.view
+        enemy = next(p for p in view.pieces if p.owner != scene.viewer)
+        labels = [label for label, _, _ in popup_lines(view, enemy, "B")]
+        for label in (
+            "HP",
+            "MP",
+            "STR  DEF  AGI",
+            "Rest",
+            "Range",
+            "Mobility",
+            "Movement",
+            "Level",
+        ):
+            assert label in labels
+        assert any(label.startswith("Attack by") for label in labels)
+        assert {"Damage", "Miss", "Crit"} <= set(labels)
+        own = popup_lines(view, mine, "A")
+        assert not any(label.startswith("Attack by") for label, _, _ in own)
+        assert mine.xp is not None and enemy.xp is None  # the XP meter: own pieces only
+
+
+def test_hot_seat_follows_the_player_to_move_and_end_turn_asks_first() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("Ann"), SeatInfo("Bob")], confirm_end_turn=True)
+        assert scene.humans == frozenset({0, 1})
+        first = scene.view.current
+        assert scene.viewer == first and scene.my_turn()
+        h.click(scene.tools[3])  # End Turn
+        dialog = h.scene
+        assert isinstance(dialog, ConfirmScene)
+        h.click(dialog.cancel_button)
+        assert scene.view.current == first
+        h.key(pygame.K_e)
+        h.key(pygame.K_RETURN)
+        h.frames(2)
+        assert scene.view.current != first and scene.viewer == scene.view.current
+
+
+def test_waiting_timer_shows_after_ten_seconds() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")], bot_speed=0)
+        for _ in range(600):
+            if not scene.my_turn():
+                break
+            scene.act(EndTurn())
+            h.frames(1)
+        scene.driver = LiveDriver(scene.session)
+        scene.driver._run = None  # a remote opponent that does not answer
+        scene.waiting = 0.0
+        h.seconds(11)
+        text = hud.top_line(scene.view, scene.names, scene.waiting, scene.my_turn())
+        assert "waiting 11 s" in text
+
+
+def test_camera_pans_zooms_rotates_and_centres() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")])
+        field = scene.field
+        before = list(field.camera)
+        h.post(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode="", scancode=0)
+        h.frames(1)
+        h.post(pygame.KEYUP, key=pygame.K_RIGHT, mod=0, unicode="", scancode=0)
+        h.press((600, 400))
+        h.move((500, 350))
+        h.release((500, 350))
+        assert field.camera != before
+        h.wheel((600, 400), -1)
+        assert field.zoom == ZOOMS[-2]
+        h.key(pygame.K_r)
+        assert field.rotation == 1
+        aim = (field.rect.centerx + 150, field.rect.centery + 80)
+        target = field.cell_at(aim, ignore_pieces=True)
+        assert target is not None
+        h.click(aim, button=3)
+        assert field.cell_at(field.rect.center, ignore_pieces=True) == target
+
+
+def test_beats_move_figures_and_end() -> None:
+    figures = {
+        1: Figure(1, 1, 0, 0, 0.0, 0.0, 10, 10, True),
+        2: Figure(2, 1, 1, 1, 3.0, 0.0, 10, 10, True),
+    }
+    played: list[tuple[str, int]] = []
+    show = Show(lambda event, uid: played.append((event, uid)))
+    show.add(Hop(1, [(0, 0), (1, 0), (2, 0)]))
+    show.add(Strike(1, 2, "crit", 7, 3))
+    show.add(Fade(2))
+    flashed = False
+    for _ in range(400):
+        show.update(1 / 60, figures)
+        flashed = flashed or figures[2].flash
+        if not show.busy:
+            break
+    assert (figures[1].x, figures[1].y) == (2.0, 0.0)
+    assert flashed and figures[2].hp == 3 and not figures[2].alive
+    assert [e for e, _ in played] == ["go", "attack", "death"]
+    assert any(f.text == "-7!" for f in show.floaters)
+
+
+def test_pack_sounds_pick_from_the_sets(tmp_path: Path) -> None:
+    pack = load_map_pack(None)
+    sounds = PackSounds(pack, Audio(0), random.Random(3))
+    kind = next(iter(playable_pieces(pack)))
+    piece = pack.pieces[kind]
+    for _ in range(20):
+        sounds.piece("go", kind)
+    chosen = {sid for event, sid in sounds.played if event == "go"}
+    assert chosen <= set(pack.sound_sets[piece.set_go].sounds) and len(chosen) > 1
+    assert sounds.weapon("miss", kind)
+    assert not sounds.piece("go", 999)
+
+
+def test_pack_button_images_are_used(make_pack: MakePack) -> None:
+    root = make_pack()
+    (root / "buttons").mkdir()
+    save_bmp(root / "buttons" / "endTurn.bmp", tile_image(), PALETTE)
+    images = pack_button_images(load_pack(root))
+    assert set(images) == {"end_turn"}
+    button = IconButton(
+        "end_turn", pygame.Rect(0, 0, 38, 38), lambda: None, tooltip="", image=images["end_turn"]
+    )
+    surface = pygame.Surface((60, 60))
+    button.rect.topleft = (10, 10)
+    button.draw(surface)
+
+
+def test_profile_survives_a_broken_file(tmp_path: Path) -> None:
+    path = tmp_path / "tactics.json"
+    profile = TacticsProfile(pack="/somewhere", guild="Owls", armies={"": [1, 2, 0]})
+    assert save_profile(profile, path) is None
+    again, problem = load_profile(path)
+    assert again == profile and problem is None
+    save_document(path, "tactics-profile", {"armies": "not a table"})
+    broken, problem = load_profile(path)
+    assert broken == TacticsProfile() and problem is not None and "unreadable" in problem
+    assert (tmp_path / "tactics.json.broken").exists()
+
+
+def test_ratings_problems_become_messages(tmp_path: Path) -> None:
+    db = tmp_path / "ratings.sqlite"
+    db.write_bytes(b"this is not a database" * 100)
+    records = Records(db)
+    rows, wars = records.table("Me", [("Me", True)])
+    assert rows == [] and wars and "unavailable" in wars[0]
+    assert records.profile("Me") == Profile()
+    assert records.set_guild("Me", "Owls").startswith("Could not")
+    good = Records(tmp_path / "ok.sqlite")
+    assert good.open_war("", "Cats") == "Set your guild first"
+    assert "Owls vs Cats" in good.open_war("Owls", "Cats")
+    assert good.table("Me", [])[1] == ["Cats vs Owls"]
+    with sqlite3.connect(tmp_path / "ok.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM wars").fetchone()[0] == 1
+
+
+def test_start_cells_and_armies_match_the_view() -> None:
+    with Harness() as h:
+        scene = _battle(
+            h, [SeatInfo("A", "human", (1, 2, 0, 0, 0, 0, 0, 0, 0)), SeatInfo("B", "normal")]
+        )
+        mine = [p.kind for p in scene.view.pieces if p.owner == 0]
+        assert mine == [1, 2]
+        assert len(scene.figures) == len(scene.view.pieces)
+        assert all(s is None or len(s) == 2 for s in scene.view.map.starts)
+        assert START_INDICES  # the map's starts come from the pack's reserved indices
