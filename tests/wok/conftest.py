@@ -41,10 +41,13 @@ class FixedRng(Rng):
 
 @pytest.fixture
 def make_world() -> Callable[..., World]:
-    """make_world(n, edges, colours=2): every province neutral and empty, colours at EFF 99."""
+    """make_world(n, edges, colours=2, ruleset="standard"): every province neutral and
+    empty, colours at EFF 99."""
 
-    def build(n: int, edges: list[tuple[int, int]], colours: int = 2) -> World:
-        rules = load_ruleset("standard")
+    def build(
+        n: int, edges: list[tuple[int, int]], colours: int = 2, ruleset: str = "standard"
+    ) -> World:
+        rules = load_ruleset(ruleset)
         cols = [Colour(name=f"C{i}", seat=i, eff=99, gold=0, tech=0) for i in range(colours)]
         w = World(board_from_edges(n, edges), rules, cols)
         for p in range(n):

@@ -30,6 +30,16 @@ CASES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
     ),
     "duel": ({"players": 2, "variant": "duel"}, 103, ("general", "general")),
     "trinity": ({"players": 3, "variant": "trinity"}, 104, ("general", "robot", "general")),
+    "intermediate3": (
+        {"players": 3, "ruleset": "intermediate", "map": "star-islands"},
+        105,
+        ("general", "robot", "random"),
+    ),
+    "intermediate2": (
+        {"players": 2, "ruleset": "intermediate", "map": "trial"},
+        106,
+        ("general", "general"),
+    ),
 }
 _BOTS = {"general": GeneralBot, "robot": RobotBot, "random": RandomBot}
 
@@ -50,6 +60,12 @@ def playthrough(config: dict[str, Any], seed: int, bots: tuple[str, ...]) -> dic
                 "armies": sum(w.arm),
                 "eff": [c.eff for c in w.colours],
                 "gold": [c.gold for c in w.colours],
+                **({"wood": [c.wood for c in w.colours]} if state.rules.troops else {}),
+                **(
+                    {"troops": [sum(w.units(k)) for k in ("PIK", "ARC", "KNI", "CAT")]}
+                    if state.rules.troops
+                    else {}
+                ),
                 "rips": [r["colour"] for r in state.reports[0]["rips"]],
                 "next_oop": state.oop,
             }

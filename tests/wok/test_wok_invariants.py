@@ -34,9 +34,14 @@ def _check_invariants(state: WokState) -> None:
 
 
 @_SETTINGS
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 5), turns=st.integers(1, 12))
-def test_random_order_sets_keep_the_invariants(seed, players, turns):
-    state = create({"players": players, "map": "star-islands"}, seed)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 5),
+    turns=st.integers(1, 12),
+    ruleset=st.sampled_from(["standard", "intermediate"]),
+)
+def test_random_order_sets_keep_the_invariants(seed, players, turns, ruleset):
+    state = create({"players": players, "map": "star-islands", "ruleset": ruleset}, seed)
     rng = Rng(seed + 1)
     general = GeneralBot()
     for _ in range(turns):
@@ -52,6 +57,7 @@ def test_random_order_sets_keep_the_invariants(seed, players, turns):
                 assert legal.contains(action)
             state.apply(seat, action)
         _check_invariants(state)
+        state.check()
 
 
 _province = st.integers(-5, 40)
