@@ -12,9 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 from suite.tactics.rules.view import TacticsView
 from suite.tactics.screens import open_setup
+from suite.tactics.screens import setup as setup_screen
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.gameover import GameOverScene
 from suite.tactics.screens.setup import SetupScene
@@ -80,7 +82,11 @@ def command(h: Harness, battle: BattleScene) -> None:
         h.click(battle.screen_point((target.x, target.y)))
 
 
-def test_human_beats_or_loses_to_a_bot_by_clicks(artifacts: Path) -> None:
+@pytest.mark.parametrize("seed", [7, 12])
+def test_human_beats_or_loses_to_a_bot_by_clicks(
+    artifacts: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(setup_screen.secrets, "randbelow", lambda _n: seed)
     with Harness(size=(1280, 800)) as h:
         setup = h.push(open_setup(h.app))
         assert isinstance(setup, SetupScene)
@@ -111,6 +117,10 @@ def test_human_beats_or_loses_to_a_bot_by_clicks(artifacts: Path) -> None:
         assert over.record is not None  # recorded: bots count for wins, never for rating
         assert set(over.record.elo) == {setup.name}
         h.screenshot(artifacts / "tx_game_over.png")
+        for size in ((800, 560), (1920, 1080)):
+            h.resize(size)
+            h.screenshot(artifacts / f"tx_game_over_{size[0]}x{size[1]}.png")
+        h.resize((1280, 800))
         # the replay is watchable: it plays to the same end
         h.click(over.watch_button)
         watch = h.scene

@@ -132,11 +132,32 @@ def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
         odds = next(o for o in scene.view.odds if o.target == target.uid)
         assert odds.in_range
         h.screenshot(artifacts / "tx_battle_popup_forecast.png")
+        h.key(pygame.K_F1)
+        h.screenshot(artifacts / "tx_battle_help.png")
+        h.key(pygame.K_SPACE)
+        assert h.scene is scene
         h.key(pygame.K_b)
         assert scene.book.open
         h.screenshot(artifacts / "tx_battle_book.png")
         h.click(scene.book.tabs[1])
         h.screenshot(artifacts / "tx_battle_book_army.png")
+        h.key(pygame.K_b)
+        scene.profile.bot_speed = scene.speed = 1  # the bot's blows animate too
+        h.click(scene.screen_point((target.x, target.y)))
+        seen_flash = seen_number = False
+        for _ in range(600):
+            h.frames(1)
+            flashing = any(f.flash for f in scene.figures.values())
+            if flashing and not seen_flash:
+                seen_flash = True
+                h.screenshot(artifacts / "tx_battle_strike_flash.png")
+            if scene.show.floaters and not seen_number:
+                seen_number = True
+                h.frames(10)
+                h.screenshot(artifacts / "tx_battle_strike_number.png")
+            if seen_number and (seen_flash or "miss" in scene.show.floaters[0].text):
+                break
+        assert seen_number
 
 
 @pytest.mark.parametrize("size", SIZES)

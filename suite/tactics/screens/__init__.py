@@ -25,7 +25,7 @@ UI = GameUI(
     art=card_art.tactics_art,
     tooltip="Isometric battles of up to four armies on WoS Tactics packs: pick your nine "
     "pieces, walk, strike and outlast humans and bots.",
-    tags=("1-4 players", "bots", "any pack", "replays"),
+    tags=("2-4 armies", "bots", "any pack", "replays"),
 )
 
 __all__ = ["UI", "open_setup"]

@@ -764,7 +764,12 @@ class BattleScene(Scene):
             )
 
     def _draw_popup(self, surface: pygame.Surface) -> None:
-        if self.hover_uid is None or self.hover_time < POPUP_DELAY or self.dragging:
+        if (
+            self.hover_uid is None
+            or self.hover_time < POPUP_DELAY
+            or self.dragging
+            or self.show.busy
+        ):
             return
         piece = self._piece(self.hover_uid)
         if piece is None or not piece.alive:
