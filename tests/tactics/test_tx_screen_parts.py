@@ -20,7 +20,7 @@ from suite.tactics.assets.pack import load_pack
 from suite.tactics.rules.actions import EndTurn
 from suite.tactics.rules.packs import playable_pieces
 from suite.tactics.rules.requirements import Profile
-from suite.tactics.screens import UI, hud
+from suite.tactics.screens import UI, hud, open_setup
 from suite.tactics.screens.anim import Fade, Figure, Hop, Show, Strike
 from suite.tactics.screens.art import load_map_pack
 from suite.tactics.screens.book import menu_entries, short_form
@@ -29,9 +29,16 @@ from suite.tactics.screens.drivers import LiveDriver
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
+from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.popup import popup_lines
-from suite.tactics.screens.profile import TacticsProfile, load_profile, save_profile
+from suite.tactics.screens.profile import (
+    TacticsProfile,
+    autosave_path,
+    load_profile,
+    save_profile,
+)
 from suite.tactics.screens.ratings import Records
+from suite.tactics.screens.setup import SetupScene
 from suite.tactics.screens.sounds import PackSounds
 from suite.ui.audio import Audio
 from suite.ui.dialogs import ConfirmScene
@@ -298,3 +305,40 @@ def test_start_cells_and_armies_match_the_view() -> None:
         assert len(scene.figures) == len(scene.view.pieces)
         assert all(s is None or len(s) == 2 for s in scene.view.map.starts)
         assert START_INDICES  # the map's starts come from the pack's reserved indices
+
+
+def test_a_left_battle_resumes_where_it_stopped() -> None:
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        assert not setup.resume_button.enabled
+        while setup.profile.bot_speed != 3:
+            h.click(setup.speed_button)
+        h.click(setup.add_bot_button)
+        h.click(setup.launch_button)
+        battle = h.scene
+        assert isinstance(battle, BattleScene)
+        for _ in range(300):
+            if battle.my_turn() and not battle.show.busy:
+                break
+            h.frames(1)
+        mine = next(p for p in battle.proxies if p.rect is not None)
+        h.click(mine.rect)
+        selected = battle.view.selected
+        assert selected is not None
+        h.key(pygame.K_ESCAPE)
+        menu = h.scene
+        assert isinstance(menu, MenuScene)
+        h.click(menu.buttons[-1])  # leave the battle
+        assert h.scene is setup
+        h.frames(1)
+        assert setup.resume_button.enabled
+        h.click(setup.resume_button)
+        again = h.scene
+        assert isinstance(again, BattleScene) and again is not battle
+        assert again.view == battle.view
+        h.key(pygame.K_ESCAPE)
+        h.click(h.scene.buttons[-1])  # type: ignore[attr-defined]
+        autosave_path().write_text("{ not json")
+        h.click(setup.resume_button)
+        assert h.scene is setup and h.notices[-1].startswith("Cannot resume")

@@ -74,7 +74,9 @@ class BattleScene(Scene):
     """Plays the driver's match to its end, then calls `on_over(scene)`.
 
     `seats` name the players; `profile` holds the player's choices (End Turn confirmation,
-    bot speed). A replay driver has no local humans: the screen only watches.
+    bot speed). A replay driver has no local humans: the screen only watches. `autosave`,
+    when given, is called as each local human's turn starts and when the battle is left.
+    Raises `PackError` (a ValueError) or KeyError when the view's pack or map is missing.
     """
 
     def __init__(
@@ -86,6 +88,7 @@ class BattleScene(Scene):
         *,
         on_over: Callable[[BattleScene], None] | None = None,
         stats: StatsSource = _no_stats,
+        autosave: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(app)
         self.driver = driver
@@ -95,6 +98,7 @@ class BattleScene(Scene):
         self.kinds = [s.kind for s in self.seats]
         self.profile = profile
         self.on_over = on_over
+        self.autosave = autosave
         self.humans = driver.local_humans()
         self.viewer: int | None = min(self.humans) if self.humans else None
         self.view: TacticsView = self._fetch_view()
@@ -288,6 +292,8 @@ class BattleScene(Scene):
                 self.waiting = 0.0
                 if event.seat in self.humans:
                     self.sounds.named("turn")
+                    if self.autosave is not None:
+                        self.autosave()
         if instant:
             self.show.skip(self.figures)
 
@@ -442,12 +448,17 @@ class BattleScene(Scene):
                     ),
                     (
                         leave,
-                        "Back to the Book of Tactics; an unfinished battle is not recorded",
+                        self._leave_tip(),
                         self.leave,
                     ),
                 ],
             )
         )
+
+    def _leave_tip(self) -> str:
+        if self.autosave is not None:
+            return "Back to the Book of Tactics; Resume there continues this battle"
+        return "Back to the Book of Tactics"
 
     def cycle_speed(self) -> None:
         self.speed = (self.speed + 1) % len(SPEEDS)
@@ -455,6 +466,8 @@ class BattleScene(Scene):
         self.app.notify(f"Bots play {SPEEDS[self.speed][1]}")
 
     def leave(self) -> None:
+        if self.autosave is not None and self.view.outcome is None:
+            self.autosave()
         if self.app.stack and self.app.scene is self:
             self.app.pop()
 

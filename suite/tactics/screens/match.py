@@ -3,7 +3,8 @@
 `start_battle` turns the set-up's choices into the engine's config and a core
 `LocalSession` (humans played here, bots on the local side). A finished battle's replay is
 the core `Replay` document plus the seats' names and kinds (an extra field `Replay.load`
-ignores), saved under `profile.replays_dir()`.
+ignores), saved under `profile.replays_dir()`. An unfinished battle is autosaved the same
+way (kind "tactics-battle") and resumed by replaying its actions (`resume_battle`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from suite.tactics.screens.profile import replays_dir
 
 GAME = "tactics"
 REPLAY_KIND = "replay"  # the kind of core Replay documents
+SAVE_KIND = "tactics-battle"  # an unfinished battle (the spec's save kind)
 BOT_LEVELS = ("random", "normal", "hard")
 
 
@@ -87,6 +89,41 @@ def trimmed(formation: Sequence[int], size: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _document(replay: Replay, seats: Sequence[SeatInfo]) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(replay)
+    data["seats"] = [asdict(s) for s in seats]
+    return data
+
+
+def save_battle(replay: Replay, seats: Sequence[SeatInfo], path: Path) -> bool:
+    """Autosave an unfinished battle; False when it cannot be written."""
+    try:
+        save_document(path, SAVE_KIND, _document(replay, seats))
+    except (SaveError, OSError):
+        return False
+    return True
+
+
+def resume_battle(path: Path) -> tuple[LocalSession, list[SeatInfo]]:
+    """The autosaved battle replayed to where it stopped; SaveError naming the file when
+    it cannot be used (a broken file, another pack, an action the engine refuses)."""
+    data = load_document(path, SAVE_KIND)
+    try:
+        replay = msgspec.convert(data, type=Replay)
+    except msgspec.ValidationError as exc:
+        raise SaveError(path, f"not a Tactics battle: {exc}") from exc
+    if replay.game != GAME:
+        raise SaveError(path, f"a {replay.game} battle, not WoS Tactics")
+    seats = _seats(path, data, replay)
+    humans = frozenset(i for i, s in enumerate(seats) if s.human)
+    bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
+    try:
+        session = LocalSession.resume(replay, humans=humans, bots=bots)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SaveError(path, f"cannot replay the battle: {exc}") from exc
+    return session, seats
+
+
 def save_replay(
     replay: Replay, seats: Sequence[SeatInfo], folder: Path | None = None
 ) -> Path | None:
@@ -94,10 +131,8 @@ def save_replay(
     folder = folder or replays_dir()
     taken = len(list(folder.glob("battle-*.json"))) if folder.is_dir() else 0
     path = folder / f"battle-{taken + 1:04d}.json"
-    data = msgspec.to_builtins(replay)
-    data["seats"] = [asdict(s) for s in seats]
     try:
-        save_document(path, REPLAY_KIND, data)
+        save_document(path, REPLAY_KIND, _document(replay, seats))
     except (SaveError, OSError):
         return None
     return path
@@ -108,7 +143,11 @@ def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:
     replay = Replay.load(path)
     if replay.game != GAME:
         raise SaveError(path, f"a {replay.game} replay, not WoS Tactics")
-    data = load_document(path, REPLAY_KIND)
+    return replay, _seats(path, load_document(path, REPLAY_KIND), replay)
+
+
+def _seats(path: Path, data: Any, replay: Replay) -> list[SeatInfo]:
+    """The seats a document names (generic names when it has none or the wrong count)."""
     players = replay.config.get("players", 2)
     try:
         raw = data.get("seats", []) if isinstance(data, dict) else []
@@ -116,12 +155,14 @@ def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:
             SeatInfo(str(s["name"]), str(s["kind"]), tuple(int(p) for p in s.get("formation", ())))
             for s in raw
         ]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SaveError(path, f"bad seats: {exc}") from exc
+    if any(not s.human and s.kind not in BOT_LEVELS for s in seats):
+        raise SaveError(path, "a seat names an unknown bot level")
     if not isinstance(players, int) or len(seats) != players:
         count = players if isinstance(players, int) and 0 < players <= 4 else 2
         seats = [SeatInfo(f"Player {i + 1}") for i in range(count)]
-    return replay, seats
+    return seats
 
 
 def list_replays(folder: Path | None = None) -> list[Path]:

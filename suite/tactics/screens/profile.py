@@ -64,6 +64,11 @@ def replays_dir() -> Path:
     return user_data_dir() / "tactics" / "replays"
 
 
+def autosave_path() -> Path:
+    """The unfinished battle, saved at each turn (removed when the battle ends)."""
+    return user_data_dir() / "tactics" / "autosave.json"
+
+
 def ratings_path() -> Path:
     """The ratings database the screens record battles in."""
     return user_data_dir() / "tactics.sqlite"

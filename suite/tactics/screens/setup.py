@@ -19,6 +19,7 @@ from pathlib import Path
 import pygame
 from pygame_gui.elements import UITextEntryLine
 
+from suite.core.session import LocalSession
 from suite.core.store import SaveError
 from suite.tactics.assets.model import Pack, Piece
 from suite.tactics.render import PackArt
@@ -47,12 +48,14 @@ from suite.tactics.screens.match import (
     battle_config,
     list_replays,
     load_replay,
+    resume_battle,
+    save_battle,
     start_battle,
     trimmed,
 )
 from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.packs import PackScene
-from suite.tactics.screens.profile import load_profile, save_profile
+from suite.tactics.screens.profile import autosave_path, load_profile, save_profile
 from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
@@ -186,6 +189,13 @@ class SetupScene(Scene):
             self.open_replays,
             font_size=15,
             tooltip="Watch a finished battle again",
+        )
+        self.resume_button = Button(
+            "Resume",
+            pygame.Rect(0, 0, 96, 34),
+            self.resume,
+            font_size=15,
+            tooltip="Continue the battle you left",
         )
         self.back_button = Button(
             "Back",
@@ -422,6 +432,12 @@ class SetupScene(Scene):
         except (ValueError, PackError) as exc:
             self.app.notify(f"Cannot launch: {exc}")
             return
+        self._play(session, seats)
+
+    def _play(self, session: LocalSession, seats: list[SeatInfo]) -> None:
+        def autosave() -> None:
+            save_battle(session.replay, seats, autosave_path())
+
         battle = BattleScene(
             self.app,
             LiveDriver(session),
@@ -429,10 +445,20 @@ class SetupScene(Scene):
             self.profile,
             on_over=self._battle_over,
             stats=self.stats,
+            autosave=autosave,
         )
         self.app.push(battle)
 
+    def resume(self) -> None:
+        """Continue the autosaved battle (replayed to where it was left)."""
+        try:
+            session, seats = resume_battle(autosave_path())
+            self._play(session, seats)
+        except (SaveError, ValueError, KeyError) as exc:
+            self.app.notify(f"Cannot resume: {exc}")
+
     def _battle_over(self, battle: BattleScene) -> None:
+        autosave_path().unlink(missing_ok=True)
         self._save_profile()
         self._stats = None
         self.app.replace(GameOverScene(self.app, battle, self.records, on_watch=self.watch))
@@ -486,6 +512,7 @@ class SetupScene(Scene):
             self.launch_button,
             self.pack_button,
             self.replays_button,
+            self.resume_button,
             self.back_button,
         ]
         if self.view_name == "map":
@@ -512,6 +539,7 @@ class SetupScene(Scene):
     def update(self, dt: float) -> None:
         for button in self.buttons:
             button.update(dt)
+        self.resume_button.enabled = autosave_path().exists()
         full = len(self.seats) >= MAX_PLAYERS
         self.add_bot_button.enabled = not full
         self.add_human_button.enabled = not full
@@ -536,7 +564,8 @@ class SetupScene(Scene):
         self.layout_rects = {"left": left, "right": right}
         self.back_button.rect.topright = (w - 16, 14)
         self.replays_button.rect.topright = (self.back_button.rect.x - 8, 14)
-        self.pack_button.rect.topright = (self.replays_button.rect.x - 8, 14)
+        self.resume_button.rect.topright = (self.replays_button.rect.x - 8, 14)
+        self.pack_button.rect.topright = (self.resume_button.rect.x - 8, 14)
         for i, tab in enumerate(self.tabs):
             tab.rect.bottomleft = (left.x + 14 + i * 100, left.bottom - 12)
         body = self.body_rect()
