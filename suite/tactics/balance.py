@@ -1,11 +1,13 @@
 """`suite tactics balance [DIR]`: which pieces of a pack are over- or under-powered
 (the `/tacticsBalance` of the rule text).
 
-For every playable piece: its short form "HP+STR+DEF+AGI / MOB+RANGE" (like 17/7), its
-stat sum against the pack's median, and its win rate in simulated round robins of 1-piece
-duels (every pair, starts swapped) and 3-piece squads (random squads within max#, each
-piece scored by the squads holding it), bots on both sides. A draw counts half a win.
-A piece whose mean win rate is more than `margin` away from 50% is flagged.
+For every playable piece, keyed by its id (two pieces may share a name; the report shows
+"Name #id" then): its short form "HP+STR+DEF+AGI / MOB+RANGE" (like 17/7), its stat sum
+against the pack's median, and its win rate in simulated round robins of 1-piece duels
+(every pair, starts swapped) and 3-piece squads (random squads within max#, each piece
+scored by the squads holding it), bots on both sides. A draw counts as a share of a win.
+The win rate weighs duels and squads by the games played in each (all wins over all
+games). A piece whose win rate is more than `margin` away from 50% is flagged.
 
 The simulation is pure; only `write_chart` imports pygame (to draw the PNG bar chart).
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +42,7 @@ class PieceBalance:
     duel_games: int = 0
     squad_wins: float = 0.0
     squad_games: int = 0
+    label: str = ""  # the name, with "#id" when another piece shares it
 
     @property
     def short_form(self) -> str:
@@ -57,9 +61,13 @@ class PieceBalance:
         return self.squad_wins / self.squad_games if self.squad_games else 0.5
 
     @property
+    def games(self) -> int:
+        return self.duel_games + self.squad_games
+
+    @property
     def rate(self) -> float:
-        """Mean of the duel and squad win rates."""
-        return (self.duel_rate + self.squad_rate) / 2
+        """Wins over games, duels and squads together (each weighed by its games)."""
+        return (self.duel_wins + self.squad_wins) / self.games if self.games else 0.5
 
 
 @dataclass
@@ -110,6 +118,9 @@ def run_balance(
         )
         for pid, p in pieces.items()
     }
+    counts = Counter(line.name for line in lines.values())
+    for pid, line in lines.items():
+        line.label = f"{line.name} #{pid}" if counts[line.name] > 1 else line.name
     median = statistics.median(line.stat_sum for line in lines.values()) if lines else 0.0
     report = BalanceReport(str(pack.root), pack.grids[chosen].name, median, margin)
     report.pieces = list(lines.values())
@@ -171,7 +182,7 @@ def write_chart(report: BalanceReport, path: Path) -> None:
     colours = {"over": (200, 70, 60), "under": (70, 110, 200), "": (110, 160, 100)}
     for row, piece in enumerate(sorted(report.pieces, key=lambda p: -p.rate)):
         y = top + row * bar_h
-        surface.blit(font.render(piece.name, True, (20, 20, 20)), (10, y + 5))
+        surface.blit(font.render(piece.label or piece.name, True, (20, 20, 20)), (10, y + 5))
         length = int(span * piece.rate)
         pygame.draw.rect(surface, colours[report.flag(piece)], (left, y + 3, length, bar_h - 6))
         label = f"{piece.rate * 100:.0f}%"
@@ -217,7 +228,7 @@ def run_command(args: argparse.Namespace) -> int:
         table.add_column(column, justify="left" if column in ("piece", "flag") else "right")
     for piece in sorted(report.pieces, key=lambda p: -p.rate):
         table.add_row(
-            piece.name,
+            piece.label or piece.name,
             piece.short_form,
             str(piece.stat_sum),
             f"{piece.stat_sum - report.median_sum:+g}",

@@ -1,6 +1,8 @@
 """WoS Tactics engine and bot figures (printed with `make bench`; no timing asserts).
 
-TX_BATTLES (default 200) sets how many 1-vs-1 battles each strength series plays.
+TX_BATTLES (default 200) sets how many 1-vs-1 battles each strength series plays;
+TX_ENDINGS (default 4) how many battles each bot pairing plays on each default map for
+the table of how battles end (elimination, T17 stalemate, round cap).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
 from suite.tactics.rules.arena import make_bot, mirror_army, play_battle
 from suite.tactics.rules.data import load_rules
+from suite.tactics.rules.packs import get_pack, playable_maps
 from suite.tactics.rules.state import TacticsState
 from suite.tactics.rules.terrain import Terrain
 
 BATTLES = int(os.environ.get("TX_BATTLES", "200"))
+ENDINGS = int(os.environ.get("TX_ENDINGS", "4"))
+PAIRINGS = (("normal", "normal"), ("hard", "hard"), ("normal", "hard"))
 
 
 def test_reachability_mobility_6_on_64x64() -> None:
@@ -80,7 +85,7 @@ class Timed:
         began = time.perf_counter()
         action = self.bot.choose(view, legal, rng)
         self._current += time.perf_counter() - began
-        finished = view["phase"] == "attack" or isinstance(action, A.EndTurn)
+        finished = view.phase == "attack" or isinstance(action, A.EndTurn)
         if finished and not isinstance(action, A.Select):
             self.per_piece.append(self._current)
             self._current = 0.0
@@ -130,6 +135,44 @@ def test_normal_vs_random_strength() -> None:
 
 def test_hard_vs_normal_strength() -> None:
     series("hard", "normal")
+
+
+def ending(reason: str) -> str:
+    """The kind of ending a battle's reason names."""
+    if reason.startswith("stalemate"):
+        return "stalemate"
+    if "rounds played" in reason:
+        return "cap"
+    return "elimination"
+
+
+def test_how_battles_end_per_pairing_and_map() -> None:
+    """Issue 12 item 9: no battle between normal or hard bots reaches the round cap."""
+    maps = playable_maps(get_pack(None), 2)
+    print(f"\ntactics: how 1-vs-1 battles end ({ENDINGS} per pairing and map, mirrored armies)")
+    print(f"  {'map':<16} {'pairing':<14} {'elim':>5} {'stale':>6} {'cap':>4} {'rounds':>7}")
+    total: Counter[str] = Counter()
+    for map_id in maps:
+        name = get_pack(None).grids[map_id].name
+        for first, second in PAIRINGS:
+            kinds: Counter[str] = Counter()
+            rounds = []
+            for i in range(ENDINGS):
+                names = (first, second) if i % 2 == 0 else (second, first)
+                army = mirror_army({"players": 2, "map": map_id}, 3000 + i // 2)
+                setup = {"players": 2, "map": map_id, "armies": [army, army]}
+                state = play_battle(setup, 3000 + i, [make_bot(n) for n in names])
+                outcome = state.outcome()
+                assert outcome is not None
+                kinds[ending(outcome.reason)] += 1
+                rounds.append(state.round)
+            total.update(kinds)
+            print(
+                f"  {name:<16} {first + '-' + second:<14} {kinds['elimination']:>5} "
+                f"{kinds['stalemate']:>6} {kinds['cap']:>4} {statistics.median(rounds):>7}"
+            )
+            assert kinds["cap"] == 0, (name, first, second)
+    print(f"  all: {dict(total)}")
 
 
 def test_seeded_battles_are_reproducible() -> None:

@@ -26,6 +26,8 @@ def test_report_lines_and_round_robins(artifacts: Path) -> None:
     for piece in report.pieces:
         assert 0.0 <= piece.rate <= 1.0
         assert report.flag(piece) in ("", "over", "under")
+        wins = piece.duel_wins + piece.squad_wins
+        assert piece.rate == pytest.approx(wins / (piece.duel_games + piece.squad_games))
     chart = artifacts / "tx_balance.png"
     balance.write_chart(report, chart)
     assert chart.stat().st_size > 1000
@@ -52,3 +54,25 @@ def test_suite_command_line_has_the_tools(tmp_path: Path) -> None:
     )
     assert chart.exists()
     assert main(["sim", "tactics", "--games", "1", "--map", "1"]) == 0
+
+
+def test_pieces_are_keyed_by_id_when_names_repeat(make_pack, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Two pieces named alike stay two lines, told apart by their ids."""
+    from .conftest import GOOD_INI
+
+    twin = (
+        "piece2 = Knight, skins\\knight, 0, 14, 0, 6, 4, 3, 0, 1, 3, 1, 0, 1, 1, 1, 1, 1, 2, "
+        '0, 0, "", 0\n[map1]'
+    )
+    root = make_pack(GOOD_INI.replace("[map1]", twin))
+    report = balance.run_balance(root, battles=2, squads=2)
+    labels = sorted(p.label for p in report.pieces)
+    assert labels == ["Knight #1", "Knight #2"]
+    assert all(p.duel_games == 2 for p in report.pieces)
+
+
+def test_squads_weigh_by_games() -> None:
+    line = balance.PieceBalance(
+        1, "A", 10, 4, duel_wins=1, duel_games=2, squad_wins=9, squad_games=10
+    )
+    assert line.rate == pytest.approx(10 / 12)

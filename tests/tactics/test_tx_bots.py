@@ -95,3 +95,36 @@ def test_play_battle_reaches_the_end_with_four_bots() -> None:
     assert outcome is not None and len(outcome.places) >= 1
     with pytest.raises(ValueError, match="unknown tactics bot"):
         make_bot("genius")
+
+
+def test_cautious_bots_march_and_fight_instead_of_waiting() -> None:
+    """RULINGS T17: hard bots used to keep out of each other's reach until the battle
+    ended on the stalemate count; now they march to firing positions and fight (this
+    seed on Twin Rivers ended in a stalemate before)."""
+    from suite.tactics.rules.arena import mirror_army
+
+    army = mirror_army({"players": 2, "map": 2}, 501)
+    setup = {"players": 2, "map": 2, "armies": [army, army]}
+    state = play_battle(setup, 502, [make_bot("hard"), make_bot("hard")])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "one army left"
+
+
+def test_a_bot_without_an_attack_moves_toward_a_firing_position() -> None:
+    """T17: with no attack in reach the bot moves the piece that gets closest to a tile
+    from which it could hit an enemy, rather than ending its turn."""
+    from suite.tactics.rules.bots import Analysis
+
+    state = TacticsState.create(SMALL, 4)
+    seat = state.current
+    bot = HardBot()
+    choice = bot.choose(state.view(seat), state.legal(seat), Rng(1))
+    assert isinstance(choice, A.Select)
+    state.apply(seat, choice)
+    unit = state.units[choice.piece]
+    analysis = Analysis(state, seat, bot.aggression, aware=True)
+    before = analysis.field(unit)[unit.cell]
+    move = bot.choose(state.view(seat), state.legal(seat), Rng(1))
+    assert isinstance(move, A.Move)
+    state.apply(seat, move)
+    assert analysis.field(unit)[unit.cell] < before

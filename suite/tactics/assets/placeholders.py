@@ -66,11 +66,10 @@ def tile_bitmap(pack: Pack, index: int) -> Bitmap:
 
 
 def skin_bitmap(pack: Pack, piece_id: int) -> Bitmap:
-    """The filmstrip of piece `piece_id`, or the placeholder when missing, unreadable or not
-    a filmstrip of five square frames."""
+    """The filmstrip of piece `piece_id`, or the placeholder when missing, unreadable or
+    narrower than five square frames (columns past them are ignored, RULINGS T15)."""
     piece = pack.pieces.get(piece_id)
     bitmap = load_bitmap(pack, piece.bitmap, "skin") if piece else None
-    filmstrip = bitmap is not None and bitmap.width % bitmap.height == 0
-    if bitmap is not None and filmstrip and bitmap.width >= SKIN_FRAMES * bitmap.height:
+    if bitmap is not None and bitmap.width >= SKIN_FRAMES * bitmap.height > 0:
         return bitmap
     return placeholder_skin(_palette(pack))

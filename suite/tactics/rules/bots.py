@@ -12,6 +12,12 @@ deal to that cell next turn, weighted by (1 - aggression); candidates without a 
 score their progress towards the nearest enemy. The best piece is selected, moved and
 fired; when nothing scores above standing still the turn ends.
 
+Both engage (RULINGS T17): when no piece has an attack in reach, the bot moves the piece
+that gets closest to a firing position (a tile from which it could hit an enemy, by
+walking distance) instead of waiting; and once half the stalemate count of rounds has
+passed without damage it takes its best attack however risky, so that battles between
+bots end by a fight.
+
 hard: takes the normal bot's best few candidates and looks through the chance outcomes
 of each (miss, hit, crit with their probabilities), scoring each resulting position with
 `evaluate` (material weighted by piece value, the enemy's best reply from its rested
@@ -29,7 +35,7 @@ from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
 from suite.tactics.rules import combat
 from suite.tactics.rules.forecast import Forecast
-from suite.tactics.rules.state import MOVE, SELECT, TacticsState, Unit
+from suite.tactics.rules.state import ATTACK, MOVE, SELECT, TacticsState, Unit
 from suite.tactics.rules.view import TacticsView
 
 PROGRESS_WEIGHT = 1.0
@@ -46,6 +52,7 @@ class Candidate:
     cell: int
     target: int  # -1: no attack
     forecast: Forecast | None
+    progress: float = 0.0  # steps gained towards a firing position
 
 
 def piece_value(state: TacticsState, unit: Unit) -> float:
@@ -83,7 +90,7 @@ class Analysis:
         # aware: only enemies rested enough to act on their next turn threaten (T1)
         self.threats = [u for u in self.enemies if not aware or self.ready_next(u)]
         self._zones: list[tuple[Unit, frozenset[int]]] | None = None
-        self._fields: dict[int, tuple[int, ...]] = {}
+        self._fields: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self._values: dict[int, float] = {}
 
     def ready_next(self, unit: Unit) -> bool:
@@ -123,11 +130,25 @@ class Analysis:
         return combat.runtime(piece, unit.level, self.state.rules).max_hp
 
     def field(self, unit: Unit) -> tuple[int, ...]:
-        bits = self.state.pieces[unit.kind].movement
-        got = self._fields.get(bits)
+        """Walking steps for `unit` to the nearest firing position: a tile it may stand
+        on from which its weapon reaches an enemy (T17); cells that reach none get
+        size * size + 1."""
+        state = self.state
+        piece = state.pieces[unit.kind]
+        weapon = state.weapon_of(unit)
+        reach = min(piece.range, state.rules.movement.max_range)
+        key = (piece.movement, weapon.movement, piece.min_range, reach)
+        got = self._fields.get(key)
         if got is None:
-            got = self.state.terrain.distances([e.cell for e in self.enemies], bits)
-            self._fields[bits] = got
+            terrain = state.terrain
+            spots: set[int] = set()
+            for enemy in self.enemies:
+                for cell in terrain.shot_cells(enemy.cell, weapon.movement, piece.min_range, reach):
+                    if terrain.can_hold(cell, piece.movement):
+                        spots.add(cell)
+            sources = sorted(spots) or [e.cell for e in self.enemies]
+            got = terrain.distances(sources, piece.movement)
+            self._fields[key] = got
         return got
 
     def gain(self, target: Unit, numbers: Forecast) -> float:
@@ -156,12 +177,12 @@ class Analysis:
             # the normal bot marches like Wesnoth's move-to-targets: risk only weighs
             # attacks; the aware (hard) bot also keeps out of reach while marching
             march = progress - risk if self.aware else progress
-            out.append(Candidate(march, unit.uid, cell, -1, None))
+            out.append(Candidate(march, unit.uid, cell, -1, None, progress))
             for target in state.targets(unit, cell):
                 numbers = state.forecast(unit, target, cell)
                 # moving and attacking leaves no rest for the next turn in "all rested" mode
                 score = progress - risk - move_cost + self.gain(target, numbers)
-                out.append(Candidate(score, unit.uid, cell, target.uid, numbers))
+                out.append(Candidate(score, unit.uid, cell, target.uid, numbers, progress))
         out.sort(key=lambda c: (-c.score, c.cell, c.target))
         return out
 
@@ -240,10 +261,27 @@ class NormalBot:
         pool = self.ranked(state, 1)
         if not pool:
             return None
-        best = pool[0]
-        if state.phase == SELECT and best.target < 0 and best.score <= 0:
-            return None  # standing still beats every command: end the turn
-        return best
+        return self.engage(state, pool[0])
+
+    def engage(self, state: TacticsState, best: Candidate) -> Candidate | None:
+        """T17: when no piece has an attack in reach, march the one that gets closest to
+        a firing position rather than wait; once half the stalemate count of quiet rounds
+        has passed, take the best attack even when it looks risky. None (end the turn)
+        when `best` only stands still and nothing else is worth doing."""
+        if best.target >= 0 or state.phase == ATTACK:
+            return best
+        units = [state.units[state.active]] if state.phase == MOVE else list(state.commandable())
+        lists = [self._lists.get(u.uid) or [] for u in units]
+        attacks = [c for found in lists for c in found if c.target >= 0]
+        if attacks:
+            if 2 * state.quiet_rounds >= state.rules.turn.quiet_rounds:
+                # half the stalemate count has passed without damage: accept the risk
+                return min(attacks, key=lambda c: (-c.score, c.unit, c.cell, c.target))
+            return None if state.phase == SELECT and best.score <= 0 else best
+        marches = [c for found in lists for c in found if c.progress > 0]
+        if not marches:
+            return None if state.phase == SELECT else best
+        return min(marches, key=lambda c: (-c.progress, -c.score, c.unit, c.cell))
 
 
 def evaluate(state: TacticsState, seat: Seat, aggression: float) -> float:
@@ -310,10 +348,7 @@ class HardBot(NormalBot):
         for order, cand in enumerate(pool):
             scored.append((self.expect(state, seat, cand), order, cand))
         scored.sort(key=lambda item: (-item[0], item[1]))
-        best = scored[0][2]
-        if state.phase == SELECT and best.target < 0 and best.score <= 0:
-            return None
-        return best
+        return self.engage(state, scored[0][2])
 
     def expect(self, state: TacticsState, seat: Seat, cand: Candidate) -> float:
         """Expected evaluation after carrying out `cand` over its chance outcomes."""
