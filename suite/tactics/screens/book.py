@@ -424,18 +424,18 @@ def draw_stats(
     the guilds at open war."""
     columns = (
         ("Player", 0.0),
-        ("Won", 0.40),
-        ("Lost", 0.50),
-        ("Win %", 0.60),
-        ("Rating", 0.72),
-        ("War pts", 0.86),
+        ("Won", 0.42),
+        ("Lost", 0.52),
+        ("Win %", 0.62),
+        ("Rating", 0.75),
+        ("War pts", 0.88),
     )
     for title, at in columns:
         draw_text(
             surface,
             title,
             (rect.x + round(rect.width * at), rect.y),
-            size=14,
+            size=13 if rect.width < 500 else 14,
             colour=theme.TEXT_MUTED,
             bold=True,
         )

@@ -599,8 +599,7 @@ class SetupScene(Scene):
         if self.view_name != "stats":
             for entry in (self.guild_entry, self.war_entry):
                 if entry is not None:
-                    entry.kill()
-            self.guild_entry = self.war_entry = None
+                    entry.hide()
             return
         y = body.bottom - 34
         entry_w = max(120, body.width - 130)
@@ -622,9 +621,11 @@ class SetupScene(Scene):
         else:
             self.guild_entry.set_relative_position((body.x, y - 40))
             self.guild_entry.set_dimensions((entry_w, 32))
+            self.guild_entry.show()
             if self.war_entry is not None:
                 self.war_entry.set_relative_position((body.x, y))
                 self.war_entry.set_dimensions((entry_w, 32))
+                self.war_entry.show()
         self.guild_button.rect = pygame.Rect(
             body.x + entry_w + 8, y - 40, body.right - body.x - entry_w - 8, 32
         )
@@ -634,7 +635,7 @@ class SetupScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
-        draw_text(surface, "Book of Tactics", (20, 12), size=28, bold=True)
+        draw_text(surface, "Book of Tactics", (20, 4), size=26, bold=True)
         problems = len(self.pack.problems)
         version = "?" if self.pack.version is None else f"{self.pack.version:g}"
         where = self.profile.pack or "shipped pack"
@@ -642,9 +643,9 @@ class SetupScene(Scene):
         pack_line = f"{where}  v{version}  \u2022  {problems} problem{plural} (Pack: details)"
         draw_text(
             surface,
-            fit(pack_line, 14, self.pack_button.rect.x - 280, False),
-            (270, 24),
-            size=14,
+            fit(pack_line, 13, self.pack_button.rect.x - 30, False),
+            (22, 40),
+            size=13,
             colour=theme.TEXT_MUTED,
         )
         left, right = self.layout_rects["left"], self.layout_rects["right"]
