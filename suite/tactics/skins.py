@@ -30,12 +30,13 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
-from suite.core.datafile import read_toml
+from suite.core.datafile import DataError, read_rules
 from suite.paths import asset
 from suite.tactics.assets.bmp import Bitmap
 from suite.tactics.assets.model import SKIN_FRAMES, TEAM_NAMES, TRANSPARENT_INDEX, Pack
@@ -57,23 +58,29 @@ class SkinError(ValueError):
     """A bitmap that is not a filmstrip of square skin frames."""
 
 
-class SkinStyleError(ValueError):
-    """The skin style file is missing a key or holds a bad value."""
+SkinStyleError = DataError
+"""A broken skin style file: the core rules-data error, naming the file and the key."""
+
+Byte = Annotated[int, msgspec.Meta(ge=0, le=OPAQUE)]
+Share = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+Inside = Annotated[float, msgspec.Meta(gt=0.0, lt=1.0)]
+Fine = Annotated[float, msgspec.Meta(ge=0.01, le=1.0)]
+Scale = Annotated[float, msgspec.Meta(ge=0.0, le=10.0)]
+Colour = tuple[Byte, Byte, Byte]
 
 
-@dataclass(frozen=True)
-class ShadowStyle:
+class ShadowStyle(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The oval under a piece (see `assets/tactics/skins.toml` [shadow])."""
 
-    colour: RGB
-    alpha: int
-    footprint_rows: float
-    width_scale: float
-    min_width: float
-    max_width: float
-    aspect: float
-    softness: float
-    tint: float
+    colour: Colour
+    alpha: Byte
+    footprint_rows: Share
+    width_scale: Scale
+    min_width: Share
+    max_width: Share
+    aspect: Fine
+    softness: Fine
+    tint: Share
 
     def colour_for(self, army: RGB) -> RGB:
         """The shadow's colour under a piece of colour `army`: `colour` leaning `tint` of the
@@ -84,10 +91,32 @@ class ShadowStyle:
         return (r, g, b)
 
 
+class _Armies(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    red: Colour
+    green: Colour
+    yellow: Colour
+    blue: Colour
+
+
+class _Shading(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    dark: Share
+    mid: Inside
+    light: Share
+    low: Share = 0.0
+
+
+class _StyleFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`skins.toml` as written: [armies], [shading], [shadow]."""
+
+    armies: _Armies
+    shading: _Shading
+    shadow: ShadowStyle
+
+
 @dataclass(frozen=True)
 class SkinStyle:
-    """Army colours in `TEAM_NAMES` order, the team ramp (`dark`, `mid`, `light`) and the
-    shadow."""
+    """Army colours in `TEAM_NAMES` order, the team ramp (`dark`, `mid`, `light`, and
+    `low`, where the darkest team index lands) and the shadow."""
 
     armies: tuple[RGB, ...]
     dark: float
@@ -104,59 +133,17 @@ class SkinStyle:
         return self.armies[army]
 
 
-def _table(data: dict[str, Any], path: Path, name: str) -> dict[str, Any]:
-    table = data.get(name)
-    if not isinstance(table, dict):
-        raise SkinStyleError(f"{path}: missing table [{name}]")
-    return table
-
-
-def _rgb(table: dict[str, Any], path: Path, where: str, key: str) -> RGB:
-    raw = table.get(key)
-    if (
-        not isinstance(raw, list)
-        or len(raw) != 3
-        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in raw)
-    ):
-        raise SkinStyleError(f"{path}: [{where}] {key} must be [r, g, b] with 0-255 integers")
-    return (raw[0], raw[1], raw[2])
-
-
-def _number(
-    table: dict[str, Any], path: Path, where: str, key: str, low: float, high: float
-) -> float:
-    raw = table.get(key)
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not low <= raw <= high:
-        raise SkinStyleError(f"{path}: [{where}] {key} must be a number from {low} to {high}")
-    return float(raw)
-
-
 def read_style(path: Path) -> SkinStyle:
-    """Parse a skin style file; `SkinStyleError` names the file and the bad key."""
-    data = read_toml(path, SkinStyleError)
-    armies = _table(data, path, "armies")
-    shading = _table(data, path, "shading")
-    shadow = _table(data, path, "shadow")
-    mid = _number(shading, path, "shading", "mid", 0.0, 1.0)
-    if not 0.0 < mid < 1.0:
-        raise SkinStyleError(f"{path}: [shading] mid must lie strictly between 0 and 1")
+    """Parse a skin style file in one typed conversion; `DataError` names the file and
+    the bad key."""
+    found = read_rules(path, _StyleFile)
     return SkinStyle(
-        armies=tuple(_rgb(armies, path, "armies", name) for name in TEAM_NAMES),
-        dark=_number(shading, path, "shading", "dark", 0.0, 1.0),
-        mid=mid,
-        light=_number(shading, path, "shading", "light", 0.0, 1.0),
-        low=_number(shading, path, "shading", "low", 0.0, 1.0),
-        shadow=ShadowStyle(
-            colour=_rgb(shadow, path, "shadow", "colour"),
-            alpha=int(_number(shadow, path, "shadow", "alpha", 0, OPAQUE)),
-            footprint_rows=_number(shadow, path, "shadow", "footprint_rows", 0.0, 1.0),
-            width_scale=_number(shadow, path, "shadow", "width_scale", 0.0, 10.0),
-            min_width=_number(shadow, path, "shadow", "min_width", 0.0, 1.0),
-            max_width=_number(shadow, path, "shadow", "max_width", 0.0, 1.0),
-            aspect=_number(shadow, path, "shadow", "aspect", 0.01, 1.0),
-            softness=_number(shadow, path, "shadow", "softness", 0.01, 1.0),
-            tint=_number(shadow, path, "shadow", "tint", 0.0, 1.0),
-        ),
+        armies=tuple(getattr(found.armies, name) for name in TEAM_NAMES),
+        dark=found.shading.dark,
+        mid=found.shading.mid,
+        light=found.shading.light,
+        low=found.shading.low,
+        shadow=found.shadow,
     )
 
 

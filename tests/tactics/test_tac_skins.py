@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -302,10 +302,10 @@ def test_with_shadow_goes_behind_the_piece_and_not_the_portrait() -> None:
 
 
 def test_shadow_tint_leans_towards_the_army() -> None:
-    shadow = replace(default_style().shadow, colour=(0, 0, 0), tint=0.5)
+    shadow = msgspec.structs.replace(default_style().shadow, colour=(0, 0, 0), tint=0.5)
     assert shadow.colour_for((200, 100, 0)) == (100, 50, 0)
-    assert replace(shadow, tint=0.0).colour_for((200, 100, 0)) == (0, 0, 0)
-    assert replace(shadow, tint=1.0).colour_for((200, 100, 0)) == (200, 100, 0)
+    assert msgspec.structs.replace(shadow, tint=0.0).colour_for((200, 100, 0)) == (0, 0, 0)
+    assert msgspec.structs.replace(shadow, tint=1.0).colour_for((200, 100, 0)) == (200, 100, 0)
 
 
 def test_over_blends_straight_alpha() -> None:
@@ -358,10 +358,13 @@ def test_shipped_style_names_every_army() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("blue = [44, 94, 226]", "blue = [44, 94]"), r"\[armies\] blue must be \[r, g, b\]"),
-        (("mid = 0.55", "mid = 1.0"), r"\[shading\] mid must lie strictly between"),
-        (("alpha = 160", "alpha = 300"), r"\[shadow\] alpha must be a number from 0 to 255"),
-        (("[shadow]", "[shade]"), r"missing table \[shadow\]"),
+        (
+            ("blue = [44, 94, 226]", "blue = [44, 94]"),
+            r"at `armies.blue`: Expected `array` of length 3",
+        ),
+        (("mid = 0.55", "mid = 1.0"), r"at `shading.mid`: Expected `float` < 1.0"),
+        (("alpha = 160", "alpha = 300"), r"at `shadow.alpha`: Expected `int` <= 255"),
+        (("[shadow]", "[shade]"), r"unknown field `shade`|missing required field `shadow`"),
         (("red = [206, 38, 38]", "red = [206, 38"), "broken TOML"),
     ],
 )
