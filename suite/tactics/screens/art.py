@@ -36,8 +36,9 @@ def load_map_pack(pack: str | None) -> Pack:
 def _scaled(surface: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
     if surface.get_size() == size:
         return surface
-    image = pygame.transform.smoothscale(surface.convert_alpha(), size)
-    return image
+    if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        surface = surface.convert_alpha()
+    return pygame.transform.smoothscale(surface, size)
 
 
 def diamond_points(
@@ -56,7 +57,7 @@ class BattleArt:
         self.pack = pack
         self.grid = grid
         self.art = PackArt(pack)
-        self._tiles: dict[tuple[int, int], pygame.Surface] = {}
+        self._tiles: dict[tuple[int, int, bool], pygame.Surface] = {}
         self._frames: dict[tuple[int, int, int, bool], list[pygame.Surface]] = {}
         self._flash: dict[tuple[int, int, int, int], pygame.Surface] = {}
         self._map_key: tuple[float, int] | None = None
@@ -65,10 +66,20 @@ class BattleArt:
         self.renders = 0  # how many times a static map was drawn (tests, bench)
 
     # -- tiles and the static map ---------------------------------------------------------
-    def tile(self, index: int, width: int) -> pygame.Surface:
-        key = (index, width)
+    def tile(self, index: int, width: int, turned: bool = False) -> pygame.Surface:
+        """Tile `index` scaled to `width`; `turned` (a quarter turn of the map) mirrors its
+        top diamond so that its texture follows the map's axes (a bridge's planks turn
+        with the river), while the lit cube sides below keep their light."""
+        key = (index, width, turned)
         if key not in self._tiles:
-            self._tiles[key] = _scaled(self.art.tile(index), (width, width))
+            image = _scaled(self.art.tile(index), (width, width))
+            if turned:
+                image = image.copy()
+                half = pygame.Rect(0, 0, width, width // 2)
+                top = pygame.transform.flip(image.subsurface(half).copy(), True, False)
+                image.fill((0, 0, 0, 0), half)
+                image.blit(top, (0, 0))
+            self._tiles[key] = image
         return self._tiles[key]
 
     def static_map(self, projection: Projection) -> pygame.Surface:
@@ -86,11 +97,12 @@ class BattleArt:
         surface.fill(FIELD_BACKGROUND)
         tiles = self.grid.tiles
         width = projection.tile_w
+        turned = projection.rotation % 2 == 1
         for x, y in projection.draw_order():
             index = int(tiles[y, x])
             if index == BORDER_INDEX:
                 continue
-            surface.blit(self.tile(index, width), projection.image_pos(x, y))
+            surface.blit(self.tile(index, width, turned), projection.image_pos(x, y))
         if pygame.display.get_init() and pygame.display.get_surface() is not None:
             surface = surface.convert()
         return surface

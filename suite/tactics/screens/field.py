@@ -32,6 +32,7 @@ MARKS: dict[str, tuple[Colour, int, int]] = {
     "outline": ((255, 150, 30), 255, 3),  # orange outline: attackable from the white tile
     "target": ((255, 140, 20), 140, 0),  # orange: attackable now
     "selected": ((255, 230, 120), 255, 2),  # the commanded piece's tile
+    "ready": ((120, 210, 255), 170, 2),  # own pieces that may be commanded now
     "cursor": ((220, 230, 255), 150, 1),  # the tile under the mouse
 }
 MARK_ORDER = tuple(MARKS)

@@ -690,7 +690,8 @@ class BattleScene(Scene):
         elif view.phase == "attack":
             cells["target"] = frozenset(pos[t] for t in view.targets if t in pos)
         elif view.phase == "select":
-            cells["reach"] = frozenset()
+            ready = set(view.commandable)
+            cells["ready"] = frozenset(pos[u] for u in ready if u in pos)
         return Marks(cells)
 
     def _buttons_state(self) -> None:

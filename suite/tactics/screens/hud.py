@@ -47,7 +47,7 @@ def top_line(view: TacticsView, names: Sequence[str], waiting: float, local: boo
         return f"Battle over after {view.round} rounds"
     name = names[view.current] if view.current < len(names) else f"Seat {view.current + 1}"
     team = next((s.team for s in view.seats if s.seat == view.current), "")
-    whose = "Your turn" if local else f"{name}'s turn"
+    whose = f"{name}, your turn" if local else f"{name}'s turn"
     phase = PHASES.get(view.phase, view.phase)
     text = f"Round {view.round}  \u2022  {whose} ({team})  \u2022  {phase}"
     if view.pieces_left_this_turn is not None:
