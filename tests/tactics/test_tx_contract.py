@@ -185,6 +185,10 @@ def test_check_names_what_is_broken() -> None:
         TacticsState.from_dict(snap)
     with pytest.raises(ValueError, match="not a tactics state"):
         TacticsState.from_dict({"config": {"map": 1}})
+    snap = state.to_dict()
+    snap["units"][0]["hp"] = "lots"
+    with pytest.raises(ValueError, match="not a tactics state"):
+        TacticsState.from_dict(snap)
 
 
 def test_stalemate_ends_after_twenty_quiet_rounds_by_score() -> None:

@@ -665,7 +665,9 @@ class TacticsState:
             state.units = [Unit.from_dict(u, terrain.size) for u in d["units"]]
             state._occupy()
             state.check()
-        except (KeyError, TypeError, IndexError, AssertionError) as exc:
+        except PackError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError, AssertionError) as exc:
             raise ValueError(f"not a tactics state: missing or bad {exc}") from exc
         return state
 
