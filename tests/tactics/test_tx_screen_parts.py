@@ -30,6 +30,7 @@ from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
 from suite.tactics.screens.menus import MenuScene
+from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.popup import popup_lines
 from suite.tactics.screens.profile import (
     TacticsProfile,
@@ -342,3 +343,31 @@ def test_a_left_battle_resumes_where_it_stopped() -> None:
         autosave_path().write_text("{ not json")
         h.click(setup.resume_button)
         assert h.scene is setup and h.notices[-1].startswith("Cannot resume")
+
+
+def test_a_crafted_pack_with_missing_art_plays(make_pack: MakePack, artifacts: Path) -> None:
+    """A folder pack chosen in the Book, its skin and tile files missing: placeholders
+    are drawn, the problems are listed, and a battle runs."""
+    root = make_pack(skip=frozenset({"skins/knight.bmp", "tiles/grass.bmp"}))
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        h.click(setup.pack_button)
+        panel = h.scene
+        assert isinstance(panel, PackScene) and panel.entry is not None
+        h.click(panel.entry.rect)
+        h.type_text(str(root))
+        h.click(panel.check_button)
+        assert panel.verdict == "playable" and panel.pack is not None and panel.pack.problems
+        h.screenshot(artifacts / "tx_pack_crafted_problems.png")
+        h.click(panel.use_button)
+        assert h.scene is setup and setup.profile.pack == str(root)
+        h.click(setup.add_bot_button)
+        while setup.profile.bot_speed != 3:
+            h.click(setup.speed_button)
+        h.click(setup.launch_button)
+        battle = h.scene
+        assert isinstance(battle, BattleScene)
+        h.frames(30)
+        assert battle.view.map.pack == str(root)
+        h.screenshot(artifacts / "tx_battle_crafted_pack.png")

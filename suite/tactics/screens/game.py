@@ -689,6 +689,8 @@ class BattleScene(Scene):
                 cells["outline"] = frozenset(pos[t] for t in view.targets if t in pos)
         elif view.phase == "attack":
             cells["target"] = frozenset(pos[t] for t in view.targets if t in pos)
+            if not cells["target"] and selected is not None:  # click it to end the command
+                cells["target"] = frozenset({(selected.x, selected.y)})
         elif view.phase == "select":
             ready = set(view.commandable)
             cells["ready"] = frozenset(pos[u] for u in ready if u in pos)
