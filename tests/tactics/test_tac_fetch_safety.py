@@ -221,3 +221,32 @@ def test_a_malformed_url_is_an_error(url: str, tmp_path: Path, capsys) -> None:
     assert main(["tactics", "fetch", url or "x", str(tmp_path / "dest")]) == 1
     assert "Traceback" not in capsys.readouterr().err
     assert not (tmp_path / "dest").exists()
+
+
+def test_a_move_failing_half_way_puts_every_file_back(server, tmp_path: Path, monkeypatch) -> None:
+    import errno
+
+    import suite.tactics.assets.fetch as fetch
+
+    base, folder, _files = server
+    published(folder)
+    dest = tmp_path / "dest"
+    assert fetch_pack(base + "/tactics", dest).status is FetchStatus.FETCHED
+    before = snapshot(dest)
+    site = published(folder, GOOD_INI.replace("version = 1.5", "version = 2"))
+    (site / "tiles" / "grass.bmp").write_bytes(b"BM changed")
+    real = os.replace
+    calls = {"n": 0}
+
+    def flaky(src: object, dst: object) -> None:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fetch.os, "replace", flaky)
+    result = fetch_pack(base + "/tactics", dest)
+    monkeypatch.setattr(fetch.os, "replace", real)
+    assert result.status is FetchStatus.FAILED
+    assert "No space left on device" in result.messages[-1]
+    assert snapshot(dest) == before

@@ -214,8 +214,12 @@ def _listed(base: str, folder: str, clock: _Clock, max_bytes: int) -> list[str]:
     names = []
     for href in _HREF.findall(page.decode("utf-8", "replace")):
         leaf = urllib.parse.unquote(href).rsplit("/", 1)[-1]
-        if leaf and leaf.lower().endswith(_OPTIONAL_EXTENSIONS):
-            names.append(f"{folder}/{leaf}")
+        if not leaf.lower().endswith(_OPTIONAL_EXTENSIONS) or _is_settings(leaf):
+            continue
+        try:
+            names.append(check_safe(f"{folder}/{leaf}"))
+        except UnsafePath:
+            continue
     return sorted(set(names))
 
 
