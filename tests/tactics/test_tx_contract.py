@@ -161,6 +161,14 @@ def test_apply_refuses_wrong_types_and_changes_nothing(seat: object, action: obj
     assert state.to_dict() == before
 
 
+def onto_the_border(state: TacticsState) -> None:
+    """Move piece 0 onto the map's corner, a border cell nothing may stand on."""
+    unit = state.units[0]
+    state.occupied[unit.cell] = 0
+    unit.cell = 0
+    state.occupied[0] = unit.uid + 1
+
+
 def test_check_names_what_is_broken() -> None:
     state = battle()
     state.check()
@@ -173,6 +181,7 @@ def test_check_names_what_is_broken() -> None:
         (lambda s: setattr(s, "eliminated", [s.current]), "eliminated"),
         (lambda s: setattr(s, "phase", "dance"), "phase"),
         (lambda s: setattr(s, "active", 0), "selected"),
+        (onto_the_border, "cannot"),
     ]
     for corrupt, words in cases:
         broken = TacticsState.from_dict(state.to_dict())

@@ -759,6 +759,8 @@ class TacticsState:
             need = combat.xp_to_level(unit.level, rules)
             assert 0 <= unit.xp < need, f"{name}: XP {unit.xp} (levels up at {need})"
             if unit.hp > 0:
+                bits = self.pieces[unit.kind].movement
+                assert self.terrain.can_hold(unit.cell, bits), f"{name} stands on a cell it cannot"
                 assert unit.cell not in seen, f"{name} shares cell {unit.cell}"
                 seen[unit.cell] = unit.uid
                 assert self.occupied[unit.cell] == unit.uid + 1, f"{name}: occupancy"
