@@ -113,13 +113,13 @@ def test_short_form_menu_greying_and_trimming() -> None:
     formation = [king.id] + [0] * 8
     entries = {
         pid: (enabled, why)
-        for pid, _, why, enabled in menu_entries(pack, pieces, formation, 1, Profile())
+        for pid, _, why, enabled in menu_entries(pieces, formation, 1, Profile())
     }
     assert entries[0][0]
     assert not entries[king.id][0] and "max#" in entries[king.id][1]
     needy = next(p for p in pieces.values() if p.requirements)
     assert not entries[needy.id][0] and needy.requirements in entries[needy.id][1]
-    same_slot = {pid: e for pid, _, _, e in menu_entries(pack, pieces, formation, 0, Profile())}
+    same_slot = {pid: e for pid, _, _, e in menu_entries(pieces, formation, 0, Profile())}
     assert same_slot[king.id], "the slot's own piece does not count against max#"
     assert trimmed([1, 0, 2, 3, 4], 2) == (1, 0, 2, 0, 0)
 

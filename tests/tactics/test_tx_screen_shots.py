@@ -20,9 +20,11 @@ from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import PieceMenu
 from suite.tactics.screens.drivers import LiveDriver
 from suite.tactics.screens.game import BattleScene
+from suite.tactics.screens.gameover import GameOverScene
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle
 from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.profile import TacticsProfile
+from suite.tactics.screens.ratings import Records
 from suite.tactics.screens.setup import SetupScene
 from suite.tactics.skins import FRAME_NAMES
 from suite.ui.harness import Harness
@@ -228,3 +230,40 @@ def test_pack_panel_lists_problems(artifacts: Path, tmp_path: Path) -> None:
         h.screenshot(artifacts / "tx_pack_problems.png")
         h.click(panel.close_button)
         assert h.scene is setup and setup.profile.pack == ""
+
+
+def test_game_over_of_four_with_ratings_and_war_points(artifacts: Path) -> None:
+    seats = [
+        SeatInfo("Ann", "human"),
+        SeatInfo("Bob", "human"),
+        SeatInfo("Bot Cyra", "normal"),
+        SeatInfo("Bot Dax", "random"),
+    ]
+    records = Records()
+    assert "Owls" in records.set_guild("Ann", "Owls")
+    records.set_guild("Bob", "Cats")
+    records.open_war("Owls", "Cats")
+    config = battle_config(seats, pack=None, map_id=1, pieces_per_turn=0, army_size=2)
+    session = start_battle(config, seats, 21)
+    brain, rng = NormalBot(), Rng(2)
+    for _ in range(5000):
+        if session.outcome() is not None:
+            break
+        seat = next(iter(session.awaiting()))
+        if seat in session.seats:
+            session.act(seat, brain.choose(session.view(seat), session.legal(seat), rng))
+        else:
+            session.run_bot()
+    outcome = session.outcome()
+    assert outcome is not None
+    with Harness() as h:
+        scene = BattleScene(h.app, LiveDriver(session), seats, TacticsProfile())
+        h.push(scene)
+        over = GameOverScene(h.app, scene, records)
+        h.app.replace(over)
+        h.frames(2)
+        assert over.record is not None and set(over.record.elo) == {"Ann", "Bob"}
+        first_human = next(s for group in outcome.places for s in group if s < 2)
+        winner_name = seats[first_human].name
+        assert over.record.war_points.get(winner_name, 0) > 0
+        h.screenshot(artifacts / "tx_game_over_four.png")

@@ -314,7 +314,6 @@ class ArmyGrid:
 
 
 def menu_entries(
-    pack: Pack,
     pieces: dict[int, Piece],
     formation: Sequence[int],
     slot: int,

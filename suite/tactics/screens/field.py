@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pygame
 
 from suite.tactics.screens.anim import HOP_HEIGHT, Figure, Floater
-from suite.tactics.screens.art import BattleArt
+from suite.tactics.screens.art import FIELD_BACKGROUND, BattleArt
 from suite.tactics.screens.iso import ZOOMS, Cell, Projection
 from suite.tactics.skins import FRAME_NAMES
 from suite.ui import theme
@@ -43,10 +43,6 @@ class Marks:
     """Which cells carry which highlight (see MARKS)."""
 
     cells: Mapping[str, frozenset[Cell]]
-
-    @staticmethod
-    def none() -> Marks:
-        return Marks({})
 
 
 class Battlefield:
@@ -207,7 +203,7 @@ class Battlefield:
         """Paint the map, highlights, pieces and floating numbers inside `rect`."""
         clip = surface.get_clip()
         surface.set_clip(self.rect)
-        surface.fill((12, 14, 22), self.rect)
+        surface.fill(FIELD_BACKGROUND, self.rect)
         static = self.art.static_map(self.projection)
         ox, oy = self.origin
         area = self.rect.move(-ox, -oy)

@@ -52,9 +52,7 @@ class GameOverScene(Scene):
         session_replay = getattr(battle.session, "replay", None)
         if records is not None and outcome is not None:
             humans = [k == "human" for k in self.kinds]
-            guilds = [
-                battle.profile.guild if i in self.humans else "" for i in range(len(self.names))
-            ]
+            guilds = [""] * len(self.names)  # each player's guild as set in the ratings
             self.record, self.problem = records.record(
                 self.view, self.names, humans, guilds, outcome
             )
@@ -97,6 +95,9 @@ class GameOverScene(Scene):
         outcome = self.view.outcome
         if outcome is None or self.watched:
             return "Battle over"
+        if len(self.humans) > 1:  # hot-seat: name the winners
+            names = [self.names[s] for s in outcome.winners if s < len(self.names)]
+            return f"{' and '.join(names)} won" if names else "Battle over"
         if self.humans and set(outcome.winners) & self.humans:
             return "Victory!"
         return "Defeat" if self.humans else "Battle over"

@@ -6,8 +6,6 @@ it (damage, miss %, crit %, crit damage), all read from the seat's view.
 
 from __future__ import annotations
 
-import functools
-
 import pygame
 
 from suite.tactics.rules.view import Odds, PieceView, TacticsView
@@ -18,6 +16,8 @@ from suite.ui.widgets import draw_panel, draw_text
 WIDTH = 250
 LINE = 21
 TIRED: tuple[int, int, int] = (240, 80, 70)
+METER_BACK: tuple[int, int, int] = (30, 34, 44)
+METER_FILL: tuple[int, int, int] = (120, 170, 255)
 
 
 def too_tired(view: TacticsView, piece: PieceView) -> bool:
@@ -69,16 +69,6 @@ def popup_lines(
     return lines
 
 
-def popup_height(view: TacticsView, piece: PieceView) -> int:
-    meter = 14 if piece.xp is not None else 0
-    return 44 + meter + LINE * len(popup_lines(view, piece, ""))
-
-
-@functools.lru_cache(maxsize=8)
-def _meter_colours() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    return (30, 34, 44), (120, 170, 255)
-
-
 def draw_popup(
     surface: pygame.Surface,
     view: TacticsView,
@@ -111,7 +101,7 @@ def draw_popup(
     )
     y = rect.y + 38
     if meter and piece.xp is not None and piece.xp_next:
-        back, fill = _meter_colours()
+        back, fill = METER_BACK, METER_FILL
         bar = pygame.Rect(rect.x + 12, y, rect.width - 24, 7)
         pygame.draw.rect(surface, back, bar, border_radius=3)
         done = bar.copy()

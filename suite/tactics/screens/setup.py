@@ -367,7 +367,7 @@ class SetupScene(Scene):
 
     # -- army --------------------------------------------------------------------------------
     def open_piece_menu(self, slot: int) -> None:
-        entries = menu_entries(self.pack, self.pieces, self.formation, slot, self.host_profile())
+        entries = menu_entries(self.pieces, self.formation, slot, self.host_profile())
         at = self.army.slots[slot].topright
         self.app.push(PieceMenu(self.app, at, entries, functools.partial(self.set_slot, slot)))
 
@@ -599,7 +599,7 @@ class SetupScene(Scene):
         if self.view_name != "stats":
             for entry in (self.guild_entry, self.war_entry):
                 if entry is not None:
-                    entry.hide()
+                    entry.hide()  # type: ignore[no-untyped-call]
             return
         y = body.bottom - 34
         entry_w = max(120, body.width - 130)
@@ -621,11 +621,11 @@ class SetupScene(Scene):
         else:
             self.guild_entry.set_relative_position((body.x, y - 40))
             self.guild_entry.set_dimensions((entry_w, 32))
-            self.guild_entry.show()
+            self.guild_entry.show()  # type: ignore[no-untyped-call]
             if self.war_entry is not None:
                 self.war_entry.set_relative_position((body.x, y))
                 self.war_entry.set_dimensions((entry_w, 32))
-                self.war_entry.show()
+                self.war_entry.show()  # type: ignore[no-untyped-call]
         self.guild_button.rect = pygame.Rect(
             body.x + entry_w + 8, y - 40, body.right - body.x - entry_w - 8, 32
         )
