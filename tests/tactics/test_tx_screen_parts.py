@@ -13,6 +13,8 @@ import numpy as np
 import pygame
 import pytest
 
+from suite.core.match import Action, Legal, Outcome, View
+from suite.core.session import LocalSession, Notice
 from suite.core.store import save_document
 from suite.tactics.assets.bmp import save_bmp
 from suite.tactics.assets.model import START_INDICES
@@ -180,18 +182,47 @@ def test_hot_seat_follows_the_player_to_move_and_end_turn_asks_first() -> None:
         assert scene.view.current != first and scene.viewer == scene.view.current
 
 
+class RemoteLike:
+    """A session as a remote client sees it: no bots run here (no `run_bot`)."""
+
+    def __init__(self, session: LocalSession) -> None:
+        self._session = session
+        self.game = session.game
+        self.seats = session.seats
+
+    def view(self, seat: int | None) -> View:
+        return self._session.view(seat)
+
+    def legal(self, seat: int) -> Legal:
+        return self._session.legal(seat)
+
+    def awaiting(self) -> frozenset[int]:
+        return self._session.awaiting()
+
+    def outcome(self) -> Outcome | None:
+        return self._session.outcome()
+
+    def act(self, seat: int, action: Action) -> None:
+        self._session.act(seat, action)
+
+    def poll(self) -> list[Notice]:
+        return self._session.poll()
+
+
 def test_waiting_timer_shows_after_ten_seconds() -> None:
+    seats = [SeatInfo("A"), SeatInfo("B", "normal")]
+    config = battle_config(seats, pack=None, map_id=1, pieces_per_turn=0, army_size=2)
+    local = start_battle(config, seats, 4)
     with Harness() as h:
-        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")], bot_speed=0)
-        for _ in range(600):
-            if not scene.my_turn():
-                break
+        scene = BattleScene(h.app, LiveDriver(RemoteLike(local)), seats, TacticsProfile())
+        h.push(scene)
+        if scene.my_turn():
             scene.act(EndTurn())
-            h.frames(1)
-        scene.driver = LiveDriver(scene.session)
-        scene.driver._run = None  # a remote opponent that does not answer
+        assert not scene.my_turn()  # the other side never answers here
         scene.waiting = 0.0
-        h.seconds(11)
+        h.seconds(9)
+        assert "waiting" not in hud.top_line(scene.view, scene.names, scene.waiting, False)
+        h.seconds(2)
         text = hud.top_line(scene.view, scene.names, scene.waiting, scene.my_turn())
         assert "waiting 11 s" in text
 
