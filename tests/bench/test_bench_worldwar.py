@@ -6,11 +6,14 @@ on wall-clock time.
   the median of three runs;
 - exact odds time for 200 v 200 and 1000 v 1000;
 - the hard bot's time per turn (4 players: hard against three easy bots);
-- bot strength over 200 games each: hard v random (2 players), hard v 3 easy (4 players).
+- bot strength over 200 games each: hard v random (2 players), hard v 3 easy (4 players);
+- 400 games of 4 mixed bots on each shipped map with increasing cards: how many end by
+  conquest within 300 rounds, the longest game, and the process's peak memory.
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -143,3 +146,35 @@ def test_bench_bot_strength() -> None:
                 f"  hard v {players - 1} {opponent} ({players}p, cards {cards}): "
                 f"{wins}/{games} = {100 * wins / games:.1f}% (turn limit reached: {unfinished})"
             )
+
+
+MIXED = ("hard", "easy", "random", "easy")
+
+
+def test_bench_mixed_bots_end_by_conquest() -> None:
+    print("\nMixed bots, 4 players, increasing cards (target: all 400 end by conquest within 300")
+    print("rounds on each shipped map; peak memory under 400 MB)")
+    for map_name in ("classic",):
+        conquered, longest = 0, 0
+        started = time.perf_counter()
+        for g in range(400):
+            config = {"players": 4, "map": map_name, "cards": "increasing", "max_turns": 300}
+            st = new_from(config, 20_000 + g)
+            bots = [SPEC.bots[MIXED[(s + g) % 4]]() for s in range(4)]
+            play(st, bots, Rng(g))
+            outcome = st.outcome()
+            assert outcome is not None
+            conquered += not outcome.reason.startswith("turn limit")
+            longest = max(longest, st.rounds())
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(
+            f"  {map_name}: {conquered}/400 ended by conquest, longest {longest} rounds, "
+            f"{time.perf_counter() - started:.1f} s, peak memory {peak:.0f} MB, "
+            f"odds caches {odds.cached_bytes() / 2**20:.1f} MB"
+        )
+
+
+def new_from(config: dict[str, Any], seed: int) -> WorldWarState:
+    st = SPEC.create(config, seed)
+    assert isinstance(st, WorldWarState)
+    return st

@@ -12,9 +12,9 @@ import pytest
 from suite.core.board import Board
 from suite.core.match import Outcome
 from suite.core.rng import Rng
-from suite.worldwar.rules import SPEC
+from suite.worldwar.rules import SPEC, bots
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.bots import HardBot
+from suite.worldwar.rules.bots import EasyBot, HardBot
 from suite.worldwar.rules.engine import WorldWarState
 
 Position = Callable[..., WorldWarState]
@@ -78,3 +78,16 @@ def test_hard_bot_occupies_toward_the_enemy(position: Position) -> None:
     )
     # a3 has no enemy neighbour left: everything but one army goes into b1.
     assert bot.choose(st.view(0), st.legal(0), Rng(0)) == A.Occupy(6)
+
+
+def test_bots_finish_a_beaten_opponent(position: Position, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seat 2 holds one territory (b2); seat 0's b1 outnumbers it by one army only.
+    owners, armies = [0, 0, 0, 0, 2, 1], [2, 2, 2, 4, 3, 1]
+    st = position(owners, armies, players=3, cards="none")
+    assert EasyBot().choose(st.view(0), st.legal(0), Rng(0)) == A.Blitz("b1", "b2", True)
+    st = position(owners, [2, 2, 2, 8, 3, 1], players=3, cards="none")
+    assert HardBot().choose(st.view(0), st.legal(0), Rng(0)) == A.Blitz("b1", "b2", False)
+    # With nobody beaten, the easy bot keeps its two-army margin.
+    monkeypatch.setattr(bots, "FINISH", 1)
+    calm = position([0, 0, 0, 0, 1, 1], armies, players=2, cards="none")
+    assert EasyBot().choose(calm.view(0), calm.legal(0), Rng(0)) == A.EndTurn()

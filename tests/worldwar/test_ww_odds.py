@@ -87,3 +87,29 @@ def test_sampling_is_exact_in_distribution() -> None:
     for end, p in want.items():
         sd = float(np.sqrt(float(p) * (1 - float(p)) / n))
         assert abs(counts.get(end, 0) / n - float(p)) < 5 * sd + 1e-9
+
+
+def test_odds_caches_are_bounded_by_bytes() -> None:
+    book = odds.Odds(odds.odds_for().rules)
+    book._battles.limit = book._samplers.limit = 40_000
+    rng = Rng(3)
+    for a in range(2, 50, 3):
+        for d in range(1, 40, 2):
+            book.resolve(a, d, rng)
+            book.battle(a * 2, d * 2)
+            assert book._battles.bytes <= 40_000 and book._samplers.bytes <= 40_000
+    assert book.cached_bytes() > 0
+    book.clear()
+    assert book._battles.bytes == book._samplers.bytes == 0
+
+
+def test_big_battles_roll_and_small_ones_draw_from_the_same_distribution() -> None:
+    """Past `SAMPLER_CELLS` a battle is rolled roll by roll: same end distribution."""
+    book = odds.Odds(odds.odds_for().rules)
+    a, d = 80, 60
+    assert (a + 1) * (d + 1) > odds.SAMPLER_CELLS
+    rng = Rng(8)
+    n = 1500
+    wins = sum(book.resolve(a, d, rng)[1] == 0 for _ in range(n))
+    p = book.battle(a, d).win
+    assert abs(wins / n - p) < 4 * (p * (1 - p) / n) ** 0.5

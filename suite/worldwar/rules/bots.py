@@ -6,9 +6,13 @@
   enemy neighbour holding fewer armies until none is left, moves all but one army into
   each conquest, turns in whenever it can and makes no free move.
 - `EasyBot` ("easy", greedy): all armies on its strongest border, attacks to the end
-  whenever it outnumbers the defender by two, moves everything in.
+  whenever it outnumbers the defender by two (a beaten opponent, holding at most
+  `FINISH` territories, whenever it outnumbers it at all), moves everything in.
 - `HardBot` ("hard"): exact conquest odds (`odds.win_probability`), continent values,
-  borders, card timing (one conquest a turn for the card) and fortifying the border.
+  borders, card timing (one conquest a turn for the card) and fortifying the border; it
+  finishes a beaten opponent first when the odds favour it.
+
+Bots see the match's own rules in their view (dice limits for the odds, set values).
 """
 
 from __future__ import annotations
@@ -30,6 +34,16 @@ View = WorldWarView
 def _odds(rules: WorldWarRules) -> Odds:
     """The odds book of a match's dice rules (as its views give them)."""
     return odds_for(rules.dice())
+
+
+FINISH = 3
+"""An opponent holding this many territories or fewer is beaten: bots go for the kill."""
+
+
+def _beaten(view: View, seat: int) -> set[int]:
+    """Living opponents of `seat` that hold at most FINISH territories."""
+    counts, alive = view.territory_counts, view.alive
+    return {s for s in range(view.players) if s != seat and alive[s] and counts[s] <= FINISH}
 
 
 def _seat(view: View) -> int:
@@ -217,12 +231,18 @@ class EasyBot:
         if phase == "attack":
             best_pair: tuple[int, int] | None = None
             best_gap = 1
+            beaten = _beaten(view, seat)
+            best_kill = 0
             for s in range(len(owner)):
-                if owner[s] != seat or armies[s] < 3:
+                if owner[s] != seat or armies[s] < 2:
                     continue
                 for t in adj[s]:
                     gap = armies[s] - armies[t]
-                    if owner[t] != seat and gap > best_gap:
+                    if owner[t] == seat:
+                        continue
+                    if owner[t] in beaten and gap > best_kill:
+                        best_kill, best_pair = gap, (s, t)
+                    elif not best_kill and armies[s] >= 3 and gap > best_gap:
                         best_gap, best_pair = gap, (s, t)
             if best_pair is not None:
                 return A.Blitz(ids[best_pair[0]], ids[best_pair[1]], True)
@@ -234,6 +254,7 @@ class HardBot:
 
     name = "hard"
     attack_threshold = 0.35
+    finish_threshold = 0.5
     card_threshold = 0.25
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
@@ -340,6 +361,9 @@ class HardBot:
     def _attack(self, view: View, seat: int) -> Action | None:
         ids = view.map.territories
         armies = view.armies
+        kill = self._finish(view, seat)
+        if kill is not None:
+            return A.Blitz(ids[kill[0]], ids[kill[1]], False)
         score, s, t = self._best_attack(view, seat, 0)
         if s < 0:
             return None
@@ -348,6 +372,24 @@ class HardBot:
         if p >= self.attack_threshold and score > 0.3 or need_card and p >= self.card_threshold:
             return A.Blitz(ids[s], ids[t], False)
         return None
+
+    def _finish(self, view: View, seat: int) -> tuple[int, int] | None:
+        """The likeliest attack on a beaten opponent, when it is likely enough."""
+        beaten = _beaten(view, seat)
+        if not beaten:
+            return None
+        owner, armies, adj = view.owner, view.armies, view.map.neighbours
+        odds = _odds(view.rules)
+        best: tuple[float, int, int] | None = None
+        for s in range(len(owner)):
+            if owner[s] != seat or armies[s] <= view.rules.stay_behind:
+                continue
+            for t in adj[s]:
+                if owner[t] in beaten:
+                    p = odds.win_probability(armies[s], armies[t])
+                    if p >= self.finish_threshold and (best is None or p > best[0]):
+                        best = (p, s, t)
+        return None if best is None else (best[1], best[2])
 
     def _occupy(self, view: View, seat: int) -> Action:
         p = view.occupy

@@ -216,6 +216,10 @@ class WorldWarState:
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def rounds(self) -> int:
+        """Whole rounds played (every living player had a turn): what `max_turns` counts."""
+        return max(0, self.turn - 1) // self.players
+
     def refusal(self, seat: Seat, action: Action) -> str | None:
         """Why `seat` may not do `action` now, or None when it may (the types of both are
         `apply`'s to check)."""

@@ -42,6 +42,10 @@ from suite.worldwar.rules.data import Battle, default_rules
 FloatArray = npt.NDArray[np.float64]
 
 EXACT_CELLS = 4_000_000
+SAMPLER_CELLS = 2_500
+"""Battles up to this many chain cells (about 50 against 50) are drawn in one go from
+their cached end distribution; pairs of bigger stacks rarely come back, and rolling such
+a battle one roll at a time costs less than its chain."""
 SMALL_BATTLE = 1500
 TABLE_LIMIT = 160
 ODDS_BYTES = 48 * 2**20
@@ -316,11 +320,12 @@ class Odds:
     def resolve(self, attackers: int, defenders: int, rng: Rng) -> tuple[int, int]:
         """The end state of a battle fought to the end, drawn from `rng`.
 
-        Battles the exact chain can hold take one draw from their end distribution;
-        larger ones are rolled one roll at a time from the exact single-roll odds.
+        Battles of up to `SAMPLER_CELLS` take one draw from their end distribution;
+        larger ones are rolled one roll at a time from the exact single-roll odds. Both
+        are exact in distribution.
         """
         sampler: Sampler | None = self._samplers.get((attackers, defenders))  # type: ignore[assignment]
-        if sampler is None and (attackers + 1) * (defenders + 1) <= EXACT_CELLS:
+        if sampler is None and (attackers + 1) * (defenders + 1) <= SAMPLER_CELLS:
             sampler = self._sampler(attackers, defenders)
         if sampler is not None:
             cum, ends = sampler
