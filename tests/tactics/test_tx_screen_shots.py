@@ -36,7 +36,14 @@ SEATS = [SeatInfo("Commander", "human"), SeatInfo("Bot Ada", "normal")]
 def battle(h: Harness, map_id: int, seed: int = 5, size: int | None = 4) -> BattleScene:
     config = battle_config(SEATS, pack=None, map_id=map_id, pieces_per_turn=0, army_size=size)
     session = start_battle(config, SEATS, seed)
-    scene = BattleScene(h.app, LiveDriver(session), SEATS, TacticsProfile(bot_speed=3))
+    players = [(s.name, s.human) for s in SEATS]
+    scene = BattleScene(
+        h.app,
+        LiveDriver(session),
+        SEATS,
+        TacticsProfile(bot_speed=3),
+        stats=lambda: Records().table("Commander", players),
+    )
     h.push(scene)
     return scene
 
@@ -179,6 +186,11 @@ def test_bumpy_battlefield_and_rotation(artifacts: Path, size: tuple[int, int]) 
         h.frames(2)
         assert scene.field.rotation == 1 and scene.art.renders == before + 1
         h.screenshot(artifacts / f"tx_battle_rotated_{tag}.png")
+        h.key(pygame.K_b)
+        for tab in scene.book.tabs:
+            h.click(tab)
+            assert h.app.screen.get_rect().contains(scene.book.rect)
+            h.screenshot(artifacts / f"tx_battle_book_{tab.label.lower()}_{tag}.png")
 
 
 def test_idle_screen_composes_nothing(artifacts: Path) -> None:

@@ -416,25 +416,43 @@ class StatsRow:
     own: bool
 
 
+WIDE_COLUMNS = (
+    ("Player", 0.0),
+    ("Won", 0.42),
+    ("Lost", 0.52),
+    ("Win %", 0.62),
+    ("Rating", 0.75),
+    ("War pts", 0.88),
+)
+NARROW_COLUMNS = (
+    ("Player", 0.0),
+    ("W", 0.46),
+    ("L", 0.55),
+    ("%", 0.64),
+    ("Elo", 0.76),
+    ("WP", 0.9),
+)
+
+
 def draw_stats(
-    surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[StatsRow], wars: Sequence[str]
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    rows: Sequence[StatsRow],
+    wars: Sequence[str],
+    empty_wars: str = "none",
 ) -> None:
     """The stats view: one line per player (yours: totals; others: against you), then
-    the guilds at open war."""
-    columns = (
-        ("Player", 0.0),
-        ("Won", 0.42),
-        ("Lost", 0.52),
-        ("Win %", 0.62),
-        ("Rating", 0.75),
-        ("War pts", 0.88),
-    )
+    the guilds at open war (`empty_wars` when there are none). Narrow rects get short
+    column titles (W, L, %, Elo, WP)."""
+    narrow = rect.width < 420
+    columns = NARROW_COLUMNS if narrow else WIDE_COLUMNS
+    size = 13 if narrow else 15
     for title, at in columns:
         draw_text(
             surface,
             title,
             (rect.x + round(rect.width * at), rect.y),
-            size=13 if rect.width < 500 else 14,
+            size=13 if narrow else 14,
             colour=theme.TEXT_MUTED,
             bold=True,
         )
@@ -443,11 +461,12 @@ def draw_stats(
         ink = theme.ACCENT if row.own else theme.TEXT
         pygame.draw.rect(surface, team_colour(row.army), (rect.x, y + 4, 8, 14), border_radius=3)
         name = row.name + (f" [{row.guild}]" if row.guild else "") + ("" if row.own else " vs you")
+        room = round(rect.width * columns[1][1]) - 18
         draw_text(
             surface,
-            fit(name, 15, round(rect.width * 0.38) - 14, row.own),
+            fit(name, size, room, row.own),
             (rect.x + 14, y),
-            size=15,
+            size=size,
             colour=ink,
             bold=row.own,
         )
@@ -460,7 +479,7 @@ def draw_stats(
             str(row.war_points) if row.own else "",
         )
         for (_, at), text in zip(columns[1:], cells, strict=True):
-            draw_text(surface, text, (rect.x + round(rect.width * at), y), size=15, colour=ink)
+            draw_text(surface, text, (rect.x + round(rect.width * at), y), size=size, colour=ink)
         y += 26
     y += 10
     draw_text(
@@ -469,14 +488,10 @@ def draw_stats(
     y += 22
     if not wars:
         draw_text(
-            surface,
-            "none (set your guild and wars below)",
-            (rect.x, y),
-            size=14,
-            colour=theme.TEXT_MUTED,
+            surface, fit(empty_wars, 14, rect.width), (rect.x, y), size=14, colour=theme.TEXT_MUTED
         )
     for war in wars:
         if y > rect.bottom - 18:
             break
-        draw_text(surface, war, (rect.x, y), size=14)
+        draw_text(surface, fit(war, 14, rect.width), (rect.x, y), size=14)
         y += 20

@@ -303,7 +303,7 @@ class BookPanel:
             self.slot_uids = [p.uid for p in mine[:9]]
             formation = [p.kind for p in mine][:9]
             life = [p.hp / max(1, p.max_hp) if p.alive else None for p in mine][:9]
-            dim = [p.uid not in view.commandable for p in mine][:9]
+            dim = [not may_still_act(view, p) and p.uid != view.selected for p in mine[:9]]
             army = army_of(view, viewer) if viewer is not None else 0
             if not mine:
                 draw_text(

@@ -659,7 +659,11 @@ class SetupScene(Scene):
         else:
             rows, wars = self.stats()
             draw_stats(
-                surface, pygame.Rect(body.x, body.y, body.width, body.height - 90), rows, wars
+                surface,
+                pygame.Rect(body.x, body.y, body.width, body.height - 90),
+                rows,
+                wars,
+                "none yet: set your guild and a guild at war with it below",
             )
         for tab in self.tabs:
             tab.primary = tab.label.lower() == self.view_name
