@@ -47,7 +47,13 @@ from suite.worldwar.rules.legal import ActionList, CountBlock, StateActions
 from suite.worldwar.rules.odds import Odds, odds_for
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
-from suite.worldwar.rules.views import WorldWarMap, WorldWarRules, WorldWarView, build_view
+from suite.worldwar.rules.views import (
+    HandView,
+    WorldWarMap,
+    WorldWarRules,
+    WorldWarView,
+    build_view,
+)
 
 BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
@@ -135,6 +141,8 @@ class WorldWarState:
         # The map and rules records every view shares, built on first use.
         self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
         self.no_hands: tuple[int, ...] = (0,) * players
+        # Each seat's hand as views show it, with the (seat, hand, sets) it was made for.
+        self.hand_views: dict[Seat, tuple[tuple[int, tuple[int, ...], int], HandView]] = {}
         # A state dealt on a board of its own (not the config's map) carries it in its
         # snapshots.
         self.embed_board = True

@@ -225,14 +225,18 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
         must = may = False
     else:
         hands = st.hands
-        mine = seat is not None and 0 <= seat < st.players
-        hand = tuple(sorted(hands[seat])) if mine and seat is not None else ()
-        cards = tuple(Card(c, *deck.card(c)) for c in hand)
-        best = tuple(deck.best_sets(hand, st.sets_done)) if len(hand) >= 2 else ()
         sizes = tuple(map(len, hands))
         next_value = deck.rules.next_value(st.sets_done)
-        must = mine and seat is not None and st.forced(seat)
-        may = mine and seat == actor and st.may_turn_in(actor) and bool(deck.legal_sets(hand))
+        if seat is not None and 0 <= seat < st.players:
+            held = tuple(hands[seat])
+            key = (seat, held, st.sets_done)
+            cached = st.hand_views.get(seat)
+            if cached is None or cached[0] != key:
+                cached = st.hand_views[seat] = (key, _hand_view(st, seat, held))
+            hand, cards, best, must, sets = cached[1]
+            may = sets and seat == actor and st.may_turn_in(actor)
+        else:
+            hand, cards, best, must, may = (), (), (), False, False
     return WorldWarView(
         seat=seat,
         players=st.players,
@@ -264,3 +268,17 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
         occupy=occupy,
         outcome=st.result,
     )
+
+
+HandView = tuple[tuple[int, ...], tuple["Card", ...], tuple[tuple[int, ...], ...], bool, bool]
+
+
+def _hand_view(st: WorldWarState, seat: Seat, held: tuple[int, ...]) -> HandView:
+    """(hand, its cards, best sets, must turn in, holds a set) of `seat` holding `held`
+    (kept by the state until the hand or the sets turned in change)."""
+    deck = st.deck_rules
+    assert deck is not None
+    hand = tuple(sorted(held))
+    cards = tuple(Card(c, *deck.card(c)) for c in hand)
+    best = tuple(deck.best_sets(hand, st.sets_done)) if len(hand) >= 2 else ()
+    return hand, cards, best, st.forced(seat), bool(deck.legal_sets(hand))
