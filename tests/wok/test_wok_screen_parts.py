@@ -21,6 +21,7 @@ from suite.ui.harness import Harness
 from suite.wok.screens import UI, open_setup
 from suite.wok.screens.draft import PHASES
 from suite.wok.screens.game import GameScene
+from suite.wok.screens.kit import Stepper
 from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
 from suite.wok.screens.overlays import HelpScene, PassScene
 from suite.wok.screens.report import PAGES, ReportScene
@@ -36,7 +37,9 @@ def play_turns(match: WokMatch, turns: int) -> None:
     session = match.session
     for _ in range(turns):
         start = match.view(match.humans[0]).turn
-        while session.outcome() is None and match.view(match.humans[0]).turn == start:
+        for _ in range(100):
+            if session.outcome() is not None or match.view(match.humans[0]).turn != start:
+                break
             for seat in match.humans:
                 if seat in session.awaiting():
                     session.act(seat, bot.choose(match.view(seat), session.legal(seat), rng))
@@ -44,9 +47,20 @@ def play_turns(match: WokMatch, turns: int) -> None:
         session.poll()
 
 
+def choose(h: Harness, stepper: Stepper, value: str) -> None:
+    """Click the stepper's right arrow until it shows `value` (fails if it never does)."""
+    for _ in range(len(stepper.choices)):
+        if stepper.value == value:
+            return
+        h.click(stepper.right)
+    assert stepper.value == value, f"{value!r} is not among {stepper.choices}"
+
+
 def close_reports(h: Harness) -> None:
-    while isinstance(h.scene, ReportScene):
-        h.key(pygame.K_RETURN, frames=2)
+    for _ in range(4):
+        if isinstance(h.scene, ReportScene):
+            h.key(pygame.K_RETURN, frames=2)
+    assert not isinstance(h.scene, ReportScene)
 
 
 def example_pick(scene: GameScene, phase: str) -> None:
@@ -72,7 +86,11 @@ def test_screenshots_of_every_panel_the_report_and_charts(
         11,
         [SeatPlan("Han"), *(SeatPlan(n, "general") for n in ("Kor", "Mir"))],
     )
-    play_turns(match, 4)  # seed 11: battles, spying and cancellations in the report
+    for _ in range(12):  # until Han's report has battles to chart
+        play_turns(match, 1)
+        if match.view(0).reports[0].battles:
+            break
+    assert match.view(0).reports[0].battles
     tag = f"{size[0]}x{size[1]}"
     with Harness(size=size, root=open_setup) as h:
         h.screenshot(artifacts / f"wok_setup_{tag}.png")
@@ -209,8 +227,7 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
     with Harness(size=(800, 560), root=open_setup) as h:
         setup = h.scene
         assert isinstance(setup, SetupScene)
-        while setup.variant.value != "duel":
-            h.click(setup.variant.right)
+        choose(h, setup.variant, "duel")
         assert setup.map.value == "kaomaris" and setup.players.choices == ["2"]
         assert "trial" not in setup.map.choices  # 10 colours do not fit
         h.screenshot(artifacts / "wok_setup_duel_800x560.png")
@@ -219,14 +236,13 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
         assert isinstance(game, GameScene)
         assert len(game.view.colours) == 3 and game.view.variant.robots == 4
         h.app.pop()
-        while isinstance(h.scene, ReportScene | GameScene):
-            h.app.pop()
-        while setup.variant.value != "skirmish":
-            h.click(setup.variant.right)
-        while setup.map.value != "generated":
-            h.click(setup.map.right)
-        while setup.provinces.value != "30":
-            h.click(setup.provinces.left)
+        for _ in range(3):
+            if isinstance(h.scene, ReportScene | GameScene):
+                h.app.pop()
+        assert h.scene is setup
+        choose(h, setup.variant, "skirmish")
+        choose(h, setup.map, "generated")
+        choose(h, setup.provinces, "30")
         h.click(setup.start_button)
         game = h.app.stack[1]
         assert isinstance(game, GameScene)

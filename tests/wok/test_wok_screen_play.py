@@ -42,8 +42,10 @@ def new_game(h: Harness, seed: int = 4, bot: str = "general", delay: float = 0.0
 
 
 def close_report(h: Harness) -> None:
-    while isinstance(h.scene, ReportScene):
-        h.key(pygame.K_RETURN, frames=2)
+    for _ in range(4):
+        if isinstance(h.scene, ReportScene):
+            h.key(pygame.K_RETURN, frames=2)
+    assert not isinstance(h.scene, ReportScene)
 
 
 def click_province(h: Harness, scene: GameScene, p: int) -> None:
@@ -97,8 +99,9 @@ def test_a_full_turn_of_orders_is_sent_exactly(artifacts: Path) -> None:
         # workers' aim: 5, home, step the kind to MIN
         h.key(pygame.K_5)
         click_province(h, scene, home)
-        while scene.form.kind.value != "MIN":
+        for _ in range(scene.form.kind.choices.index("MIN")):
             h.click(scene.form.kind.right)
+        assert scene.form.kind.value == "MIN"
         h.key(pygame.K_RETURN)
         # upgrades: 6, TECH (warned: not enough gold now, may still be entered)
         h.key(pygame.K_6)

@@ -32,6 +32,7 @@ from suite.wok.screens.overlays import MenuScene
 GENERATED = "generated"
 MAP_TITLES = {"trial": "Trial", "star-islands": "Star Islands", "kaomaris": "Kaomaris"}
 NONE_CLOCK = "none"
+DEFAULT_RULESET = "standard"
 ROW = 38
 
 
@@ -44,7 +45,7 @@ class SetupScene(Scene):
         self.kinds = [HUMAN, *sorted(game_spec("wok").bots)]
         self.ruleset = Stepper(
             pygame.Rect(0, 0, 10, 10),
-            known_rulesets(),
+            sorted(known_rulesets(), key=lambda n: (n != DEFAULT_RULESET, n)),
             lambda _: self.changed(),
             shown=self._ruleset_title,
         )
