@@ -5,6 +5,7 @@ camera and the battle's controls (hot-seat, End Turn confirmation, waiting timer
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 import sqlite3
 from pathlib import Path
@@ -24,10 +25,11 @@ from suite.tactics.rules.packs import playable_pieces
 from suite.tactics.rules.requirements import Profile
 from suite.tactics.screens import UI, hud, open_setup
 from suite.tactics.screens.anim import Fade, Figure, Hop, Show, Strike
-from suite.tactics.screens.art import load_map_pack
+from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import menu_entries, short_form
 from suite.tactics.screens.buttons import IconButton, pack_button_images
 from suite.tactics.screens.drivers import LiveDriver
+from suite.tactics.screens.field import Battlefield, Marks
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
@@ -402,3 +404,25 @@ def test_a_crafted_pack_with_missing_art_plays(make_pack: MakePack, artifacts: P
         h.frames(30)
         assert battle.view.map.pack == str(root)
         h.screenshot(artifacts / "tx_battle_crafted_pack.png")
+
+
+def test_a_higher_tile_in_front_hides_a_piece_feet() -> None:
+    pack = load_map_pack(None)
+    flat = pack.grids[1]
+    heights = np.zeros_like(flat.elevation)
+    heights[6, 6] = 255  # two rows in front of (5, 5), lifted to its feet
+    bumpy = dataclasses.replace(flat, elevation=heights)
+    kind = next(iter(playable_pieces(pack)))
+    pygame.display.init()
+    for grid, hidden in ((flat, False), (bumpy, True)):
+        field = Battlefield(BattleArt(pack, grid), pygame.Rect(0, 0, 600, 500))
+        field.look_at((5, 5))
+        foot = field.to_screen(field.projection.centre(5, 5))
+        probe = (foot[0] - 20, foot[1] + 1)  # its shadow, beside the life bar
+        figure = Figure(1, kind, 0, 0, 5.0, 5.0, 10, 10, True)
+        shots = []
+        for figures in ([], [figure]):
+            surface = pygame.Surface((600, 500))
+            field.draw(surface, figures, Marks({}))
+            shots.append(surface.get_at(probe))
+        assert (shots[0] == shots[1]) == hidden

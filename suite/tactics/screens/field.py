@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import pygame
 
+from suite.tactics.assets.model import BORDER_INDEX
 from suite.tactics.screens.anim import HOP_HEIGHT, Figure, Floater
 from suite.tactics.screens.art import FIELD_BACKGROUND, BattleArt
-from suite.tactics.screens.iso import ZOOMS, Cell, Projection
+from suite.tactics.screens.iso import ZOOMS, Cell, Projection, turned, unturned
 from suite.tactics.skins import FRAME_NAMES
 from suite.ui import theme
 from suite.ui.theme import Colour
@@ -36,6 +37,14 @@ MARKS: dict[str, tuple[Colour, int, int]] = {
     "cursor": ((220, 230, 255), 150, 1),  # the tile under the mouse
 }
 MARK_ORDER = tuple(MARKS)
+# cells in front of a piece (turned-grid offsets, nearer last) whose tiles may hide part
+# of it: deeper rows, at most one column aside, as far as the highest lift reaches
+FRONT = tuple(
+    sorted(
+        ((du, dv) for du in range(4) for dv in range(4) if du + dv and abs(du - dv) <= 1),
+        key=lambda d: (d[0] + d[1], d),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -213,39 +222,81 @@ class Battlefield:
             (f for f in figures if f.alive),
             key=lambda f: (self.projection.depth(*f.cell), f.uid),
         )
-        for figure in ordered:
-            self._draw_figure(surface, figure)
+        bodies = [(figure, self._draw_figure(surface, figure, marks)) for figure in ordered]
+        for figure, body in bodies:
+            if body is not None and figure.alpha == 255:
+                self._life_bar(surface, figure, body)
         for floater in floaters:
             self._draw_floater(surface, floater)
         surface.set_clip(clip)
 
     def _draw_marks(self, surface: pygame.Surface, marks: Marks) -> None:
+        """The highlights, farthest cell first; a higher tile in front hides them."""
         width = self.projection.tile_w
+        by_cell: dict[Cell, list[str]] = {}
         for name in MARK_ORDER:
-            cells = marks.cells.get(name)
-            if not cells:
-                continue
-            colour, alpha, outline = MARKS[name]
-            image = self.art.mark(width, colour, alpha, outline)
-            for cell in cells:
-                cx, cy = self.to_screen(self.projection.centre(*cell))
-                surface.blit(image, (cx - width // 2, cy - width // 4))
+            for cell in marks.cells.get(name, ()):
+                by_cell.setdefault(cell, []).append(name)
+        for cell in sorted(by_cell, key=lambda c: (self.projection.depth(*c), c)):
+            pos = self.to_screen(self.projection.image_pos(*cell))
+            for name in by_cell[cell]:
+                colour, alpha, outline = MARKS[name]
+                surface.blit(self.art.mark(width, colour, alpha, outline), pos)
+            self._cover(surface, cell, pygame.Rect(pos, (width, width // 2)), None)
 
-    def _draw_figure(self, surface: pygame.Surface, figure: Figure) -> None:
+    def _draw_figure(
+        self, surface: pygame.Surface, figure: Figure, marks: Marks
+    ) -> pygame.Rect | None:
+        """Draw a piece, then the tiles in front of it again over it (a higher tile in
+        front hides its feet, as in the painter's order); its rect, None when off view."""
         rect = self.body_rect(figure)
         if not rect.colliderect(self.rect):
-            return
+            return None
         index = FRAME_NAMES.index(figure.frame)
         image = self.art.frames(figure.kind, figure.army, self.zoom)[index]
         if figure.alpha < 255:
-            faded = image.copy()
-            faded.set_alpha(figure.alpha)
-            surface.blit(faded, rect)
-            return
+            image = image.copy()
+            image.set_alpha(figure.alpha)
         surface.blit(image, rect)
         if figure.flash:
             surface.blit(self.art.flash(figure.kind, figure.army, self.zoom, index), rect)
-        self._life_bar(surface, figure, rect)
+        self._cover(surface, figure.cell, rect, marks)
+        return rect
+
+    def _cover(
+        self, surface: pygame.Surface, cell: Cell, area: pygame.Rect, marks: Marks | None
+    ) -> None:
+        """Blit again, inside `area`, the tiles in front of `cell` that stand higher than
+        it (with their highlights when `marks` is given)."""
+        projection = self.projection
+        base = projection.lift(*cell)
+        n = projection.size
+        u0, v0 = turned(cell[0], cell[1], n, projection.rotation)
+        width = projection.tile_w
+        flip = projection.rotation % 2 == 1
+        tiles = self.art.grid.tiles
+        clip = surface.get_clip()
+        surface.set_clip(area.clip(clip))
+        for du, dv in FRONT:
+            u, v = u0 + du, v0 + dv
+            if not (0 <= u < n and 0 <= v < n):
+                continue
+            x, y = unturned(u, v, n, projection.rotation)
+            index = int(tiles[y, x])
+            if index == BORDER_INDEX or projection.lift(x, y) <= base:
+                continue
+            pos = self.to_screen(projection.image_pos(x, y))
+            if not area.colliderect(pygame.Rect(pos, (width, width))):
+                continue
+            surface.blit(self.art.tile(index, width, flip), pos)
+            if marks is None:
+                continue
+            for name in MARK_ORDER:
+                cells = marks.cells.get(name)
+                if cells and (x, y) in cells:
+                    colour, alpha, outline = MARKS[name]
+                    surface.blit(self.art.mark(width, colour, alpha, outline), (pos[0], pos[1]))
+        surface.set_clip(clip)
 
     def _life_bar(self, surface: pygame.Surface, figure: Figure, body: pygame.Rect) -> None:
         width = max(12, self.projection.tile_w // 4)
