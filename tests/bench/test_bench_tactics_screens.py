@@ -76,7 +76,7 @@ def test_bench_tactics_battle_frame_time() -> None:
         animating = _median(h, FRAMES, keep_animating)
         projection = Projection(scene.art.grid.elevation, 1.0, 1)
         start = time.perf_counter()
-        scene.art.static_map(projection)
+        scene.art.static_map(projection, scene.field.rect)
         render = (time.perf_counter() - start) * 1000
         print(
             f"\ntactics battle screen, Great Field 48x48 bumpy, 1280x800 (dummy driver), "

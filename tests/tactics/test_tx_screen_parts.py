@@ -104,6 +104,10 @@ def test_higher_tiles_stand_higher_and_nearer_tiles_come_later() -> None:
     flat = Projection(np.zeros((4, 4), dtype=np.uint8)).centre(1, 1)[1]
     assert flat - lifted == projection.lift_max
     order = projection.draw_order()
+    w, h = projection.surface_size
+    assert projection.cells_within((0, 0, w, h)) == order
+    corner = projection.image_pos(0, 3)  # the leftmost tile's image
+    assert projection.cells_within((corner[0], corner[1] + 40, 1, 1)) == [(0, 3)]
     assert order.index((0, 0)) < order.index((1, 1)) < order.index((3, 3))
 
 
@@ -426,3 +430,31 @@ def test_a_higher_tile_in_front_hides_a_piece_feet() -> None:
             field.draw(surface, figures, Marks({}))
             shots.append(surface.get_at(probe))
         assert (shots[0] == shots[1]) == hidden
+
+
+def test_a_huge_map_is_drawn_around_the_view() -> None:
+    """A 200 x 200 map (packs may hold 256) is never pre-rendered whole."""
+    pack = load_map_pack(None)
+    small = pack.grids[1]
+    size = 200
+    tiles = np.full((size, size), int(small.tiles[8, 8]), dtype=np.uint8)
+    zeros = np.zeros((size, size), dtype=np.uint8)
+    grid = dataclasses.replace(small, tiles=tiles, movement=zeros + 1, elevation=zeros)
+    pygame.display.init()
+    art = BattleArt(pack, grid)
+    field = Battlefield(art, pygame.Rect(0, 0, 800, 500))
+    surface = pygame.Surface((800, 500))
+    field.draw(surface, [], Marks({}))
+    static, _ = art.static_map(
+        field.projection, field.rect.move(-field.origin[0], -field.origin[1])
+    )
+    full_w, full_h = field.projection.surface_size
+    assert static.get_width() * static.get_height() < full_w * full_h / 50
+    assert art.renders == 1
+    field.pan(100, 50)  # still inside the drawn window
+    field.draw(surface, [], Marks({}))
+    assert art.renders == 1
+    field.look_at((10, 190))  # far away: drawn again around the new view
+    field.draw(surface, [], Marks({}))
+    assert art.renders == 2
+    assert surface.get_at((400, 250))[:3] != (12, 14, 22)  # tiles under the view

@@ -22,6 +22,7 @@ from suite.tactics.screens.iso import Projection
 from suite.ui.theme import Colour
 
 FIELD_BACKGROUND: Colour = (12, 14, 22)
+MAX_STATIC_PIXELS = 24_000_000  # a pre-rendered map up to this size is drawn whole (96 MB)
 FLASH_RED: Colour = (255, 40, 40)
 
 
@@ -62,6 +63,7 @@ class BattleArt:
         self._flash: dict[tuple[int, int, int, int], pygame.Surface] = {}
         self._map_key: tuple[float, int] | None = None
         self._map: pygame.Surface | None = None
+        self._window = pygame.Rect(0, 0, 0, 0)
         self._marks: dict[tuple[int, Colour, int, int], pygame.Surface] = {}
         self.renders = 0  # how many times a static map was drawn (tests, bench)
 
@@ -82,27 +84,48 @@ class BattleArt:
             self._tiles[key] = image
         return self._tiles[key]
 
-    def static_map(self, projection: Projection) -> pygame.Surface:
-        """The whole map drawn at `projection` (made once per zoom and rotation)."""
-        key = (projection.zoom, projection.rotation)
-        if self._map is None or self._map_key != key:
-            self._map = None  # free the previous one before making the next
-            self._map = self._render(projection)
-            self._map_key = key
-            self.renders += 1
-        return self._map
+    def static_map(
+        self, projection: Projection, view: pygame.Rect
+    ) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The map drawn at `projection` around the map-local rect `view`, and where its
+        top-left lies in map-local pixels.
 
-    def _render(self, projection: Projection) -> pygame.Surface:
-        surface = pygame.Surface(projection.surface_size)
+        A map up to MAX_STATIC_PIXELS is drawn whole, once per zoom and rotation; a larger
+        one (packs may hold maps of up to 256 cells across) is drawn around the view,
+        three views wide and high, and again only when the view leaves that window.
+        """
+        key = (projection.zoom, projection.rotation)
+        width, height = projection.surface_size
+        whole = pygame.Rect(0, 0, width, height)
+        if width * height <= MAX_STATIC_PIXELS:
+            wanted = whole
+        elif (
+            self._map is not None
+            and self._map_key == key
+            and self._window.contains(view.clip(whole))
+        ):
+            wanted = self._window
+        else:
+            wanted = view.inflate(view.width * 2, view.height * 2).clip(whole)
+        if self._map is None or self._map_key != key or wanted != self._window:
+            self._map = None  # free the previous one before making the next
+            self._map = self._render(projection, wanted)
+            self._map_key = key
+            self._window = wanted
+            self.renders += 1
+        return self._map, self._window.topleft
+
+    def _render(self, projection: Projection, window: pygame.Rect) -> pygame.Surface:
+        surface = pygame.Surface((max(1, window.width), max(1, window.height)))
         surface.fill(FIELD_BACKGROUND)
         tiles = self.grid.tiles
         width = projection.tile_w
         turned = projection.rotation % 2 == 1
-        for x, y in projection.draw_order():
-            index = int(tiles[y, x])
-            if index == BORDER_INDEX:
-                continue
-            surface.blit(self.tile(index, width, turned), projection.image_pos(x, y))
+        box = (window.x, window.y, window.width, window.height)
+        for x, y in projection.cells_within(box, skip=tiles == BORDER_INDEX):
+            px, py = projection.image_pos(x, y)
+            tile = self.tile(int(tiles[y, x]), width, turned)
+            surface.blit(tile, (px - window.x, py - window.y))
         if pygame.display.get_init() and pygame.display.get_surface() is not None:
             surface = surface.convert()
         return surface

@@ -213,10 +213,10 @@ class Battlefield:
         clip = surface.get_clip()
         surface.set_clip(self.rect)
         surface.fill(FIELD_BACKGROUND, self.rect)
-        static = self.art.static_map(self.projection)
         ox, oy = self.origin
         area = self.rect.move(-ox, -oy)
-        surface.blit(static, self.rect.topleft, area)
+        static, (wx, wy) = self.art.static_map(self.projection, area)
+        surface.blit(static, self.rect.topleft, area.move(-wx, -wy))
         self._draw_marks(surface, marks)
         ordered = sorted(
             (f for f in figures if f.alive),

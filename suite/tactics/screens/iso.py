@@ -102,6 +102,23 @@ class Projection:
         cells.sort(key=lambda c: (self.depth(*c), c))
         return cells
 
+    def cells_within(
+        self, window: tuple[int, int, int, int], skip: npt.NDArray[np.bool_] | None = None
+    ) -> list[Cell]:
+        """The cells whose tile image meets map-local `window` (x, y, w, h), farthest
+        first (the order of `draw_order`); cells where `skip[y, x]` is set are left out."""
+        cx, cy, depth = self._centres
+        left = cx - self.tile_w // 2
+        top = cy - self.tile_h // 2
+        wx, wy, ww, wh = window
+        mask = (left + self.tile_w > wx) & (left < wx + ww) & (top + self.tile_w > wy)
+        mask &= top < wy + wh
+        if skip is not None:
+            mask &= ~skip
+        ys, xs = np.nonzero(mask)
+        order = np.lexsort((ys, xs, depth[ys, xs]))
+        return [(int(xs[k]), int(ys[k])) for k in order]
+
     @cached_property
     def _centres(
         self,
