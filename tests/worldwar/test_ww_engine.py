@@ -10,6 +10,7 @@ import pytest
 
 from suite.core.board import Board
 from suite.core.match import ConfigError, GameOver, IllegalAction
+from suite.worldwar.rules import SPEC
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.actions import WorldWarEvent
 from suite.worldwar.rules.engine import WorldWarState
@@ -454,3 +455,39 @@ def test_legal_lists_are_lazy_and_checked(position: Position) -> None:
 
     with pytest.raises(StaleActions):
         len(stale)
+
+
+def test_auto_place_puts_every_setup_army_on_the_weakest_borders(small_board: Board) -> None:
+    st = WorldWarState.new(small_board, {"players": 2}, seed=3)
+    seat = st.first
+    left = st.setup_left[seat]
+    assert A.AutoPlace() in st.legal(seat)
+    before = sum(st.armies)
+    events = st.apply(seat, A.AutoPlace())
+    placed = [e for e in events if isinstance(e, A.Placed)]
+    assert sum(e.armies for e in placed) == left and sum(st.armies) == before + left
+    assert st.setup_left[seat] == 0 and st.current == 1 - seat
+    mine = [t for t in range(6) if st.owner[t] == seat]
+    borders = [t for t in mine if any(st.owner[n] != seat for n in st.topo.adj[t])]
+    assert {st.topo.index[e.territory] for e in placed} <= set(borders)
+    assert len(placed) > 1  # spread, not one stack (R13)
+    st.check()
+
+
+def test_auto_place_only_during_deployment(position: Position) -> None:
+    st = position([0, 0, 0, 1, 1, 1], [2] * 6)
+    before = st.to_dict()
+    with pytest.raises(IllegalAction, match="deployment"):
+        st.apply(0, A.AutoPlace())
+    assert st.to_dict() == before
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_auto_place_config_deals_and_places_everything(players: int) -> None:
+    st = SPEC.create({"players": players, "map": "classic", "auto_place": True}, 5)
+    assert isinstance(st, WorldWarState)
+    start = st.rules.setup.starting(players)
+    assert st.phase == "place" and st.turn == 1 and st.current == st.first
+    assert sum(st.armies) == start * players and not any(st.setup_left)
+    assert kinds(st.start_events)[0] == "dealt"
+    st.check()

@@ -28,6 +28,11 @@ class PlaceMany(Action, frozen=True, tag="place_many"):
     placements: tuple[tuple[str, int], ...]
 
 
+class AutoPlace(Action, frozen=True, tag="auto_place"):
+    """Place every set-up army `seat` has left at once (RULINGS R13): one at a time on the
+    own border territory that is weakest against its strongest enemy neighbour."""
+
+
 class TurnIn(Action, frozen=True, tag="turn_in"):
     """Turn in `cards` (card ids) as one set for armies to place."""
 
@@ -96,6 +101,7 @@ class TimeUp(Action, frozen=True, tag="time_up"):
 WorldWarAction = Union[  # noqa: UP007 - msgspec needs a real Union object
     Place,
     PlaceMany,
+    AutoPlace,
     TurnIn,
     Attack,
     Blitz,

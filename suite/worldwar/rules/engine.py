@@ -1,6 +1,7 @@
 """The World War rules engine: one match as a deterministic state machine.
 
-Phases (``phase``): "setup" (players place their starting armies up to 3 at a time),
+Phases (``phase``): "setup" (players place their starting armies a few at a time, or all
+at once by `AutoPlace` or the config's `auto_place`, RULINGS R13),
 "place" (reinforcements, with card turn-ins at the start of the turn), "cards" (a
 turn-in right after an elimination), "attack", "defend" (only when defenders choose
 their dice), "occupy" (the move into a conquered territory), "fortify" (the single free
@@ -197,6 +198,12 @@ class WorldWarState:
         st.setup_left = [max(0, start - st.counts[s]) for s in range(n)]
         st.start_events = [A.Dealt(tuple(st.owner), st.first, tuple(st.armies))]
         st.current = st.first
+        if cfg.auto_place:
+            # R13 for everyone: every seat's armies placed at once, in turn order.
+            for k in range(n):
+                seat = (st.first + k) % n
+                st.start_events.extend(st._spread(seat, st.setup_left[seat]))
+                st.setup_left[seat] = 0
         if st.setup_left[st.first] > 0:
             st.phase = "setup"
             st.step_left = min(st.rules.setup.placement_step, st.setup_left[st.first])
@@ -408,6 +415,11 @@ class WorldWarState:
             return f"you can place 1 to {left} armies now, not {total}"
         return None
 
+    def _check_auto_place(self, seat: Seat, a: A.AutoPlace) -> str | None:
+        if self.phase != "setup":
+            return "armies are placed automatically only during the deployment"
+        return None
+
     def _check_turn_in(self, seat: Seat, a: A.TurnIn) -> str | None:
         if not self.may_turn_in(seat):
             return "cards are turned in at the start of your turn"
@@ -542,6 +554,32 @@ class WorldWarState:
             self.armies[index[territory]] += armies
             events.append(A.Placed(seat, territory, armies))
         return self._placed(seat, sum(totals.values()), events)
+
+    def _do_auto_place(self, seat: Seat, a: A.AutoPlace) -> list[Event]:
+        events = self._spread(seat, self.setup_left[seat])
+        self.board_view = None
+        self.setup_left[seat] = 0
+        self.step_left = 0
+        events.extend(self._next_setup_seat())
+        return events
+
+    def _spread(self, seat: Seat, armies: int) -> list[Event]:
+        """R13: `armies` placed one at a time on the own border territory whose armies
+        fall shortest of its strongest enemy neighbour's (ties: board order)."""
+        owner, adj, ids = self.owner, self.topo.adj, self.topo.ids
+        mine = [t for t in range(len(owner)) if owner[t] == seat]
+        threat = {
+            t: max((self.armies[n] for n in adj[t] if owner[n] != seat), default=-1) for t in mine
+        }
+        border = [t for t in mine if threat[t] >= 0] or mine
+        added: dict[int, int] = {}
+        for _ in range(armies):
+            t = min(border, key=lambda x: (self.armies[x] + added.get(x, 0) - threat[x], x))
+            added[t] = added.get(t, 0) + 1
+        for t, n in added.items():
+            self.armies[t] += n
+        self.placed_total += armies
+        return [A.Placed(seat, ids[t], n) for t, n in sorted(added.items())]
 
     def _placed(self, seat: Seat, armies: int, events: list[Event]) -> list[Event]:
         self.placed_total += armies
@@ -880,6 +918,7 @@ class WorldWarState:
         if ph == "setup":
             owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
             out.add_counts(CountBlock(owned, [self.step_left] * len(owned), A.Place, "place"))
+            out.add("auto_place", [A.AutoPlace()])
         elif ph == "place":
             if self.may_turn_in(seat):
                 out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
@@ -975,6 +1014,7 @@ class WorldWarState:
 _DO: dict[type, Callable[[WorldWarState, Seat, Any], list[Event]]] = {
     A.Place: WorldWarState._do_place,
     A.PlaceMany: WorldWarState._do_place_many,
+    A.AutoPlace: WorldWarState._do_auto_place,
     A.TurnIn: WorldWarState._do_turn_in,
     A.Attack: WorldWarState._do_attack,
     A.Blitz: WorldWarState._do_blitz,
@@ -990,6 +1030,7 @@ _DO: dict[type, Callable[[WorldWarState, Seat, Any], list[Event]]] = {
 _CHECK: dict[type, Callable[[WorldWarState, Seat, Any], str | None]] = {
     A.Place: WorldWarState._check_place,
     A.PlaceMany: WorldWarState._check_place_many,
+    A.AutoPlace: WorldWarState._check_auto_place,
     A.TurnIn: WorldWarState._check_turn_in,
     A.Attack: WorldWarState._check_attack,
     A.Blitz: WorldWarState._check_battle,

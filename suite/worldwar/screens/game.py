@@ -120,6 +120,12 @@ class GameScene(Scene):
             self.undo,
             tooltip="Take back the last army you placed",
         )
+        self.auto_button = Button(
+            "Auto-place",
+            pygame.Rect(0, 0, 140, 40),
+            self.auto_place,
+            tooltip="Place all your remaining armies now, on your weakest borders (A)",
+        )
         self.fortify_button = Button(
             "Free move (F)",
             pygame.Rect(0, 0, 140, 40),
@@ -283,7 +289,12 @@ class GameScene(Scene):
         ):
             button.rect.size = (half, 40)
             button.rect.topleft = (left, bottom)
-        for button in (self.end_button, self.blitz_button, self.defend_buttons[1]):
+        for button in (
+            self.end_button,
+            self.blitz_button,
+            self.defend_buttons[-1],
+            self.auto_button,
+        ):
             button.rect.size = (half, 40)
             button.rect.topright = (right, bottom)
         self.clear_button.rect.topleft = (left, bottom - 48)
@@ -305,6 +316,8 @@ class GameScene(Scene):
             else:
                 self.undo_button.enabled = bool(self.buffer)
                 shown.append(self.undo_button)
+                if phase == "setup":
+                    shown.append(self.auto_button)
         elif phase == "cards":
             shown.append(self.open_cards_button)
         elif phase == "defend":
@@ -375,6 +388,13 @@ class GameScene(Scene):
         for t, n in placing.items():
             if self.act(A.Place(self.v.map.territories[t], n)) is None:
                 break
+
+    def auto_place(self) -> None:
+        """R13: every army the human has left to deploy, placed at once."""
+        if self.human_turn() is None or self.v.phase != "setup":
+            return
+        self.buffer = []
+        self.act(A.AutoPlace())
 
     def undo(self) -> None:
         if self.buffer:
@@ -623,6 +643,8 @@ class GameScene(Scene):
             self.cards.turn_in()
         elif key == pygame.K_b and self.cards.open:
             self.cards.pick_best()
+        elif key == pygame.K_a:
+            self.auto_place()
         elif key in (pygame.K_u, pygame.K_BACKSPACE):
             self.undo()
         elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):

@@ -16,6 +16,7 @@ SHORTCUTS = (
     ("Shift+click", "place 5 armies"),
     ("Right click", "take back an army / clear the selection"),
     ("U or Backspace", "undo the last placement"),
+    ("A", "deployment: place all your armies at once"),
     ("Number keys", "attack (or defend) with that many dice"),
     ("Space", "attack once"),
     ("Enter", "attack to the end / confirm a move"),

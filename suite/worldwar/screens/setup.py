@@ -52,6 +52,7 @@ KIND_LABELS = [
 ]
 CARD_LABELS = [(name, mode.title) for name, mode in CARD_MODES.items()]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
+DEPLOYMENT_LABELS = [(False, "By hand"), (True, "Automatic")]
 BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
 PREVIEW_MIN = 90  # pixels: smaller windows show no map preview
 SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
@@ -179,6 +180,14 @@ class SetupScene(Scene):
             f"human defenders choose 1 to {RULES.battle.defender_max_dice}.",
             font_size=15,
         )
+        self.deployment = Cycler(
+            "Deployment",
+            pygame.Rect(0, 0, 380, 40),
+            DEPLOYMENT_LABELS,
+            tooltip="By hand: players place their armies a few at a time. Automatic: "
+            "every army is placed at once on the borders when the game starts.",
+            font_size=15,
+        )
         self.speed = Cycler(
             "Bot speed",
             pygame.Rect(0, 0, 380, 40),
@@ -267,6 +276,7 @@ class SetupScene(Scene):
                 self.cards,
                 self.clock,
                 self.defence,
+                self.deployment,
                 self.speed,
                 self.add_button,
                 self.start_button,
@@ -311,7 +321,15 @@ class SetupScene(Scene):
         x = self.right.x + 16
         y = self.right.y + 52
         cycler_h = 36 if compact else 40
-        for cycler in (self.map_choice, self.cards, self.clock, self.defence, self.speed):
+        cyclers = (
+            self.map_choice,
+            self.cards,
+            self.clock,
+            self.defence,
+            self.deployment,
+            self.speed,
+        )
+        for cycler in cyclers:
             cycler.rect = pygame.Rect(x, y, col - 32, cycler_h)
             y += cycler_h + (6 if compact else 10)
         seed_rect = pygame.Rect(x + 70, y, min(200, col - 110), cycler_h)
@@ -371,6 +389,7 @@ class SetupScene(Scene):
             "cards": self.cards.value,
             "clock": self.clock.value,
             "defender": self.defence.value,
+            "auto_place": self.deployment.value,
         }
 
     def leave(self) -> None:
