@@ -317,6 +317,8 @@ async def play_bot(client: Client, bot: Bot | None = None, *, seed: int = 0) -> 
         await client.wait(my_turn, timeout=120.0)
         if client.game_over is not None:
             return
+        if len(client.errors) != errors and client.errors[-1].code == "rate_limited":
+            await asyncio.sleep(0.1)
         view = client.view
         assert view is not None
         errors = len(client.errors)

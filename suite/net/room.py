@@ -22,7 +22,15 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from suite.core.bots import RandomBot, make_bot
-from suite.core.match import Event, GameSpec, IllegalAction, State, game_spec, new_game
+from suite.core.match import (
+    Event,
+    GameSpec,
+    IllegalAction,
+    State,
+    game_spec,
+    new_game,
+    unavailable_games,
+)
 from suite.core.rng import Rng
 from suite.net import protocol as P
 from suite.net.clock import Clock
@@ -84,9 +92,6 @@ class Hub(Protocol):
 
     def bots_due(self, room: Room) -> None:
         """A bot seat is awaited: call `room.bot_step()` soon (after `bot_delay`)."""
-
-    def closed(self, room: Room) -> None:
-        """The room is over; the server may forget it after a while."""
 
 
 @dataclass
@@ -161,6 +166,7 @@ class Room:
         self.clock: TurnClock = turn_clock(game, show_after)
         self.pack = pack
         self.paused_at: float | None = None
+        self.over_at: float | None = None
         self.bot_rng = Rng(secrets.randbits(63))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
@@ -180,6 +186,9 @@ class Room:
         pack: P.PackRef | None = None,
     ) -> Room:
         """A new room; `Refused("bad_config")` names what is wrong with the config."""
+        broken = unavailable_games()
+        if game in broken:
+            raise Refused("unavailable", f"{game} cannot be played here now: {broken[game]}")
         try:
             spec = game_spec(game)
         except KeyError as exc:
@@ -543,7 +552,8 @@ class Room:
         self._send_all(line)
 
     def tick(self) -> None:
-        """Run the clock: commit whatever it says is due (time-ups)."""
+        """Run the clock: commit whatever it says is due (time-ups), and tell the room when
+        the clock's state changed (a deadline passed, run-now became possible)."""
         if self.phase != "playing":
             return
         now = self.hub.clock.now()
@@ -552,6 +562,8 @@ class Room:
                 self._commit(op)
             except Refused as exc:
                 log.warning("room %s: clock op %r refused: %s", self.code, op, exc.message)
+        if self.phase == "playing":
+            self._broadcast_clock()  # only when something but the time changed
 
     def bot_step(self) -> None:
         """Let one awaited bot seat act (the server calls this when `bots_due` asked)."""
@@ -641,6 +653,7 @@ class Room:
 
     def _finish(self, outcome: dict[str, Any] | None, reason: str) -> None:
         self.phase = "over"
+        self.over_at = self.hub.clock.now()
         self.hub.store.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
         self.event(f"over: {reason}")
         self._broadcast_room()
@@ -648,7 +661,6 @@ class Room:
         for seat in self.seats:
             if seat.token:
                 self.hub.unbind(seat.token)
-        self.hub.closed(self)
 
     # -- messages ----------------------------------------------------------------------------
 

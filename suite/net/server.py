@@ -44,11 +44,14 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 class Settings(msgspec.Struct, kw_only=True):
     """Server settings (each has a `suite serve` flag).
 
-    `rate`/`burst`: messages per second a connection may send on average / at once;
+    `rate`/`burst`: messages per second a connection may send on average / at once (each
+    message over the limit is refused with `rate_limited`; a connection that keeps
+    sending past twice the burst in refusals is closed with 1008);
     `send_queue`: messages queued for a client before it counts as too slow;
     `show_after`: seconds before the waiting timer shows (the Tactics manual's 10 s);
     `bot_delay`: seconds a server bot waits before acting (0 in tests and benchmarks);
-    `tick`: seconds between clock checks.
+    `tick`: seconds between clock checks; `keep_over`: seconds a finished room stays
+    (for its last messages and spectators) before the server forgets it.
     """
 
     host: str = "127.0.0.1"
@@ -63,6 +66,7 @@ class Settings(msgspec.Struct, kw_only=True):
     bot_delay: float = 0.4
     tick: float = 0.5
     show_after: float = 10.0
+    keep_over: float = 600.0
     cert: Path | None = None
     key: Path | None = None
 
@@ -100,7 +104,7 @@ class Connection:
             server.settings.rate, server.settings.burst, asyncio.get_running_loop().time
         )
         self.dropped = False
-        self._limited_told = -1.0
+        self.strikes = 0
 
     def send(self, data: bytes) -> None:
         if self.dropped:
@@ -173,15 +177,6 @@ class MatchServer:
             room.bot_step()
         except Exception:
             log.exception("room %s: a bot could not act", room.code)
-
-    def closed(self, room: Room) -> None:
-        room.event("closed")
-        loop = asyncio.get_running_loop()
-        loop.call_later(600.0, self._forget_room, room)
-
-    def _forget_room(self, room: Room) -> None:
-        if self.rooms.get(room.code) is room and room.phase == "over":
-            del self.rooms[room.code]
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -260,8 +255,14 @@ class MatchServer:
             self.tick()
 
     def tick(self) -> None:
-        """Check every room's clock now (tests call this after moving a manual clock)."""
+        """Check every room's clock now (tests call this after moving a manual clock);
+        rooms over for `keep_over` seconds are forgotten (their record stays stored)."""
+        now = self.clock.now()
         for room in list(self.rooms.values()):
+            if room.over_at is not None and now - room.over_at >= self.settings.keep_over:
+                del self.rooms[room.code]
+                room.event("forgotten")
+                continue
             try:
                 room.tick()
             except Exception:
@@ -293,7 +294,7 @@ class MatchServer:
         try:
             async for data in ws:
                 if conn.dropped:
-                    break
+                    continue  # keep reading until the closing handshake ends
                 self.receive(conn, data)
         except ConnectionClosed:
             pass
@@ -306,11 +307,16 @@ class MatchServer:
     def receive(self, conn: Connection, data: str | bytes) -> None:
         """Handle one incoming frame; refusals become `error` messages, nothing raises."""
         if not conn.limit.allow():
-            now = conn.limit.at
-            if now - conn._limited_told >= 1.0:
-                conn._limited_told = now
-                conn.error("rate_limited", f"at most {self.settings.rate:g} messages a second")
+            conn.strikes += 1
+            if conn.strikes > 2 * self.settings.burst:
+                log.info("client %r dropped: flooding", conn.name)
+                self.forget(conn)
+                conn.dropped = True
+                asyncio.ensure_future(conn.ws.close(1008, "too many messages"))
+                return
+            conn.error("rate_limited", f"at most {self.settings.rate:g} messages a second")
             return
+        conn.strikes = 0
         try:
             message = P.decode_client(data)
         except P.ProtocolError as exc:

@@ -27,7 +27,7 @@ class FakeConn:
         self.room: Room | None = None
         self.limit = RateLimit(1e9, 1e9, lambda: 0.0)
         self.dropped = False
-        self._limited_told = -1.0
+        self.strikes = 0
         self.out: list[P.ServerMessage] = []
         self.raw: list[bytes] = []
 
