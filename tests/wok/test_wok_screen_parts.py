@@ -19,7 +19,6 @@ from suite.core.rng import Rng
 from suite.core.store import SaveError
 from suite.ui.harness import Harness
 from suite.wok.screens import UI, open_setup
-from suite.wok.screens.draft import PHASES
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.kit import Stepper
 from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
@@ -105,7 +104,7 @@ def test_screenshots_of_every_panel_the_report_and_charts(
         view = scene.view
         own = [p.id for p in view.provinces if p.owner == 0]
         assert own
-        for i, phase in enumerate(PHASES):
+        for i, phase in enumerate(scene.form.phases):
             h.key(pygame.K_1 + i)
             assert scene.form.phase == phase
             planner = scene.form.planner
@@ -271,3 +270,31 @@ def test_live_clock_sends_the_drafts_when_time_is_up() -> None:
         assert scene.view.turn == 2  # the turn ran with Han's draft
         sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
         assert sent["ready"] is True and len(sent["sets"][0]["aims"]) == 1
+
+
+def test_intermediate_tabs_follow_its_phases_and_take_troop_upgrades(artifacts: Path) -> None:
+    match = WokMatch.new(
+        {"ruleset": "intermediate", "map": "trial"}, 6, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
+    )
+    with Harness(size=(800, 560)) as h:
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        close_reports(h)
+        phases = scene.form.phases
+        assert phases[0] == "upgrades" and "troops" in phases
+        h.key(pygame.K_1 + phases.index("troops"))
+        assert scene.form.phase == "troops"
+        home = scene.view.colours[0].homes[0]
+        h.click(scene.mapview.centre(home))
+        assert scene.form.kind.value == "ARM>PIK"
+        fig = scene.view.provinces[home].figures
+        assert fig is not None and scene.form.amount == fig.arm  # the most there is
+        h.click(next(b for b in scene.form.steps if b.label == "-10"))
+        assert any("WOOD" in text for text, _ in scene.form.message)
+        h.screenshot(artifacts / "wok_intermediate_troops_800x560.png")
+        h.key(pygame.K_RETURN)
+        h.key(pygame.K_r)
+        sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
+        assert list(sent["sets"][0]["troops"]) == [
+            {"province": home, "source": "ARM", "target": "PIK", "amount": fig.arm - 10}
+        ]

@@ -11,7 +11,7 @@ nothing here touches the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,16 +26,38 @@ from suite.wok.rules.orders import (
     Spy,
     SubmitOrders,
     Transform,
+    TroopUpgrade,
     Upgrade,
 )
 from suite.wok.rules.views import Figures, OwnColour, WokView
 
-Phase = Literal["bombs", "attacks", "transforms", "moves", "aims", "upgrades", "spies"]
-PHASES: tuple[Phase, ...] = ("bombs", "attacks", "transforms", "moves", "aims", "upgrades", "spies")
+Phase = Literal["bombs", "attacks", "transforms", "troops", "moves", "aims", "upgrades", "spies"]
+PHASES: tuple[Phase, ...] = (
+    "bombs",
+    "attacks",
+    "transforms",
+    "troops",
+    "moves",
+    "aims",
+    "upgrades",
+    "spies",
+)
+ORDER_PHASE: dict[str, Phase] = {
+    "bombing": "bombs",
+    "attacking": "attacks",
+    "transformations": "transforms",
+    "troop_upgrades": "troops",
+    "movement": "moves",
+    "aims": "aims",
+    "upgrades": "upgrades",
+    "spying": "spies",
+}
+"""The rule set's phase names (`RuleSet.phases`) that take orders, and their order field."""
 TITLES: dict[Phase, str] = {
     "bombs": "Bombing",
     "attacks": "Attacks",
     "transforms": "Transformations",
+    "troops": "Troop upgrades",
     "moves": "Movement",
     "aims": "Workers' aim",
     "upgrades": "Upgrades",
@@ -45,6 +67,7 @@ SHORT: dict[Phase, str] = {
     "bombs": "Bomb",
     "attacks": "Attack",
     "transforms": "Transf.",
+    "troops": "Troops",
     "moves": "Move",
     "aims": "Aim",
     "upgrades": "Upgr.",
@@ -54,6 +77,7 @@ ENTRY_LIMIT: dict[Phase, str] = {
     "bombs": "bomb_orders",
     "attacks": "attack_orders",
     "transforms": "transform_orders",
+    "troops": "",
     "moves": "move_orders",
     "aims": "aim_orders",
     "upgrades": "upgrade_orders",
@@ -61,11 +85,37 @@ ENTRY_LIMIT: dict[Phase, str] = {
 }
 NEEDS_SOURCE: frozenset[Phase] = frozenset(PHASES) - {"upgrades"}
 NEEDS_TARGET: frozenset[Phase] = frozenset({"bombs", "attacks", "moves", "spies"})
-HAS_AMOUNT: frozenset[Phase] = frozenset({"bombs", "attacks", "transforms", "moves", "spies"})
-UNITS = ("POP", "WOK", "ARM", "MIS", "SPY")
-TRANSFORM_UNITS = {"POP_WOK": ("POP", "WOK"), "POP_ARM": ("POP", "ARM"), "WOK_POP": ("WOK", "POP")}
+HAS_AMOUNT: frozenset[Phase] = frozenset(
+    {"bombs", "attacks", "transforms", "troops", "moves", "spies"}
+)
+TROOP_UNITS = ("ARM", "PIK", "ARC", "KNI", "CAT")
+ALL_TROOPS = "TRO"
 
-Order = Bomb | Attack | Transform | Move | SetAim | Upgrade | Spy
+Order = Bomb | Attack | Transform | Move | SetAim | Upgrade | Spy | TroopUpgrade
+
+
+def phases_of(view: WokView) -> tuple[Phase, ...]:
+    """The phases of the view's rule set that take orders, in the order they run."""
+    return tuple(ORDER_PHASE[p] for p in view.rules.phases if p in ORDER_PHASE)
+
+
+def entry_limit(view: WokView, phase: Phase) -> int:
+    """How many orders of `phase` may be entered (rules data)."""
+    if phase == "troops":
+        return view.rules.troops.orders if view.rules.troops is not None else 0
+    return int(getattr(view.limits, ENTRY_LIMIT[phase]))
+
+
+def transform_units(kind: str) -> tuple[str, str]:
+    """ "POP_ARM" as ("POP", "ARM")."""
+    src, _, dst = kind.partition("_")
+    return src, dst or src
+
+
+def troop_pair(kind: str) -> tuple[str, str]:
+    """A troop-upgrade choice "ARM>PIK" as ("ARM", "PIK")."""
+    src, _, dst = kind.partition(">")
+    return src, dst
 
 
 def kinds_of(view: WokView, phase: Phase) -> tuple[str, ...]:
@@ -73,6 +123,9 @@ def kinds_of(view: WokView, phase: Phase) -> tuple[str, ...]:
     rules = view.rules
     if phase == "transforms":
         return tuple(sorted(rules.transform.ratios))
+    if phase == "troops":
+        kinds = ("ARM", *rules.troops.kinds) if rules.troops is not None else ()
+        return tuple(f"{a}>{b}" for a in kinds for b in kinds if a != b)
     if phase == "moves":
         return tuple(rules.movement.kinds)
     if phase == "aims":
@@ -85,9 +138,12 @@ def kinds_of(view: WokView, phase: Phase) -> tuple[str, ...]:
 
 
 def kind_label(kind: str) -> str:
-    """ "POP_ARM" as "POP->ARM", "SPY_PROVINCE" as "Spy province"."""
-    if kind in TRANSFORM_UNITS:
-        a, b = TRANSFORM_UNITS[kind]
+    """ "POP_ARM" as "POP->ARM", "ARM>PIK" as "ARM->PIK", "SPY_PROVINCE" as "Spy province"."""
+    if ">" in kind:
+        a, b = troop_pair(kind)
+        return f"{a}->{b}"
+    if len(kind) == 7 and kind[3] == "_":
+        a, b = transform_units(kind)
         return f"{a}->{b}"
     if "_" in kind:
         return kind.replace("_", " ").capitalize()
@@ -171,6 +227,8 @@ def order_text(view: WokView, phase: Phase, order: Order) -> str:
         return f"{p(order.province)}: aim {order.aim}"
     if isinstance(order, Upgrade):
         return f"{order.kind}"
+    if isinstance(order, TroopUpgrade):
+        return f"{p(order.province)}: {order.amount} {order.source}->{order.target}"
     return f"{p(order.source)} -> {p(order.target)}: {kind_label(order.op)}, {order.spies} SPY"
 
 
@@ -327,9 +385,12 @@ class Planner:
                     if isinstance(a, Attack) and a.source == source
                 )
                 return max(0, min(self.view.rules.caps.arm, sent - onward))
-            return min(self.view.rules.caps.arm, self.available(colour, source, "ARM"))
+            return min(self.view.rules.caps.arm, self.available(colour, source, ALL_TROOPS))
+        if phase == "troops":
+            top = self.view.rules.troops.amount if self.view.rules.troops is not None else 0
+            return min(top, self.available(colour, source, troop_pair(kind)[0]))
         if phase == "transforms":
-            unit, _ = TRANSFORM_UNITS.get(kind, ("POP", ""))
+            unit, _ = transform_units(kind)
             ratio = self.view.rules.transform.ratios.get(kind, 1)
             top = min(lim.transform_amount, self.available(colour, source, unit))
             return top - top % ratio
@@ -344,7 +405,7 @@ class Planner:
     def count_line(self, colour: int, phase: Phase) -> str:
         """The phase's limit as the form shows it ("attacks 2/4, may enter 7")."""
         n = len(self.draft.of(colour, phase))
-        lim = getattr(self.view.limits, ENTRY_LIMIT[phase])
+        lim = entry_limit(self.view, phase)
         if phase == "attacks":
             allowed = self.me(colour).attacks_allowed
             return f"attacks {n}/{allowed} (up to {lim} may be entered)"
@@ -355,7 +416,25 @@ class Planner:
         if phase == "upgrades":
             cost = self.upgrade_cost(colour)
             return f"upgrades {n}/{lim}, cost {cost} of {self.me(colour).gold} gold"
+        if phase == "troops":
+            return f"orders {n}/{lim}, wood {self.wood_cost(colour)} of {self.me(colour).wood}"
         return f"orders {n}/{lim}"
+
+    def wood_cost(self, colour: int, extra: TroopUpgrade | None = None) -> int:
+        """WOOD the colour's troop upgrades (and `extra`) cost; refunds count negative."""
+        tr = self.view.rules.troops
+        if tr is None:
+            return 0
+        total = 0
+        for u in [*self.draft.of(colour, "troops"), *([extra] if extra else [])]:
+            if isinstance(u, TroopUpgrade):
+                if u.source == "ARM":
+                    total += u.amount * tr.upgrade_wood
+                elif u.target == "ARM":
+                    total -= u.amount * tr.downgrade_refund
+                else:
+                    total += u.amount * tr.change_wood
+        return total
 
     def upgrade_cost(self, colour: int, extra: int = 0) -> int:
         """What the colour's upgrades (plus `extra` more) cost this turn (S10)."""
@@ -367,7 +446,7 @@ class Planner:
         """Why `order` cannot be added to the colour's draft now, or None."""
         lim = self.view.limits
         orders = self.draft.of(colour, phase)
-        top = getattr(lim, ENTRY_LIMIT[phase])
+        top = entry_limit(self.view, phase)
         if len(orders) >= top:
             return f"at most {top} {TITLES[phase].lower()} orders"
         n = len(self.owner)
@@ -381,6 +460,13 @@ class Planner:
                 return f"{self.names[order.province]} is not yours"
             if any(isinstance(a, SetAim) and a.province == order.province for a in orders):
                 return f"{self.names[order.province]} already has an aim order"
+            return None
+        if isinstance(order, TroopUpgrade):
+            if self.owner[order.province] != colour:
+                return f"{self.names[order.province]} is not yours"
+            top_amount = self.view.rules.troops.amount if self.view.rules.troops else 0
+            if not 1 <= order.amount <= top_amount:
+                return f"amount 1..{top_amount}"
             return None
         if isinstance(order, Transform):
             if self.owner[order.province] != colour:
@@ -413,6 +499,7 @@ class Planner:
             "attacks": self.view.rules.caps.arm,
             "moves": lim.move_amount,
             "spies": lim.spy_amount,
+            "troops": self.view.rules.troops.amount if self.view.rules.troops else 0,
         }.get(phase, lim.transform_amount)
 
     def _bad_target(self, colour: int, phase: Phase, source: int, target: int) -> str:
@@ -509,9 +596,9 @@ class Planner:
         age = "" if seen is None else f" (seen turn {seen})"
         d_eff = self._eff_of(fig.owner)
         pdef = d_eff * (a.def_level_factor * fig.lev + a.def_def_factor * fig.def_)
-        win = win_chance(patt, pdef, order.armies, fig.arm)
+        win = win_chance(patt, pdef, order.armies, fig.troops())
         return Chances(
-            (f"PATT {patt:.0f} vs PDEF {pdef:.0f}, {fig.arm} ARM{age}", f"win chance ~{win:.0%}"),
+            (f"PATT {patt:.0f} vs PDEF {pdef:.0f}, {fig.troops()} ARM{age}", f"win ~{win:.0%}"),
             win,
         )
 
@@ -558,7 +645,7 @@ class Planner:
         """What a planned transformation, move, aim, upgrade or spy operation does."""
         r = self.view.rules
         if isinstance(order, Transform):
-            src, dst = TRANSFORM_UNITS.get(order.kind, ("POP", "WOK"))
+            src, dst = transform_units(order.kind)
             ratio = r.transform.ratios.get(order.kind, 1)
             used = min(order.amount, self.available(colour, order.province, src))
             left = self.available(colour, order.province, src) - used
@@ -569,6 +656,11 @@ class Planner:
             have = self.available(colour, order.source, order.unit)
             moved = min(order.amount, have)
             return [f"{moved} {order.unit} go; {have - moved} stay in {self.names[order.source]}"]
+        if isinstance(order, TroopUpgrade):
+            wood = self.wood_cost(colour, order)
+            have = self.me(colour).wood
+            note = "" if wood <= have else " (not enough: only what can be paid converts)"
+            return [f"troop upgrades cost {wood} WOOD in all, you have {have}{note}"]
         if isinstance(order, SetAim):
             fig = self.figures.get(order.province)
             wok = fig.wok if fig is not None else 0
@@ -608,9 +700,15 @@ class Planner:
             return [does]
         return []
 
+    def troop_order(self) -> tuple[str, ...]:
+        """The order troops leave a province in (ARM only under Standard rules)."""
+        tr = self.view.rules.troops
+        return tr.order if tr is not None else ("ARM",)
+
     def after(self, colour: int) -> dict[int, dict[str, float]]:
-        """Own provinces' units once the draft's bombing, attacks (armies leaving),
-        transformations and moves have run, in the order entered (no battles or growth)."""
+        """Own provinces' units once the draft's bombing, attacks (troops leaving),
+        transformations, troop upgrades and moves have run, in the order entered (no
+        battles, working or growth). "TRO" is the sum of all troop types."""
         r = self.view.rules
         left: dict[int, dict[str, float]] = {}
         for p in self.own(colour):
@@ -619,21 +717,26 @@ class Planner:
                 "POP": f.pop,
                 "WOK": f.wok,
                 "ARM": f.arm,
+                "PIK": f.pik,
+                "ARC": f.arc,
+                "KNI": f.kni,
+                "CAT": f.cat,
                 "MIS": f.mis,
                 "SPY": f.spy,
                 "LEV": f.lev,
             }
-        caps = {"POP": r.caps.pop, "WOK": r.caps.wok, "ARM": r.caps.arm, "MIS": r.caps.mis}
-        caps["SPY"] = r.caps.spy
+        caps = {"POP": r.caps.pop, "WOK": r.caps.wok, "MIS": r.caps.mis, "SPY": r.caps.spy}
+        caps.update(dict.fromkeys(TROOP_UNITS, r.caps.arm))
+        order = self.troop_order()
         for o in self.draft.of(colour, "bombs"):
             if isinstance(o, Bomb) and o.source in left:
                 _take(left[o.source], "MIS", o.missiles)
         for o in self.draft.of(colour, "attacks"):
             if isinstance(o, Attack) and o.source in left:
-                _take(left[o.source], "ARM", o.armies)
+                _take_troops(left[o.source], order, o.armies)
         for o in self.draft.of(colour, "transforms"):
             if isinstance(o, Transform) and o.province in left:
-                src, dst = TRANSFORM_UNITS.get(o.kind, ("POP", "WOK"))
+                src, dst = transform_units(o.kind)
                 ratio = r.transform.ratios.get(o.kind, 1)
                 used = _take(left[o.province], src, min(o.amount, r.limits.transform_amount))
                 made = used // ratio
@@ -642,15 +745,33 @@ class Planner:
                     arm = here["ARM"]
                     lev = (arm * here["LEV"] + made * r.transform.new_arm_lev) / (arm + made)
                     here["LEV"] = round(lev, 3)
-                here[dst] = min(caps[dst], here[dst] + made)
+                here[dst] = min(caps.get(dst, r.caps.pop), here.get(dst, 0) + made)
+        for o in self.draft.of(colour, "troops"):
+            if isinstance(o, TroopUpgrade) and o.province in left:
+                moved = _take(left[o.province], o.source, o.amount)
+                left[o.province][o.target] = left[o.province].get(o.target, 0) + moved
         for o in self.draft.of(colour, "moves"):
             if isinstance(o, Move) and o.source in left and o.target in left:
-                moved = _take(left[o.source], o.unit, o.amount)
-                there = left[o.target]
-                room = caps[o.unit] - there[o.unit]
-                there[o.unit] += min(moved, room)
-                left[o.source][o.unit] += max(0, moved - room)
+                kinds = order if o.unit == ALL_TROOPS else (o.unit,)
+                amount = o.amount
+                for kind in kinds:
+                    moved = _take(left[o.source], kind, amount)
+                    amount -= moved
+                    there = left[o.target]
+                    room = caps.get(kind, r.caps.pop) - there.get(kind, 0)
+                    there[kind] = there.get(kind, 0) + min(moved, room)
+                    left[o.source][kind] += max(0, moved - room)
+        for units in left.values():
+            units[ALL_TROOPS] = sum(units[k] for k in TROOP_UNITS)
         return left
+
+
+def _take_troops(units: dict[str, float], order: Sequence[str], amount: int) -> int:
+    """Remove up to `amount` troops, type by type in `order`; returns how many."""
+    taken = 0
+    for kind in order:
+        taken += _take(units, kind, amount - taken)
+    return taken
 
 
 def _take(units: dict[str, float], unit: str, amount: int) -> int:
@@ -662,7 +783,7 @@ def _take(units: dict[str, float], unit: str, amount: int) -> int:
 
 
 def _provinces_of(order: Order) -> Iterable[int]:
-    if isinstance(order, Transform | SetAim):
+    if isinstance(order, Transform | SetAim | TroopUpgrade):
         return (order.province,)
     if isinstance(order, Upgrade):
         return ()
@@ -675,7 +796,7 @@ def _ends(order: Order) -> tuple[int, int]:
 
 
 def _source(order: Order) -> int | None:
-    if isinstance(order, Transform):
+    if isinstance(order, Transform | TroopUpgrade):
         return order.province
     if isinstance(order, Bomb | Attack | Move | Spy):
         return order.source
@@ -687,7 +808,7 @@ def _amount(order: Order) -> int:
         return order.missiles
     if isinstance(order, Attack):
         return order.armies
-    if isinstance(order, Transform | Move):
+    if isinstance(order, Transform | Move | TroopUpgrade):
         return order.amount
     if isinstance(order, Spy):
         return order.spies
@@ -696,10 +817,12 @@ def _amount(order: Order) -> int:
 
 def _unit(phase: Phase, order: Order) -> str:
     if isinstance(order, Transform):
-        return TRANSFORM_UNITS.get(order.kind, ("POP", ""))[0]
+        return transform_units(order.kind)[0]
+    if isinstance(order, TroopUpgrade):
+        return order.source
     if isinstance(order, Move):
         return order.unit
-    return {"bombs": "MIS", "attacks": "ARM", "spies": "SPY"}.get(phase, "")
+    return {"bombs": "MIS", "attacks": ALL_TROOPS, "spies": "SPY"}.get(phase, "")
 
 
 def build_order(
@@ -714,6 +837,10 @@ def build_order(
         return msgspec.convert({"province": source, "aim": kind}, SetAim)
     if phase == "transforms":
         return msgspec.convert({"province": source, "kind": kind, "amount": amount}, Transform)
+    if phase == "troops":
+        src, dst = troop_pair(kind)
+        data = {"province": source, "source": src, "target": dst, "amount": amount}
+        return msgspec.convert(data, TroopUpgrade)
     if target is None:
         return "pick the target on the map"
     if phase == "bombs":

@@ -27,7 +27,7 @@ from suite.ui.widgets import Button, draw_panel, draw_tooltip
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
-from suite.wok.screens.draft import PHASES, Draft
+from suite.wok.screens.draft import Draft
 from suite.wok.screens.kit import label
 from suite.wok.screens.mapdraw import WokMapView, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
@@ -35,6 +35,8 @@ from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
 
 TOP = 34
+TYPED = ("PIK", "ARC", "KNI", "CAT")  # Intermediate's upgraded troops, shown when present
+UNIT_NAMES = ("POP", "WOK", "ARM", "MIS", "SPY")
 STRIP = 26
 SHORT_RANGE = (235, 90, 60)
 LONG_RANGE = (240, 200, 80)
@@ -164,7 +166,7 @@ class GameScene(Scene):
             self.form.refresh()
         v = self.view
         owners = [p.owner for p in v.provinces]
-        armies = [p.figures.arm if p.figures is not None else None for p in v.provinces]
+        armies = [p.figures.troops() if p.figures is not None else None for p in v.provinces]
         protected = v.turn <= v.variant.protect_home_until
         marks = ["*" if protected and p.home >= 0 else "" for p in v.provinces]
         self.mapview.set_state(owners, armies, marks)
@@ -393,8 +395,9 @@ class GameScene(Scene):
 
     def _key(self, event: pygame.event.Event) -> None:
         key, shift = event.key, bool(event.mod & pygame.KMOD_SHIFT)
-        if pygame.K_1 <= key <= pygame.K_7:
-            self.form.set_phase(PHASES[key - pygame.K_1])
+        if pygame.K_1 <= key <= pygame.K_9:
+            if key - pygame.K_1 < len(self.form.phases):
+                self.form.set_phase(self.form.phases[key - pygame.K_1])
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.form.add()
         elif key == pygame.K_m:
@@ -554,9 +557,11 @@ class GameScene(Scene):
         )
         pygame.draw.circle(surface, colour_of(me.colour), (x + 7, 17), 7)
         x = label(surface, me.name, (x + 18, 8), size=15, bold=True).right + 12
-        figures = f"EFF {me.eff}   Gold {me.gold}   Tech {me.tech}   Score {me.score}"
+        figures = f"EFF {me.eff}  Gold {me.gold}  Tech {me.tech}  Score {me.score}"
+        if self.view.rules.troops is not None:
+            figures += f"  Wood {me.wood}"
         if me.nap is not None:
-            figures += f"   NAP with {me.nap.partner_name}: {me.nap.turns_left} turns left"
+            figures += f"  NAP with {me.nap.partner_name}: {me.nap.turns_left} turns left"
         room = self.table_button.rect.x - x - 10
         left = self.clock_left()
         if left is not None:
@@ -570,7 +575,8 @@ class GameScene(Scene):
                 colour=theme.DANGER if left < 30 else theme.TEXT,
                 anchor="topright",
             )
-        label(surface, figures, (x, 8), size=15, width=room)
+        size = 15 if theme.font(15).size(figures)[0] <= room else 13
+        label(surface, figures, (x, 8 if size == 15 else 10), size=size, width=room)
 
     def _strip(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
@@ -691,7 +697,7 @@ class GameScene(Scene):
                 f"{prov.id} {v.map.provinces[prov.id].name}",
                 _cell(f.pop, left.get("POP")),
                 _cell(f.wok, left.get("WOK")),
-                _cell(f.arm, left.get("ARM")),
+                _cell(f.troops(), left.get("TRO")),
                 f"{f.lev:.2f}",
                 f"{f.def_:.1f}",
                 _cell(f.mis, left.get("MIS")),
@@ -753,6 +759,9 @@ class GameScene(Scene):
                     False,
                 )
             )
+            troops = [f"{k} {getattr(fig, k.lower())}" for k in TYPED if getattr(fig, k.lower())]
+            if troops:
+                lines.append(("troops: " + "  ".join(troops), theme.TEXT, False))
             fo = "  FALSE ORDERS" if fig.false_orders else ""
             lines.append(
                 (
@@ -761,6 +770,10 @@ class GameScene(Scene):
                     False,
                 )
             )
+        terrain = v.map.provinces[p].terrain
+        if terrain and v.rules.terrain is not None:
+            favours = v.rules.terrain.favoured_aim.get(terrain, "")
+            lines.append((f"terrain {terrain} (favours {favours})", theme.TEXT_MUTED, False))
         if prov.home >= 0:
             protected = v.turn <= v.variant.protect_home_until
             lines.append(
@@ -775,14 +788,17 @@ class GameScene(Scene):
             if (
                 after
                 and fig is not None
-                and (after["POP"], after["WOK"], after["ARM"], after["MIS"], after["SPY"])
-                != (fig.pop, fig.wok, fig.arm, fig.mis, fig.spy)
+                and (after["POP"], after["WOK"], after["TRO"], after["MIS"], after["SPY"])
+                != (fig.pop, fig.wok, fig.troops(), fig.mis, fig.spy)
             ):
                 lines.append(
                     (
                         "after orders: "
                         + "  ".join(
-                            f"{u} {after[u]:.0f}" for u in ("POP", "WOK", "ARM", "MIS", "SPY")
+                            f"{u} {after[k]:.0f}"
+                            for u, k in zip(
+                                UNIT_NAMES, ("POP", "WOK", "TRO", "MIS", "SPY"), strict=True
+                            )
                         ),
                         theme.SUCCESS,
                         False,

@@ -31,6 +31,7 @@ from suite.wok.screens.draft import (
     kind_label,
     kinds_of,
     order_text,
+    phases_of,
 )
 from suite.wok.screens.kit import Stepper, label
 from suite.wok.screens.mapdraw import Arrow, colour_of
@@ -62,8 +63,7 @@ class OrderForm:
             p: Button(SHORT[p], pygame.Rect(0, 0, 10, 10), self._tab(p), font_size=13)
             for p in PHASES
         }
-        for i, p in enumerate(PHASES):
-            self.tabs[p].tooltip = f"{TITLES[p]} orders (key {i + 1})"
+        self.phases: tuple[Phase, ...] = PHASES
         self.kind = Stepper(pygame.Rect(0, 0, 200, 26), [], lambda _: self._kind_changed())
         self.steps = [
             Button(text, pygame.Rect(0, 0, 10, 10), self._nudge(by), font_size=13)
@@ -122,6 +122,11 @@ class OrderForm:
         """Show `view`'s seat with `draft` (a new turn, another seat, or after sending)."""
         self.view = view
         self.draft = draft
+        self.phases = phases_of(view)
+        for i, p in enumerate(self.phases):
+            self.tabs[p].tooltip = f"{TITLES[p]} orders (key {i + 1}; phases run in this order)"
+        if self.phase not in self.phases:
+            self.phase = "attacks" if "attacks" in self.phases else self.phases[0]
         alive = [c.colour for c in view.colours if c.alive]
         if self.colour not in alive and alive:
             self.colour = alive[0]
@@ -344,12 +349,13 @@ class OrderForm:
     def layout(self, rect: pygame.Rect) -> None:
         self.rect = pygame.Rect(rect)
         x, y, w = self.rect.x + 10, self.rect.y + 10, self.rect.width - 20
-        cols = 7 if w >= 420 else 4
+        n = len(self.phases)
+        cols = n if w >= 60 * n else (n + 1) // 2
         tw = (w - (cols - 1) * 4) // cols
-        for i, p in enumerate(PHASES):
+        for i, p in enumerate(self.phases):
             r, c = divmod(i, cols)
             self.tabs[p].rect = pygame.Rect(x + c * (tw + 4), y + r * 32, tw, 28)
-        rows = (len(PHASES) + cols - 1) // cols
+        rows = (len(self.phases) + cols - 1) // cols
         self._head_y = y + rows * 32 + 4
         fy = self._head_y + 40
         self._pick_y = fy
@@ -388,7 +394,7 @@ class OrderForm:
         self._list_bottom = (cy - 6) if len(self.colour_buttons) > 1 else (bottom - 44)
 
     def buttons(self) -> list[Button]:
-        out = list(self.tabs.values())
+        out = [self.tabs[p] for p in self.phases]
         if not self.locked:
             out += [self.add_button, self.clear_button]
             if self.phase in HAS_AMOUNT:
@@ -421,7 +427,8 @@ class OrderForm:
         if self.view is None or self.planner is None:
             return
         x, w = self.rect.x + 10, self.rect.width - 20
-        for p, button in self.tabs.items():
+        for p in self.phases:
+            button = self.tabs[p]
             button.primary = p == self.phase
             button.label = (
                 f"{SHORT[p]} {len(self.draft.of(self.colour, p))}"

@@ -110,7 +110,7 @@ class ReplayScene(Scene):
         frame = self.frames[self.index]
         view = frame[self.who]
         owners = [p.owner for p in view.provinces]
-        armies = [p.figures.arm if p.figures is not None else None for p in view.provinces]
+        armies = [p.figures.troops() if p.figures is not None else None for p in view.provinces]
         self.mapview.set_state(owners, armies, [""] * len(owners))
         name = "everyone" if self.who is None else frame[None].variant.groups[self.who].name
         self.who_button.label = f"View: {name}"
