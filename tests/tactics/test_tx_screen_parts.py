@@ -26,7 +26,7 @@ from suite.tactics.rules.requirements import Profile
 from suite.tactics.screens import UI, hud, open_setup
 from suite.tactics.screens.anim import Fade, Figure, Hop, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
-from suite.tactics.screens.book import menu_entries, short_form
+from suite.tactics.screens.book import PieceMenu, menu_entries, short_form
 from suite.tactics.screens.buttons import IconButton, pack_button_images
 from suite.tactics.screens.drivers import LiveDriver
 from suite.tactics.screens.field import Battlefield, Marks
@@ -45,6 +45,7 @@ from suite.tactics.screens.profile import (
 from suite.tactics.screens.ratings import Records
 from suite.tactics.screens.setup import SetupScene
 from suite.tactics.screens.sounds import PackSounds
+from suite.ui.app import Scene
 from suite.ui.audio import Audio
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.game_cards import GameUI
@@ -458,3 +459,23 @@ def test_a_huge_map_is_drawn_around_the_view() -> None:
     field.draw(surface, [], Marks({}))
     assert art.renders == 2
     assert surface.get_at((400, 250))[:3] != (12, 14, 22)  # tiles under the view
+
+
+def test_a_long_piece_menu_runs_in_columns_and_pages(artifacts: Path) -> None:
+    entries = [(pid, f"Piece {pid}  17/7", "tip", pid % 7 != 0) for pid in range(1, 121)]
+    picked: list[int] = []
+    with Harness(size=(800, 560)) as h:
+        base = h.push(Scene(h.app))
+        menu = h.push(PieceMenu(h.app, (300, 100), entries, picked.append))
+        assert isinstance(menu, PieceMenu)
+        assert menu.columns >= 2 and menu.pages >= 1
+        assert h.app.screen.get_rect().contains(menu.rect)
+        for _, button in menu.shown:
+            assert menu.rect.contains(button.rect)
+        h.screenshot(artifacts / "tx_piece_menu_long.png")
+        first = menu.shown[0][0]
+        h.wheel(menu.rect.center, -1)
+        assert menu.first == 1 and menu.shown[0][0] != first
+        pid, button = menu.shown[-1]
+        h.click(button)
+        assert picked == [pid] and h.scene is base

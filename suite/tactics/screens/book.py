@@ -344,9 +344,13 @@ def menu_entries(
 class PieceMenu(Scene):
     """The right-click menu of a formation slot: every piece with its "17/7", greyed when
     it cannot be chosen (the tooltip says why). A click picks; Esc or a click outside
-    closes it."""
+    closes it. A long list (real packs hold 100+ pieces) runs in columns, and when they
+    do not all fit the window the wheel pages through them."""
 
     transparent = True
+    ROW = 30
+    COLUMN = 230
+    MIN_COLUMN = 170
 
     def __init__(
         self,
@@ -357,22 +361,49 @@ class PieceMenu(Scene):
     ) -> None:
         super().__init__(app)
         self.on_pick = on_pick
-        self.buttons: list[tuple[int, Button]] = []
-        row = 30
-        width = 230
-        height = row * len(entries) + 12
-        self.rect = pygame.Rect(at[0], at[1], width, height)
-        self.rect.clamp_ip(pygame.Rect((0, 0), app.size))
-        for i, (pid, label, tip, enabled) in enumerate(entries):
-            button = Button(
-                label,
-                pygame.Rect(self.rect.x + 6, self.rect.y + 6 + i * row, width - 12, row - 2),
-                functools.partial(self.pick, pid),
-                tooltip=tip,
-                enabled=enabled,
-                font_size=14,
+        self.at = at
+        self.first = 0  # the first column shown
+        self.buttons: list[tuple[int, Button]] = [
+            (
+                pid,
+                Button(
+                    label,
+                    pygame.Rect(0, 0, 0, 0),
+                    functools.partial(self.pick, pid),
+                    tooltip=tip,
+                    enabled=enabled,
+                    font_size=14,
+                ),
             )
-            self.buttons.append((pid, button))
+            for pid, label, tip, enabled in entries
+        ]
+        self.labels = [label for _, label, _, _ in entries]
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.on_resize(app.size)
+
+    @property
+    def shown(self) -> list[tuple[int, Button]]:
+        """The entries of the columns on screen."""
+        start = self.first * self.rows
+        return self.buttons[start : start + self.rows * self.columns]
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.rows = max(4, min(len(self.buttons), (size[1] - 24) // self.ROW))
+        needed = -(-len(self.buttons) // self.rows)
+        width = max(self.MIN_COLUMN, min(self.COLUMN, (size[0] - 24) // needed))
+        self.columns = max(1, min(needed, (size[0] - 24) // width))
+        self.pages = needed - self.columns
+        self.first = max(0, min(self.first, self.pages))
+        height = self.rows * self.ROW + 12 + (20 if self.pages else 0)
+        self.rect = pygame.Rect(self.at[0], self.at[1], width * self.columns + 12, height)
+        self.rect.clamp_ip(pygame.Rect((0, 0), size))
+        for (_, button), label in zip(self.buttons, self.labels, strict=True):
+            button.rect = pygame.Rect(0, 0, 0, 0)
+            button.label = fit(label, 14, width - 20, True)
+        for k, (_, button) in enumerate(self.shown):
+            col, row = divmod(k, self.rows)
+            x = self.rect.x + 6 + col * width
+            button.rect = pygame.Rect(x, self.rect.y + 6 + row * self.ROW, width - 6, self.ROW - 2)
 
     def pick(self, pid: int) -> None:
         if self.app.stack and self.app.scene is self:
@@ -380,24 +411,39 @@ class PieceMenu(Scene):
         self.on_pick(pid)
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEWHEEL and self.pages:
+            self.first = max(0, min(self.pages, self.first - event.y))
+            self.on_resize(self.app.size)
+            return
         if event.type == pygame.MOUSEBUTTONUP and not self.rect.collidepoint(event.pos):
             self.app.pop()
             return
-        for _, button in self.buttons:
+        for _, button in self.shown:
             if button.handle_event(event):
                 return
 
     def update(self, dt: float) -> None:
-        for _, button in self.buttons:
+        for _, button in self.shown:
             button.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         draw_panel(
             surface, self.rect, colour=(16, 20, 30), border=theme.ACCENT, radius=8, alpha=250
         )
-        for _, button in self.buttons:
+        for _, button in self.shown:
             button.draw(surface)
-        for _, button in self.buttons:
+        if self.pages:
+            last = self.first + self.columns
+            total = self.pages + self.columns
+            draw_text(
+                surface,
+                f"columns {self.first + 1}-{last} of {total}: wheel for more",
+                (self.rect.centerx, self.rect.bottom - 6),
+                size=12,
+                colour=theme.TEXT_MUTED,
+                anchor="midbottom",
+            )
+        for _, button in self.shown:
             button.draw_tooltip(surface)
 
 
