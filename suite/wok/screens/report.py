@@ -332,9 +332,9 @@ class ReportScene(Scene):
             )
             draw_panel(surface, card, colour=theme.PANEL_LIGHT, radius=8, shadow=2)
             result = "taken" if b.won else "held"
-            title = (
-                f"{_prov(v, b.source)} -> {_prov(v, b.target)}: {result} after {b.rounds} rounds"
-            )
+            who = _name(v, b.attacker)
+            where = f"{_prov(v, b.target)} from {_prov(v, b.source)}"
+            title = f"{who} attacked {where}: {result} ({b.rounds} rounds)"
             label(
                 surface, title, (card.x + 8, card.y + 5), size=13, bold=True, width=card.width - 16
             )
