@@ -141,6 +141,8 @@ class WorldWarState:
         self._pair = (0, 0)
         # The map and rules records every view shares, built on first use.
         self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
+        # A view per seat holding what never changes, completed by `views.build_view`.
+        self.view_templates: dict[Seat | None, WorldWarView] = {}
         self.no_hands: tuple[int, ...] = (0,) * players
         # Each seat's hand as views show it, with the (seat, hand, sets) it was made for.
         self.hand_views: dict[Seat, tuple[tuple[int, tuple[int, ...], int], HandView]] = {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import msgspec
+from msgspec.structs import replace
 
 from suite.core.match import Outcome, Seat, View
 from suite.worldwar.rules.data import Battle
@@ -215,33 +216,30 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
             lo = pending["min"]
             hi = lo + st.armies[s] - st.rules.battle.stay_behind
             occupy = OccupyRange(source=s, target=t, min=lo, max=hi)
-    deck = st.deck_rules
-    if deck is None:
-        hand: tuple[int, ...] = ()
-        cards: tuple[Card, ...] = ()
-        best: tuple[tuple[int, ...], ...] = ()
-        sizes = st.no_hands
-        next_value = None
-        must = may = False
-    else:
-        hands = st.hands
-        sizes = tuple(map(len, hands))
-        next_value = deck.rules.next_value(st.sets_done)
-        if seat is not None and 0 <= seat < st.players:
-            held = tuple(hands[seat])
-            key = (seat, held, st.sets_done)
-            cached = st.hand_views.get(seat)
-            if cached is None or cached[0] != key:
-                cached = st.hand_views[seat] = (key, _hand_view(st, seat, held))
-            hand, cards, best, must, sets = cached[1]
-            may = sets and seat == actor and st.may_turn_in(actor)
-        else:
-            hand, cards, best, must, may = (), (), (), False, False
-    return WorldWarView(
-        seat=seat,
-        players=st.players,
-        map=shared[0],
-        rules=shared[1],
+    template = st.view_templates.get(seat)
+    if template is None:
+        template = st.view_templates[seat] = WorldWarView(
+            seat=seat,
+            players=st.players,
+            map=shared[0],
+            rules=shared[1],
+            phase=phase,
+            current=current,
+            awaiting=(),
+            turn=0,
+            owner=(),
+            armies=(),
+            territory_counts=(),
+            alive=(),
+            setup_left=(),
+            step_left=0,
+            pool=0,
+            mid_turn=False,
+            hand_sizes=st.no_hands,
+        )
+    # Only what changes during a match is given; the rest comes from the seat's template.
+    view = replace(
+        template,
         phase=phase,
         current=current,
         awaiting=() if phase == "over" else (actor,),
@@ -254,19 +252,36 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
         step_left=st.step_left,
         pool=st.pool,
         mid_turn=st.mid_turn,
-        hand=hand,
-        hand_cards=cards,
-        hand_sizes=sizes,
-        deck_left=len(st.deck),
-        sets_turned_in=st.sets_done,
-        next_set_value=next_value,
-        best_turn_in=best,
-        must_turn_in=must,
-        may_turn_in=may,
         conquered_this_turn=st.conquered,
         attack=attack,
         occupy=occupy,
         outcome=st.result,
+    )
+    deck = st.deck_rules
+    if deck is None:
+        return view
+    hand: tuple[int, ...] = ()
+    cards: tuple[Card, ...] = ()
+    best: tuple[tuple[int, ...], ...] = ()
+    must = may = False
+    if seat is not None and 0 <= seat < st.players:
+        key = (seat, tuple(st.hands[seat]), st.sets_done)
+        cached = st.hand_views.get(seat)
+        if cached is None or cached[0] != key:
+            cached = st.hand_views[seat] = (key, _hand_view(st, seat, key[1]))
+        hand, cards, best, must, sets = cached[1]
+        may = sets and seat == actor and st.may_turn_in(actor)
+    return replace(
+        view,
+        hand=hand,
+        hand_cards=cards,
+        hand_sizes=tuple(map(len, st.hands)),
+        deck_left=len(st.deck),
+        sets_turned_in=st.sets_done,
+        next_set_value=deck.rules.next_value(st.sets_done),
+        best_turn_in=best,
+        must_turn_in=must,
+        may_turn_in=may,
     )
 
 

@@ -1,4 +1,4 @@
-"""The end of a match: the winner, charts of territories and armies over the turns, dice
+"""The end of a match: the winner, charts of territories, armies and cards over the turns, dice
 luck (armies lost against the average the dice would give) and the saved replay, which
 `ReplayScene` plays back on the map."""
 
@@ -19,51 +19,7 @@ from suite.ui.widgets import Button, Cycler, draw_panel, draw_text
 from suite.worldwar.rules import actions as A
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, SeatInfo
-
-
-def line_chart(
-    surface: pygame.Surface,
-    rect: pygame.Rect,
-    title: str,
-    series: Sequence[Sequence[float]],
-    colours: Sequence[Colour],
-) -> None:
-    """One line per series over the same x steps, on a panel with a light grid."""
-    draw_panel(surface, rect, radius=12)
-    draw_text(surface, title, (rect.x + 16, rect.y + 10), size=16, bold=True)
-    plot = pygame.Rect(rect.x + 46, rect.y + 40, rect.width - 62, rect.height - 70)
-    top = max((max(s) for s in series if s), default=1.0) or 1.0
-    steps = max((len(s) for s in series), default=1)
-    for k in range(5):
-        y = plot.bottom - plot.height * k / 4
-        pygame.draw.line(surface, theme.PANEL_BORDER, (plot.x, y), (plot.right, y))
-        draw_text(
-            surface,
-            f"{top * k / 4:.0f}",
-            (plot.x - 8, round(y)),
-            size=12,
-            colour=theme.TEXT_MUTED,
-            anchor="midright",
-        )
-    draw_text(
-        surface,
-        "turns",
-        (plot.right, plot.bottom + 6),
-        size=12,
-        colour=theme.TEXT_MUTED,
-        anchor="topright",
-    )
-    for values, colour in zip(series, colours, strict=False):
-        if not values:
-            continue
-        pts = [
-            (plot.x + plot.width * i / max(1, steps - 1), plot.bottom - plot.height * v / top)
-            for i, v in enumerate(values)
-        ]
-        if len(pts) == 1:
-            pts.append((plot.right, pts[0][1]))
-        pygame.draw.lines(surface, colour, False, pts, 3)
-        pygame.draw.aalines(surface, colour, False, pts)
+from suite.worldwar.screens.stats import draw_charts
 
 
 class GameOverScene(Scene):
@@ -91,6 +47,14 @@ class GameOverScene(Scene):
     @property
     def buttons(self) -> list[Button]:
         return [self.replay_button, self.done_button]
+
+    def on_enter(self) -> None:
+        # The game's last notices ("X is out!") would sit over the charts: the title and
+        # the log already say who won and who fell.
+        self.app.toasts.items.clear()
+
+    def animating(self) -> bool:
+        return False  # nothing moves here; hover feedback follows input
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -138,16 +102,10 @@ class GameOverScene(Scene):
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
-        colours = [self.colour(i) for i in range(len(s.seats))]
-        chart_w = (w - 90) // 2
-        chart_h = max(160, h - 150 - (34 + 28 * len(s.seats)) - 110)
-        land = [[t.territories[i] for t in s.history] for i in range(len(s.seats))]
-        armies = [[t.armies[i] for t in s.history] for i in range(len(s.seats))]
-        line_chart(surface, pygame.Rect(30, 150, chart_w, chart_h), "Territories", land, colours)
-        line_chart(
-            surface, pygame.Rect(60 + chart_w, 150, chart_w, chart_h), "Armies", armies, colours
-        )
-        self._draw_luck(surface, pygame.Rect(30, 166 + chart_h, w - 60, 34 + 28 * len(s.seats)))
+        luck_h = 34 + 28 * len(s.seats)
+        chart_h = max(150, h - 150 - luck_h - 16 - 90)
+        draw_charts(surface, pygame.Rect(30, 150, w - 60, chart_h), s)
+        self._draw_luck(surface, pygame.Rect(30, 166 + chart_h, w - 60, luck_h))
         if self.replay_path is not None:
             draw_text(
                 surface,

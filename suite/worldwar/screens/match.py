@@ -55,11 +55,13 @@ class SeatInfo:
 
 @dataclass
 class TurnStats:
-    """Territories and armies of every seat when a turn began."""
+    """Territories, armies and cards in hand of every seat when a turn began (`cards` is
+    empty in saves made before it was recorded)."""
 
     turn: int
     territories: list[int]
     armies: list[int]
+    cards: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -208,7 +210,7 @@ class Match:
         armies = [0] * len(self.seats)
         for t, o in enumerate(view.owner):
             armies[o] += view.armies[t]
-        stats = TurnStats(view.turn, list(view.territory_counts), armies)
+        stats = TurnStats(view.turn, list(view.territory_counts), armies, list(view.hand_sizes))
         if self.history and self.history[-1].turn == stats.turn:
             self.history[-1] = stats
         else:
