@@ -253,3 +253,27 @@ def test_bots_play_intermediate_to_the_end_keeping_the_invariants():
                 state.apply(seat, action)
             state.check()
         assert state.outcome() is not None
+
+
+def test_intermediate_views_carry_troops_terrain_and_wood_and_round_trip():
+    import msgspec
+
+    from suite.wok.rules.bots import GeneralBot
+    from suite.wok.rules.views import WokViews
+
+    state = create({"players": 2, "ruleset": RULES, "map": "trial"}, 106)
+    bots = [GeneralBot(), GeneralBot()]
+    rng = Rng(1)
+    seen_types = False
+    while state.outcome() is None and not seen_types:
+        for seat in sorted(state.awaiting()):
+            state.apply(seat, bots[seat].choose(state.view(seat), state.legal(seat), rng))
+        view = state.view(0)
+        assert msgspec.json.decode(msgspec.json.encode(view), type=WokViews) == view
+        for report in view.reports:
+            seen_types |= any(b.troops_sent for b in report.battles)
+            seen_types |= any(u.amount for u in report.upgrades)
+    assert seen_types
+    own = [p.figures for p in state.view(0).provinces if p.figures and p.owner == 0]
+    w = state.world
+    assert sum(f.troops() for f in own) == sum(w.troops(p) for p in w.owned(0))

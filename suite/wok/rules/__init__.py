@@ -2,7 +2,9 @@
 
 `SPEC` registers the game as "wok" (see `suite.core.match.GameSpec`). The pieces:
 
-- `ruleset`: every number of a rule set, typed records read from assets/wok/rules/<name>.toml;
+- `ruleset`: every number of a rule set (Standard, Intermediate), typed records read from
+  assets/wok/rules/<name>.toml, including the order of its phases;
+- `troops`: Intermediate's troop types and their battles;
 - `config`: `WokConfig`, the typed match config;
 - `orders`: the typed orders, `SubmitOrders` and the other actions, entry checks;
 - `legality`: whether an action is accepted (shared by the engine and `legal()`);
@@ -69,8 +71,8 @@ SPEC = register_game(
         event_type=WokEvent,
         blurb=(
             "Kingdoms of simultaneous orders: bomb, attack, work, grow, spy and upgrade, "
-            "then watch the turn run for everyone at once. Standard rules; Skirmish, "
-            "Duel and Trinity."
+            "then watch the turn run for everyone at once. Standard rules (Skirmish, "
+            "Duel, Trinity) and Intermediate (terrains, troop types, wood; Skirmish)."
         ),
         ui="suite.wok.screens:UI",
         save_kind="wok-save",

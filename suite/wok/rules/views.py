@@ -190,7 +190,9 @@ class TopTen(_Rec, frozen=True, kw_only=True):
 
 
 class Battle(_Rec, frozen=True, kw_only=True):
-    """One battle: armies sent and defending, powers, rounds and losses (W6)."""
+    """One battle: armies sent and defending, powers, rounds and losses (W6); with troop
+    types (Intermediate) the troops sent and defending by type. `patt` and `pdef` are
+    the powers per army before any terrain bonus."""
 
     attacker: int
     defender: int
@@ -206,6 +208,8 @@ class Battle(_Rec, frozen=True, kw_only=True):
     d_lost: int
     d_injured: int
     won: bool
+    troops_sent: dict[str, int] | None = None
+    troops_defending: dict[str, int] | None = None
 
 
 class BombingReport(_Rec, frozen=True, kw_only=True):
@@ -247,8 +251,12 @@ class IntelReport(_Rec, frozen=True, kw_only=True):
 
 
 class UpgradeReport(_Rec, frozen=True, kw_only=True):
+    """An upgrade bought (`kind` TECH, EFF, ...; cost in GOLD) or, Intermediate, a troop
+    upgrade (`kind` "ARM->KNI", cost in WOOD, negative for a refund, and `amount`)."""
+
     kind: str
     cost: int
+    amount: int | None = None
 
 
 class Cancelled(_Rec, frozen=True, kw_only=True):
