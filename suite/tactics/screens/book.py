@@ -107,7 +107,7 @@ class MiniMap:
         surface.blit(self.picture(grid, side), self.rect)
         pygame.draw.rect(surface, theme.PANEL_BORDER, self.rect, 1)
         cell = side / grid.size
-        dot = max(3, round(cell * 0.8))
+        dot = max(3, min(12, round(cell * 0.8)))
         for army, start in enumerate(grid.starts):
             if start is None:
                 continue
