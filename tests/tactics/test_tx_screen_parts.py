@@ -479,3 +479,12 @@ def test_a_long_piece_menu_runs_in_columns_and_pages(artifacts: Path) -> None:
         pid, button = menu.shown[-1]
         h.click(button)
         assert picked == [pid] and h.scene is base
+
+
+def test_a_vanished_pack_folder_falls_back_to_the_shipped_pack(tmp_path: Path) -> None:
+    assert save_profile(TacticsProfile(pack=str(tmp_path / "gone"))) is None
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        assert setup.profile.pack == "" and setup.map_id is not None
+        assert any("Pack not usable" in text for text in h.notices)
