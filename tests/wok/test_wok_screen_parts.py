@@ -298,3 +298,14 @@ def test_intermediate_tabs_follow_its_phases_and_take_troop_upgrades(artifacts: 
         assert list(sent["sets"][0]["troops"]) == [
             {"province": home, "source": "ARM", "target": "PIK", "amount": fig.arm - 10}
         ]
+
+
+def test_the_launcher_card_opens_the_setup() -> None:
+    from suite.ui.game_cards import load_ui
+
+    ui, problem = load_ui(game_spec("wok"))
+    assert ui is UI and problem is None
+    with Harness(size=(800, 560), root=ui.open_setup) as h:
+        assert isinstance(h.scene, SetupScene)
+        h.key(pygame.K_ESCAPE)
+        assert not h.running  # Esc at the root leaves

@@ -395,7 +395,19 @@ class GameOverScene(Scene):
         self.done_button = Button(
             "Done", pygame.Rect(0, 0, 110, 36), self.done, tooltip="Back to the launcher"
         )
+        self.seat_button = Button(
+            f"Charts: {match.seats[self.seat].name}",
+            pygame.Rect(0, 0, 170, 36),
+            self.next_seat,
+            tooltip="Show another player's charts",
+        )
         self.on_resize(app.size)
+
+    def next_seat(self) -> None:
+        humans = self.match.humans
+        self.seat = humans[(humans.index(self.seat) + 1) % len(humans)]
+        self.view = self.match.view(self.seat)
+        self.seat_button.label = f"Charts: {self.match.seats[self.seat].name}"
 
     def animating(self) -> bool:
         return False
@@ -405,9 +417,11 @@ class GameOverScene(Scene):
         self.done_button.rect.bottomright = (w - 16, h - 12)
         self.save_button.rect.bottomright = (self.done_button.rect.x - 10, h - 12)
         self.watch_button.rect.bottomright = (self.save_button.rect.x - 10, h - 12)
+        self.seat_button.rect.bottomleft = (16, h - 12)
 
     def buttons(self) -> list[Button]:
-        return [self.watch_button, self.save_button, self.done_button]
+        extra = [self.seat_button] if len(self.match.humans) > 1 else []
+        return [self.watch_button, self.save_button, self.done_button, *extra]
 
     def watch(self) -> None:
         from suite.wok.screens.replay import ReplayScene
