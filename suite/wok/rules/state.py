@@ -114,9 +114,6 @@ class WokState:
     def living_seats(self) -> list[int]:
         return [s for s in range(len(self.seat_colours)) if seat_alive(self, s)]
 
-    def living_colours(self, seat: int) -> list[int]:
-        return [c for c in self.seat_colours[seat] if self.world.colours[c].alive]
-
     def seat_names(self) -> list[str]:
         """The seats' names (from the config)."""
         return [self.config.names[s] for s in range(len(self.seat_colours))]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from suite.core.match import Outcome
 from suite.wok.rules import phases as ph
 from suite.wok.rules.orders import OrderSet
 from suite.wok.rules.reports import build_report
 from suite.wok.rules.robots import robot_orders
-from suite.wok.rules.world import NEUTRAL, World
+from suite.wok.rules.world import World
 
 if TYPE_CHECKING:
     from suite.wok.rules.state import WokState
@@ -177,29 +177,3 @@ def end_by_vote(state: WokState) -> Outcome:
     places: list[tuple[int, ...]] = [tuple(ranked)] if ranked else []
     places += [p for p in _places(state, ()) if p[0] not in living]
     return Outcome(tuple(ranked), tuple(places), "unanimous vote")
-
-
-def public_players(state: WokState) -> list[dict[str, Any]]:
-    """What everyone may know of each colour: name, seat, alive, RIPs, provinces held."""
-    w = state.world
-    counts = [0] * len(w.colours)
-    for o in w.owner:
-        if o != NEUTRAL:
-            counts[o] += 1
-    return [
-        {
-            "colour": i,
-            "name": c.name,
-            "seat": c.seat,
-            "robot": c.seat is None,
-            "letter": c.letter,
-            "alive": c.alive,
-            "quit": c.quit,
-            "rip_turn": c.rip_turn,
-            "ripped_by": c.ripped_by,
-            "rips": list(c.rips),
-            "provinces": counts[i],
-            "ally": c.ally,
-        }
-        for i, c in enumerate(w.colours)
-    ]
