@@ -118,6 +118,8 @@ class Match:
         self.bot_seats = frozenset(bots)
         self.board: Board = board_for(parse_config(SPEC, self.config), seed)
         self.autosave = autosave
+        self.speed: int | None = None
+        """The bots' pace on the map screen (an index of its choices), kept in saves."""
         self.history: list[TurnStats] = []
         n = len(self.seats)
         self.luck = Luck([0.0] * n, [0.0] * n)
@@ -287,8 +289,17 @@ class Match:
 
     # -- saving ------------------------------------------------------------------------------
 
+    def summary(self) -> str:
+        """What a list of saves shows: map, players and turn."""
+        view = self.view(None)
+        names = ", ".join(s.name for s in self.seats)
+        when = f"turn {view.turn}" if view.turn else "deployment"
+        return f"{self.board.name or 'World War'}: {names}, {when}"
+
     def to_document(self) -> dict[str, Any]:
         return {
+            "summary": self.summary(),
+            "speed": self.speed,
             "replay": msgspec.to_builtins(self.replay),
             "seats": [asdict(s) for s in self.seats],
             "history": [asdict(h) for h in self.history],
@@ -334,10 +345,22 @@ class Match:
             match.history = [TurnStats(**h) for h in data["history"]] or match.history
             match.luck = Luck(**data["luck"])
             match.log = [LogLine(**line) for line in data["log"]]
+            speed = data.get("speed")
+            match.speed = speed if isinstance(speed, int) and not isinstance(speed, bool) else None
         except (KeyError, TypeError, ValueError, msgspec.ValidationError) as exc:
             raise SaveError(path, f"not a World War save: {exc}") from exc
         match.autosave = autosave
         return match
+
+
+def save_summary(path: Path) -> str | None:
+    """The summary a save holds (map, players, turn), or None when it has none."""
+    try:
+        data = load_document(path, SAVE_KIND)
+    except SaveError:
+        return None
+    summary = data.get("summary") if isinstance(data, dict) else None
+    return summary if isinstance(summary, str) else None
 
 
 def load_replay(path: Path) -> tuple[Replay, list[SeatInfo]]:

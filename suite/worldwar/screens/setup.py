@@ -37,6 +37,7 @@ from suite.worldwar.screens.match import (
     list_replays,
     list_saves,
     load_replay,
+    save_summary,
 )
 from suite.worldwar.screens.overlays import MenuScene
 
@@ -74,14 +75,18 @@ def user_maps_dir() -> Path:
 
 
 def file_menu(
-    app: App, title: str, files: list[Path], on_pick: Callable[[Path], object]
+    app: App,
+    title: str,
+    files: list[Path],
+    on_pick: Callable[[Path], object],
+    describe: Callable[[Path], str | None] = lambda path: None,
 ) -> MenuScene:
-    """A menu of up to MAX_FILES files (name and date; the tooltip is the full path) and
-    Cancel; picking one runs `on_pick(path)`."""
+    """A menu of up to MAX_FILES files (what `describe` says of each, else its name, and
+    the date; the tooltip is the full path) and Cancel; picking one runs `on_pick(path)`."""
     actions: list[tuple[str, str, Callable[[], object]]] = []
     for path in files[:MAX_FILES]:
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-        label = f"{path.stem.replace('-', ' ')}   ({when})"
+        label = f"{describe(path) or path.stem.replace('-', ' ')}   ({when})"
         actions.append((label, str(path), functools.partial(on_pick, path)))
     actions.append(("Cancel", "Back to the set-up (Esc)", lambda: None))
     return MenuScene(app, title, actions, width=440, font_size=15)
@@ -409,11 +414,15 @@ class SetupScene(Scene):
         except (BoardError, ConfigError, OSError) as exc:
             self.app.notify(f"Cannot start: {exc}", 6.0)
             return None
+        match.speed = self.speed.index
         match.save_autosave()
         return self._open(match)
 
     def _open(self, match: Match) -> GameScene:
-        scene = GameScene(self.app, match, speed=self.speed.index)
+        """The map screen for `match`, at the bot speed it was saved with (else the one
+        chosen here)."""
+        speed = self.speed.index if match.speed is None else match.speed
+        scene = GameScene(self.app, match, speed=speed)
         self.app.push(scene)
         return scene
 
@@ -422,7 +431,7 @@ class SetupScene(Scene):
         if not saves:
             self.app.notify("No saved games yet (games are autosaved every turn)")
             return
-        self.app.push(file_menu(self.app, "Resume a game", saves, self.load))
+        self.app.push(file_menu(self.app, "Resume a game", saves, self.load, save_summary))
 
     def replays(self) -> None:
         files = list_replays()
