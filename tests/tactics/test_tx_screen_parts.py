@@ -20,10 +20,11 @@ from suite.core.store import save_document
 from suite.tactics.assets.bmp import save_bmp
 from suite.tactics.assets.model import START_INDICES
 from suite.tactics.assets.pack import load_pack
-from suite.tactics.rules.actions import EndTurn
+from suite.tactics.rules.actions import EndTurn, Move, Select, SkipAttack, SkipMove
 from suite.tactics.rules.packs import playable_pieces
 from suite.tactics.rules.requirements import Profile
-from suite.tactics.screens import UI, hud, open_setup
+from suite.tactics.rules.view import TacticsView
+from suite.tactics.screens import UI, hud, open_setup, orders
 from suite.tactics.screens.anim import Fade, Figure, Hop, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import PieceMenu, menu_entries, short_form
@@ -488,3 +489,36 @@ def test_a_vanished_pack_folder_falls_back_to_the_shipped_pack(tmp_path: Path) -
         assert isinstance(setup, SetupScene)
         assert setup.profile.pack == "" and setup.map_id is not None
         assert any("Pack not usable" in text for text in h.notices)
+
+
+def test_clicks_mean_what_the_phase_allows() -> None:
+    seats = [SeatInfo("A"), SeatInfo("B")]
+    config = battle_config(seats, pack=None, map_id=1, pieces_per_turn=0, army_size=2)
+    session = start_battle(config, seats, 9)
+    seat = next(iter(session.awaiting()))
+
+    def state() -> tuple[TacticsView, orders.Choices]:
+        view = session.view(seat)
+        assert isinstance(view, TacticsView)
+        return view, orders.Choices.of(list(session.legal(seat)))
+
+    view, choices = state()
+    mine = next(p for p in view.pieces if p.uid in view.commandable)
+    enemy = next(p for p in view.pieces if p.owner != seat)
+    assert orders.click_action(view, choices, (mine.x, mine.y)) == Select(mine.uid)
+    assert orders.click_action(view, choices, (enemy.x, enemy.y)) is None
+    assert orders.highlights(view, None, True).cells["ready"]
+    assert set(orders.highlights(view, (0, 0), False).cells) == {"cursor"}
+    session.act(seat, Select(mine.uid))
+    view, choices = state()
+    spot = view.reach[0]
+    assert orders.click_action(view, choices, (spot.x, spot.y)) == Move(spot.x, spot.y)
+    assert orders.click_action(view, choices, (mine.x, mine.y)) == SkipMove()
+    marks = orders.highlights(view, (spot.x, spot.y), True).cells
+    assert (spot.x, spot.y) in marks["hover"] and marks["reach"]
+    session.act(seat, SkipMove())
+    view, choices = state()
+    assert view.phase == "attack"
+    if not view.targets:
+        assert orders.highlights(view, None, True).cells["target"] == {(mine.x, mine.y)}
+        assert orders.click_action(view, choices, (mine.x, mine.y)) == SkipAttack()

@@ -20,22 +20,19 @@ import pygame
 from suite.core.match import Action, IllegalAction
 from suite.core.session import Refusal, Update
 from suite.tactics.rules.actions import (
-    Attack,
     AttackResolved,
     EndTurn,
     LevelUp,
-    Move,
     PieceDied,
     PieceMoved,
     PieceSelected,
-    Select,
     SkipAttack,
     SkipMove,
     TurnStarted,
 )
 from suite.tactics.rules.packs import pack_digest
 from suite.tactics.rules.view import PieceView, TacticsView
-from suite.tactics.screens import hud
+from suite.tactics.screens import hud, orders
 from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import StatsRow, fit, team_colour
@@ -102,7 +99,7 @@ class BattleScene(Scene):
         self.humans = driver.local_humans()
         self.viewer: int | None = min(self.humans) if self.humans else None
         self.view: TacticsView = self._fetch_view()
-        self.legal: list[Action] = []
+        self.choices = orders.NONE
         pack = load_map_pack(self.view.map.pack)
         if pack_digest(self.view.map.pack) != self.view.map.digest:
             app.toasts.add(
@@ -227,7 +224,8 @@ class BattleScene(Scene):
         ):
             self.viewer = self.view.current
             self.view = self._fetch_view()
-        self.legal = self._legal_list() if self.my_turn() and self.viewer is not None else []
+        legal = self._legal_list() if self.my_turn() and self.viewer is not None else []
+        self.choices = orders.Choices.of(legal)
         self._layout_proxies()
         self.dirty = True
 
@@ -340,19 +338,16 @@ class BattleScene(Scene):
         return (mine[0].x, mine[0].y) if mine else None
 
     # -- commands ----------------------------------------------------------------------------
-    def _legal_of(self, kind: type) -> list[Action]:
-        return [a for a in self.legal if isinstance(a, kind)]
-
     def skip_move(self) -> None:
-        if self._legal_of(SkipMove):
+        if self.choices.skip_move:
             self.act(SkipMove())
 
     def skip_attack(self) -> None:
-        if self._legal_of(SkipAttack):
+        if self.choices.skip_attack:
             self.act(SkipAttack())
 
     def end_turn(self) -> None:
-        if not self._legal_of(EndTurn) or self.show.busy:
+        if not self.choices.end_turn or self.show.busy:
             return
         if self.profile.confirm_end_turn:
             self.app.push(
@@ -397,27 +392,15 @@ class BattleScene(Scene):
         """A left click on a cell: select, move, attack or skip, as the phase allows."""
         if not self.my_turn() or self.show.busy:
             return
-        at = self._piece_at(cell)
-        selects = {a.piece for a in self._legal_of(Select) if isinstance(a, Select)}
-        moves = {(a.x, a.y) for a in self._legal_of(Move) if isinstance(a, Move)}
-        attacks = {a.target for a in self._legal_of(Attack) if isinstance(a, Attack)}
-        if at is not None and at.uid in selects:
-            self.act(Select(at.uid))
-        elif cell in moves:
-            self.act(Move(*cell))
-        elif at is not None and at.uid in attacks:
-            self.act(Attack(at.uid))
-        elif at is not None and at.uid == self.view.selected:
-            if self._legal_of(SkipMove):
-                self.act(SkipMove())
-            elif self._legal_of(SkipAttack):
-                self.act(SkipAttack())
+        action = orders.click_action(self.view, self.choices, cell)
+        if action is not None:
+            self.act(action)
 
     def _piece(self, uid: int | None) -> PieceView | None:
-        return next((p for p in self.view.pieces if p.uid == uid), None)
+        return orders.piece(self.view, uid)
 
     def _piece_at(self, cell: tuple[int, int]) -> PieceView | None:
-        return next((p for p in self.view.pieces if p.alive and (p.x, p.y) == cell), None)
+        return orders.piece_at(self.view, cell)
 
     # -- input -------------------------------------------------------------------------------
     def on_exit(self) -> None:
@@ -669,39 +652,14 @@ class BattleScene(Scene):
         self.proxies = hud.layout_proxies(self.view, self.viewer, hud.TOP, self.app.size[1])
 
     def _marks(self) -> Marks:
-        cells: dict[str, frozenset[tuple[int, int]]] = {}
-        if self.hover_cell is not None:
-            cells["cursor"] = frozenset({self.hover_cell})
-        if not self.my_turn() or self.show.busy:
-            return Marks(cells)
-        view = self.view
-        selected = self._piece(view.selected)
-        if selected is not None:
-            cells["selected"] = frozenset({(selected.x, selected.y)})
-        pos = {p.uid: (p.x, p.y) for p in view.pieces if p.alive}
-        if view.phase == "move":
-            cells["reach"] = frozenset((r.x, r.y) for r in view.reach)
-            hovered = next((r for r in view.reach if (r.x, r.y) == self.hover_cell), None)
-            if hovered is not None:
-                cells["hover"] = frozenset({(hovered.x, hovered.y)})
-                cells["outline"] = frozenset(pos[t] for t in hovered.targets if t in pos)
-            elif selected is not None and self.hover_cell == (selected.x, selected.y):
-                cells["outline"] = frozenset(pos[t] for t in view.targets if t in pos)
-        elif view.phase == "attack":
-            cells["target"] = frozenset(pos[t] for t in view.targets if t in pos)
-            if not cells["target"] and selected is not None:  # click it to end the command
-                cells["target"] = frozenset({(selected.x, selected.y)})
-        elif view.phase == "select":
-            ready = set(view.commandable)
-            cells["ready"] = frozenset(pos[u] for u in ready if u in pos)
-        return Marks(cells)
+        return orders.highlights(self.view, self.hover_cell, self.my_turn() and not self.show.busy)
 
     def _buttons_state(self) -> None:
-        mine = self.my_turn() and not self.show.busy
+        choices = self.choices if self.my_turn() and not self.show.busy else orders.NONE
         by_name = {t.name: t for t in self.tools}
-        by_name["skip_move"].enabled = mine and bool(self._legal_of(SkipMove))
-        by_name["skip_attack"].enabled = mine and bool(self._legal_of(SkipAttack))
-        by_name["end_turn"].enabled = mine and bool(self._legal_of(EndTurn))
+        by_name["skip_move"].enabled = choices.skip_move
+        by_name["skip_attack"].enabled = choices.skip_attack
+        by_name["end_turn"].enabled = choices.end_turn
 
     def draw(self, surface: pygame.Surface) -> None:
         if self.canvas is None or self.canvas.get_size() != surface.get_size():
