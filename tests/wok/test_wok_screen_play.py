@@ -244,3 +244,23 @@ def test_an_idle_game_screen_draws_nothing() -> None:
         assert h.app.draws == drawn
         h.move((5, 300))  # input wakes it up again
         assert h.app.draws > drawn
+
+
+def test_the_map_zooms_at_the_mouse_and_pans_by_dragging(artifacts: Path) -> None:
+    with Harness(size=(800, 560)) as h:
+        scene = new_game(h, delay=1e9)
+        close_report(h)
+        home = scene.view.colours[0].homes[0]
+        spot = scene.mapview.centre(home)
+        h.wheel(spot, 3)
+        assert scene.mapview.zoom > 1.5
+        assert scene.mapview.province_at(spot) == home  # the point under the mouse stays
+        h.screenshot(artifacts / "wok_zoomed_800x560.png")
+        h.key(pygame.K_2)
+        h.press(spot)
+        h.move((spot[0] + 40, spot[1] + 30), frames=1)
+        h.release((spot[0] + 40, spot[1] + 30))
+        assert scene.form.source is None  # a drag is not a pick
+        assert scene.mapview.province_at((spot[0] + 40, spot[1] + 30)) == home
+        h.key(pygame.K_0)
+        assert scene.mapview.zoom == 1.0

@@ -35,6 +35,7 @@ from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
 
 TOP = 34
+DRAG_PIXELS = 6
 TYPED = ("PIK", "ARC", "KNI", "CAT")  # Intermediate's upgraded troops, shown when present
 UNIT_NAMES = ("POP", "WOK", "ARM", "MIS", "SPY")
 STRIP = 26
@@ -62,6 +63,9 @@ class GameScene(Scene):
         self.hover: int | None = None
         self.show_legend = True
         self.show_table = False
+        self._press: tuple[int, int] | None = None
+        self._last: tuple[int, int] | None = None
+        self._dragged = False
         self.turn_clock = 0.0
         self.clock_shown = -1
         self.over_shown = False
@@ -383,6 +387,8 @@ class GameScene(Scene):
                 return
         if self.form.handle_event(event):
             return
+        if self._map_drag(event):
+            return
         if event.type == pygame.MOUSEBUTTONUP and self.map_rect.collidepoint(event.pos):
             p = self.mapview.province_at(event.pos)
             if event.button == 3:
@@ -392,6 +398,35 @@ class GameScene(Scene):
             return
         if event.type == pygame.KEYDOWN:
             self._key(event)
+
+    def _map_drag(self, event: pygame.event.Event) -> bool:
+        """Wheel zooms the map at the mouse; a left drag pans a zoomed map (no pick)."""
+        if event.type == pygame.MOUSEWHEEL:
+            pos = pygame.mouse.get_pos()
+            if self.map_rect.collidepoint(pos):
+                self.mapview.zoom_at(pos, event.y)
+                self.app.request_redraw()
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._press = event.pos if self.map_rect.collidepoint(event.pos) else None
+            self._last = self._press
+            self._dragged = False
+        elif event.type == pygame.MOUSEMOTION and self._press is not None:
+            far = abs(event.pos[0] - self._press[0]) + abs(event.pos[1] - self._press[1])
+            if self._dragged or (far > DRAG_PIXELS and self.mapview.zoom > 1):
+                self._dragged = True
+                self.mapview.drag(self._step(event.pos))
+                self.app.request_redraw()
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            dragged, self._press, self._dragged = self._dragged, None, False
+            return dragged
+        return False
+
+    def _step(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """The mouse movement since the last drag step (press or motion)."""
+        last = self._last or pos
+        self._last = pos
+        return (pos[0] - last[0], pos[1] - last[1])
 
     def _key(self, event: pygame.event.Event) -> None:
         key, shift = event.key, bool(event.mod & pygame.KMOD_SHIFT)
@@ -425,6 +460,8 @@ class GameScene(Scene):
         elif key == pygame.K_n:
             self.mapview.names = not self.mapview.names
             self.mapview.set_rect(self.map_rect)
+        elif key == pygame.K_0:
+            self.mapview.zoom_at(self.map_rect.center, -99)
         elif key == pygame.K_F1:
             self.show_help()
 
@@ -510,13 +547,12 @@ class GameScene(Scene):
             surface,
             tint=strong,
             tint_colour=tint,
-            dim=[],
+            soft=soft,
+            soft_colour=LONG_RANGE,
             hover=self.hover,
             selected=selected,
             arrows=self.form.arrows(),
         )
-        for p in soft:
-            pygame.draw.polygon(surface, LONG_RANGE, self.mapview._screen_polys[p], 2)
         self._top(surface)
         self._strip(surface)
         if self.show_legend and not self.show_table:

@@ -25,6 +25,8 @@ SEA: Colour = (16, 30, 48)
 NEUTRAL: Colour = (92, 96, 104)
 EDGE: Colour = (12, 15, 22)
 MARGIN = 12
+ZOOM_MAX, ZOOM_STEP = 3.0, 1.25
+NAMES_FROM = 0.9  # map scale from which provinces show their names, not just numbers
 EXTRA_COLOURS: tuple[Colour, ...] = ((150, 96, 70), (150, 150, 255))
 
 
@@ -76,6 +78,8 @@ class WokMapView:
         self.armies: tuple[int | None, ...] = tuple(None for _ in board.provinces)
         self.marks: tuple[str, ...] = tuple("" for _ in board.provinces)
         self.names = True
+        self.zoom = 1.0
+        self.pan = ((self.world[0] + self.world[2]) / 2, (self.world[1] + self.world[3]) / 2)
         self._layer: pygame.Surface | None = None
         self._screen_polys: list[list[tuple[int, int]]] = []
         self._labels: list[tuple[int, int]] = []
@@ -85,14 +89,17 @@ class WokMapView:
     # -- geometry ---------------------------------------------------------------------------
 
     def set_rect(self, rect: pygame.Rect) -> None:
+        """Lay the map out in `rect` at the current zoom and pan."""
         self.rect = pygame.Rect(rect)
         x0, y0, x1, y1 = self.world
         w, h = max(1.0, x1 - x0), max(1.0, y1 - y0)
-        s = min((self.rect.width - 2 * MARGIN) / w, (self.rect.height - 2 * MARGIN) / h)
-        ox = self.rect.x + (self.rect.width - w * s) / 2
-        oy = self.rect.y + (self.rect.height - h * s) / 2
+        fit = min((self.rect.width - 2 * MARGIN) / w, (self.rect.height - 2 * MARGIN) / h)
+        s = fit * self.zoom
+        # the pan is the world point shown at the rect's centre
+        cx = self.pan[0] if self.zoom > 1 else (x0 + x1) / 2
+        cy = self.pan[1] if self.zoom > 1 else (y0 + y1) / 2
         self.scale = s
-        self._origin = (ox - x0 * s, oy - y0 * s)
+        self._origin = (self.rect.centerx - cx * s, self.rect.centery - cy * s)
         self._screen_polys = [
             [self.to_screen(pt) for pt in p.polygon] for p in self.board.provinces
         ]
@@ -106,6 +113,34 @@ class WokMapView:
                     (sum(x for x, _ in poly) // len(poly), sum(y for _, y in poly) // len(poly))
                 )
         self._layer = None
+
+    def to_world(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return ((pos[0] - self._origin[0]) / self.scale, (pos[1] - self._origin[1]) / self.scale)
+
+    def zoom_at(self, pos: tuple[int, int], steps: float) -> None:
+        """Zoom by ZOOM_STEP ** steps (between 1 and ZOOM_MAX) keeping the point under `pos`."""
+        new = max(1.0, min(ZOOM_MAX, self.zoom * ZOOM_STEP**steps))
+        if abs(new - self.zoom) < 1e-9:
+            return
+        wx, wy = self.to_world(pos)
+        ratio = self.zoom / new
+        cx, cy = self.to_world(self.rect.center)
+        self.zoom = new
+        self.pan = (wx + (cx - wx) * ratio, wy + (cy - wy) * ratio)
+        self._clamp()
+        self.set_rect(self.rect)
+
+    def drag(self, rel: tuple[int, int]) -> None:
+        """Move the zoomed map by `rel` screen pixels."""
+        if self.zoom <= 1:
+            return
+        self.pan = (self.pan[0] - rel[0] / self.scale, self.pan[1] - rel[1] / self.scale)
+        self._clamp()
+        self.set_rect(self.rect)
+
+    def _clamp(self) -> None:
+        x0, y0, x1, y1 = self.world
+        self.pan = (min(x1, max(x0, self.pan[0])), min(y1, max(y0, self.pan[1])))
 
     def to_screen(self, pt: tuple[float, float]) -> tuple[int, int]:
         return (
@@ -159,7 +194,7 @@ class WokMapView:
         for i, (x, y) in enumerate(self._labels):
             cx, cy = x + off[0], y + off[1]
             name = self.board.provinces[i].name
-            text = f"{i} {name}" if self.names and self.scale > 0.9 else str(i)
+            text = f"{i} {name}" if self.names and self.scale > NAMES_FROM else str(i)
             image = text_image(text, size, theme.TEXT, False)
             layer.blit(
                 text_image(text, size, theme.SHADOW, False),
@@ -190,7 +225,8 @@ class WokMapView:
         *,
         tint: Iterable[int] = (),
         tint_colour: Colour = theme.ACCENT,
-        dim: Iterable[int] = (),
+        soft: Iterable[int] = (),
+        soft_colour: Colour = theme.TEXT_MUTED,
         hover: int | None = None,
         selected: Sequence[int] = (),
         arrows: Sequence[Arrow] = (),
@@ -199,16 +235,19 @@ class WokMapView:
         if self._layer is None:
             self._layer = self._build()
         surface.blit(self._layer, self.rect)
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
         for i in tint:
             pygame.draw.polygon(surface, tint_colour, self._screen_polys[i], 3)
-        for i in dim:
-            pygame.draw.polygon(surface, theme.TEXT_MUTED, self._screen_polys[i], 1)
+        for i in soft:
+            pygame.draw.polygon(surface, soft_colour, self._screen_polys[i], 2)
         for i in selected:
             pygame.draw.polygon(surface, theme.TEXT, self._screen_polys[i], 3)
         if hover is not None:
             pygame.draw.polygon(surface, theme.HOVER, self._screen_polys[hover], 2)
         for arrow in arrows:
             self._arrow(surface, arrow)
+        surface.set_clip(clip)
 
     def _arrow(self, surface: pygame.Surface, arrow: Arrow) -> None:
         a, b = self.centre(arrow.source), self.centre(arrow.target)

@@ -22,7 +22,7 @@ KEYS = (
     ("Tab", "next of your colours (Duel, Trinity)"),
     ("T", "the last turn report and the charts"),
     ("P / L", "your provinces' table / the players list"),
-    ("N", "province names or numbers"),
+    ("Wheel, drag", "zoom the map, move a zoomed map;  0 whole map;  N names or numbers"),
     ("F1", "this help;  Esc the menu (save, help, leave)"),
 )
 
