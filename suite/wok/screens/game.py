@@ -18,7 +18,7 @@ from pathlib import Path
 import pygame
 
 from suite.core.match import IllegalAction
-from suite.core.session import Refusal, Update, is_legal
+from suite.core.session import Refusal, Session, Update, is_legal
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
@@ -53,7 +53,7 @@ class GameScene(Scene):
     def __init__(self, app: App, match: WokMatch, *, bot_delay: float = 0.2) -> None:
         super().__init__(app)
         self.match = match
-        self.session = match.session
+        self.session: Session = match.session  # the only thing this screen acts through
         self.bot_delay = bot_delay
         self.bot_timer = 0.0
         self.seat: int | None = None
@@ -484,7 +484,9 @@ class GameScene(Scene):
             self.bot_timer += dt
             if self.bot_timer >= self.bot_delay:
                 self.bot_timer = 0.0
-                self.session.run_bot()
+                run_bot = getattr(self.session, "run_bot", None)  # local bots are paced here
+                if run_bot is not None:
+                    run_bot()
         self.process()
         self._tick_clock(dt)
         here = not self.passing and self.seat is not None and self.app.scene is self

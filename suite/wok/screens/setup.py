@@ -216,7 +216,10 @@ class SetupScene(Scene):
             self.app.notify(f"Cannot resume: {exc.problem}", 5.0)
             return
         if match.session.outcome() is not None:
-            self.app.notify("That game is over: watch its replay instead", 4.0)
+            from suite.wok.screens.replay import ReplayScene
+
+            self.app.notify("That game is over: here is its replay", 3.0)
+            self.app.push(ReplayScene(self.app, match.session.replay))
             return
         self.open(match)
 
