@@ -533,8 +533,10 @@ class Planner:
                 return f"only {allowed} attacks run this turn: later ones are cancelled"
             if self.owner[order.source] != colour:
                 return f"runs only if you take {self.names[order.source]} first"
-        if isinstance(order, Move) and self.owner[order.source] != colour:
-            return f"runs only if you take {self.names[order.source]}"
+        if isinstance(order, Move):
+            for end in (order.source, order.target):
+                if self.owner[end] != colour:
+                    return f"runs only if you take {self.names[end]}"
         amount = _amount(order)
         src = _source(order)
         unit = _unit(phase, order)

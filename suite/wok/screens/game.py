@@ -29,7 +29,7 @@ from suite.wok.rules.orders import Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import Draft
 from suite.wok.screens.kit import label
-from suite.wok.screens.mapdraw import WokMapView, colour_of
+from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
@@ -170,7 +170,7 @@ class GameScene(Scene):
             self.form.refresh()
         v = self.view
         owners = [p.owner for p in v.provinces]
-        armies = [p.figures.troops() if p.figures is not None else None for p in v.provinces]
+        armies = [army_badge(p, v.turn) for p in v.provinces]
         protected = v.turn <= v.variant.protect_home_until
         marks = ["*" if protected and p.home >= 0 else "" for p in v.provinces]
         self.mapview.set_state(owners, armies, marks)

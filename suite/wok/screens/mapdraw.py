@@ -19,7 +19,7 @@ import pygame
 from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import text_image
-from suite.wok.rules.views import WokMap
+from suite.wok.rules.views import ProvinceView, WokMap
 
 SEA: Colour = (16, 30, 48)
 NEUTRAL: Colour = (92, 96, 104)
@@ -75,7 +75,7 @@ class WokMapView:
             max(y for _, y in pts),
         )
         self.owners: tuple[int, ...] = tuple(-1 for _ in board.provinces)
-        self.armies: tuple[int | None, ...] = tuple(None for _ in board.provinces)
+        self.armies: tuple[str | None, ...] = tuple(None for _ in board.provinces)
         self.marks: tuple[str, ...] = tuple("" for _ in board.provinces)
         self.names = True
         self.zoom = 1.0
@@ -164,7 +164,7 @@ class WokMapView:
     def set_state(
         self,
         owners: Sequence[int],
-        armies: Sequence[int | None],
+        armies: Sequence[str | None],
         marks: Sequence[str] | None = None,
     ) -> None:
         """What the layer shows: owner per province, armies known (None: unknown) and a
@@ -202,7 +202,7 @@ class WokMapView:
             )
             layer.blit(image, image.get_rect(midbottom=(cx, cy)))
             armies = self.armies[i]
-            badge = "?" if armies is None else str(armies)
+            badge = "?" if armies is None else armies
             if self.marks[i]:
                 badge = f"{badge} {self.marks[i]}"
             self._badge(layer, badge, (cx, cy + 2), colour_of(self.owners[i]), size)
@@ -284,3 +284,12 @@ class WokMapView:
             rect = image.get_rect(center=(round(mid[0]), round(mid[1]))).inflate(8, 2)
             pygame.draw.rect(surface, (10, 12, 18), rect, border_radius=6)
             surface.blit(image, image.get_rect(center=rect.center))
+
+
+def army_badge(p: ProvinceView, turn: int) -> str | None:
+    """A province's armies as its badge shows them: "12" now, "~12" from older intel,
+    None when unknown."""
+    if p.figures is None:
+        return None
+    old = p.seen is not None and p.seen < turn
+    return f"~{p.figures.troops()}" if old else str(p.figures.troops())

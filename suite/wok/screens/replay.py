@@ -18,7 +18,7 @@ from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import TurnRan
 from suite.wok.rules.views import WokSpectatorView, WokView
 from suite.wok.screens.kit import label
-from suite.wok.screens.mapdraw import WokMapView, colour_of
+from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 
 PLAY_SECONDS = 0.8
 MAX_SEATS = 10  # every seat a replay may hold is played here
@@ -110,7 +110,7 @@ class ReplayScene(Scene):
         frame = self.frames[self.index]
         view = frame[self.who]
         owners = [p.owner for p in view.provinces]
-        armies = [p.figures.troops() if p.figures is not None else None for p in view.provinces]
+        armies = [army_badge(p, view.turn) for p in view.provinces]
         self.mapview.set_state(owners, armies, [""] * len(owners))
         name = "everyone" if self.who is None else frame[None].variant.groups[self.who].name
         self.who_button.label = f"View: {name}"
