@@ -276,7 +276,7 @@ def test_beats_move_figures_and_end() -> None:
             break
     assert (figures[1].x, figures[1].y) == (2.0, 0.0)
     assert flashed and figures[2].hp == 3 and not figures[2].alive
-    assert [e for e, _ in played] == ["go", "attack", "death"]
+    assert [e for e, _ in played] == ["go", "attack", "crit", "pain", "death"]
     assert any(f.text == "-7!" for f in show.floaters)
 
 

@@ -167,6 +167,8 @@ def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
             if seen_number and (seen_flash or "miss" in scene.show.floaters[0].text):
                 break
         assert seen_number
+        heard = [event for event, _ in scene.sounds.played]
+        assert "attack" in heard and {"hit", "miss", "crit"} & set(heard)
 
 
 @pytest.mark.parametrize("size", SIZES)

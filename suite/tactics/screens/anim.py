@@ -27,7 +27,8 @@ FLOAT_SECONDS = 1.3
 IDLE_MIN, IDLE_MAX = 0.9, 2.2  # seconds a piece keeps one standing frame
 
 Sound = Callable[[str, int], None]
-"""Plays a piece's sound: (event, piece uid), e.g. ("attack", 12)."""
+"""Plays a piece's sound: (event, piece uid), e.g. ("attack", 12); "hit", "miss" and
+"crit" name its weapon's sounds."""
 
 
 @dataclass
@@ -147,6 +148,9 @@ class Strike(Beat):
 
     def start(self, figures: dict[int, Figure], sound: Sound) -> None:
         sound("attack", self.attacker)
+        sound(self.result, self.attacker)  # the weapon's hit, miss or crit
+        if self.result != "miss":
+            sound("pain", self.target)
         target = figures.get(self.target)
         if target is not None:
             self.focus = (target.x, target.y)

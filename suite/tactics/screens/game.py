@@ -112,6 +112,7 @@ class BattleScene(Scene):
         self.sounds = PackSounds(pack, app.audio)
         self.show = Show(self._piece_sound)
         self.figures: dict[int, Figure] = {}
+        self.quiet = False
         self.rng = random.Random(0)
         self._sync_figures(force=True)
         self.art.warm({(f.kind, f.army) for f in self.figures.values()}, self.field.zoom)
@@ -263,6 +264,7 @@ class BattleScene(Scene):
     def _stage(self, update: Update) -> None:
         """Queue the animations of one update's events."""
         instant = SPEEDS[self.speed][0] == 0.0 and not self.humans & {update.seat}
+        self.quiet = instant  # no sounds for actions played out at once
         for event in update.events:
             if isinstance(event, PieceSelected):
                 self._piece_sound("ready", event.piece)
@@ -277,11 +279,6 @@ class BattleScene(Scene):
                         event.attacker, event.target, event.result, event.damage, event.target_hp
                     )
                 )
-                attacker = self.figures.get(event.attacker)
-                if attacker is not None:
-                    self.sounds.weapon(event.result, attacker.kind)
-                if event.result != "miss":
-                    self._piece_sound("pain", event.target)
             elif isinstance(event, PieceDied):
                 self.show.add(Fade(event.piece))
             elif isinstance(event, LevelUp):
@@ -294,10 +291,16 @@ class BattleScene(Scene):
                         self.autosave()
         if instant:
             self.show.skip(self.figures)
+        self.quiet = False
 
     def _piece_sound(self, event: str, uid: int) -> None:
+        """A piece's sound for `event`; "hit", "miss" and "crit" are its weapon's."""
         figure = self.figures.get(uid)
-        if figure is not None:
+        if figure is None or self.quiet:
+            return
+        if event in ("hit", "miss", "crit"):
+            self.sounds.weapon(event, figure.kind)
+        else:
             self.sounds.piece(event, figure.kind)
 
     def _sync_figures(self, force: bool = False) -> None:

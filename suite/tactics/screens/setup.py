@@ -38,6 +38,7 @@ from suite.tactics.screens.book import (
     draw_stats,
     fit,
     menu_entries,
+    short_form,
 )
 from suite.tactics.screens.drivers import LiveDriver, ReplayDriver
 from suite.tactics.screens.game import SPEEDS, BattleScene
@@ -759,3 +760,20 @@ class SetupScene(Scene):
             size=12,
             colour=theme.TEXT_MUTED,
         )
+        self._draw_army_strip(surface, rect.x, self.add_bot_button.rect.bottom + 34, rect.width)
+
+    def _draw_army_strip(self, surface: pygame.Surface, x: int, top: int, width: int) -> None:
+        """Your army at a glance (when the panel has room): its pieces and "17/7"s."""
+        kept = [pid for pid in trimmed(self.formation, self.army_size) if pid in self.pieces]
+        side = min(72, (width - 8 * 8) // 9)
+        if not kept or self.launch_button.rect.y - top < side + 56:
+            return
+        hp = sum(self.pieces[p].hp for p in kept)
+        title = f"Your army: {len(kept)} pieces, {hp} HP (Army view: right-click to change)"
+        draw_text(surface, fit(title, 14, width, True), (x, top), size=14, bold=True)
+        for i, pid in enumerate(kept):
+            box = pygame.Rect(x + i * (side + 8), top + 24, side, side + 18)
+            draw_panel(surface, box, radius=6, shadow=2)
+            surface.blit(self.army.image(pid, 0, side - 4), (box.x + 2, box.y + 2))
+            label = short_form(self.pieces[pid])
+            draw_text(surface, label, (box.centerx, box.bottom - 2), size=12, anchor="midbottom")
