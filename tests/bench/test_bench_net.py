@@ -1,0 +1,236 @@
+"""Match server figures (printed with `make bench`; nothing asserts on time).
+
+Issue 14: 100 rooms with 4 bot clients each on loopback; actions per second sustained and
+action-to-broadcast latency p50 and p99 (target: at least 2,000 actions/s, p99 within
+25 ms on the 2-core machine). The server runs as its own `suite serve` process; the 400
+clients run in two client processes (their own cost, ~0.5 ms of CPU per action for
+four Python websocket clients, competes with the server for the same two cores). Each
+client plays World War at random from the legal actions its view carries (fetching the
+first page when they did not fit). World War is used because its views are the
+cheapest to build (~7 us a seat; Tactics views cost ~0.25 ms a seat, which alone caps a
+core near 1,000 actions/s with four seats). Latency is from the moment the acting client sends an
+action to the moment the last of the room's four clients has the view it produced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+
+from suite.net import protocol as P
+
+ROOMS = int(os.environ.get("BENCH_NET_ROOMS", "100"))
+SEATS = 4
+GAME = os.environ.get("BENCH_NET_GAME", "worldwar")
+CLIENT_PROCS = int(os.environ.get("BENCH_NET_CLIENT_PROCS", "2"))
+THINK = 0.035
+WARMUP = 2.0
+MEASURE = 8.0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[str, int], float] = {}
+        self.seen: dict[tuple[str, int], int] = {}
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.measuring = False
+
+
+async def _hello(url: str, name: str) -> ClientConnection:
+    ws = await connect(url, max_size=2 * P.MAX_MESSAGE, compression=None, proxy=None)
+    await ws.send(P.encode(P.Hello(name=name)), text=True)
+    await _expect(ws, P.Welcome)
+    return ws
+
+
+async def _expect(ws: ClientConnection, kind: type[P.Message]) -> P.ServerMessage:
+    while True:
+        m = P.decode_server(await ws.recv(decode=False))
+        if isinstance(m, kind):
+            return m
+        if isinstance(m, P.Error):
+            raise RuntimeError(m)
+
+
+async def _room(url: str, index: int) -> list[tuple[ClientConnection, str]]:
+    host = await _hello(url, f"h{index}")
+    await host.send(P.encode(P.Create(game=GAME, config={"players": SEATS}, seed=index)))
+    seated = await _expect(host, P.Seated)
+    assert isinstance(seated, P.Seated)
+    players = [(host, seated.token)]
+    for seat in range(1, SEATS):
+        ws = await _hello(url, f"p{index}.{seat}")
+        await ws.send(P.encode(P.Join(code=seated.code, seat=seat)), text=True)
+        got = await _expect(ws, P.Seated)
+        assert isinstance(got, P.Seated)
+        players.append((ws, got.token))
+    return players
+
+
+async def _play(
+    ws: ClientConnection, token: str, stats: Stats, rng: random.Random, think: float
+) -> None:
+    acted = -1
+    code = ""
+
+    async def act(state_id: int, options: list[object]) -> None:
+        action = rng.choice(options)
+        stats.sent[(code, state_id + 1)] = time.perf_counter()
+        await ws.send(P.encode(P.Act(token=token, state_id=state_id, action=action)), text=True)  # type: ignore[arg-type]
+
+    async for data in ws:
+        m = P.decode_server(data)
+        if isinstance(m, P.GameOverMsg):
+            return
+        if isinstance(m, P.LegalPage):
+            if m.state_id == acted:
+                await act(m.state_id, msgspec.json.decode(m.actions))
+            continue
+        if not isinstance(m, P.ViewMsg):
+            continue
+        key = (m.code, m.state_id)
+        if key in stats.sent:
+            stats.seen[key] = stats.seen.get(key, 0) + 1
+            if stats.seen[key] == SEATS:
+                sent = stats.sent.pop(key)
+                del stats.seen[key]
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent)
+                    stats.actions += 1
+        if m.seat not in m.awaiting or m.state_id == acted:
+            continue
+        acted, code = m.state_id, m.code
+        if think:
+            asyncio.ensure_future(_later(think, ws, token, m, act))
+        else:
+            await _turn(ws, token, m, act)
+
+
+async def _turn(ws: ClientConnection, token: str, m: P.ViewMsg, act: Any) -> None:
+    if P.present(m.legal):
+        await act(m.state_id, msgspec.json.decode(m.legal))
+    else:
+        ask = P.LegalRequest(token=token, state_id=m.state_id, page=0)
+        await ws.send(P.encode(ask), text=True)
+
+
+async def _later(think: float, ws: ClientConnection, token: str, m: P.ViewMsg, act: Any) -> None:
+    await asyncio.sleep(think)
+    await _turn(ws, token, m, act)
+
+
+def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "suite",
+            "serve",
+            "--port",
+            "0",
+            "--data",
+            str(data),
+            "--rate",
+            "10000",
+            "--max-rooms",
+            str(ROOMS + 10),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if "serving on" in line:
+            port = int(line.split("serving on ")[1].split(" ")[0].rsplit(":", 1)[1])
+            threading.Thread(target=lambda: proc.stderr and proc.stderr.read(), daemon=True).start()
+            return proc, port
+    raise RuntimeError("server did not start")
+
+
+def _clients(port: int, first: int, count: int, think: float, out: Any) -> None:
+    """One client process: rooms first..first+count-1; puts (actions, elapsed, latencies)."""
+    url = f"ws://127.0.0.1:{port}"
+    stats = Stats()
+
+    async def main() -> float:
+        rooms = [await _room(url, i) for i in range(first, first + count)]
+        rng = random.Random(first)
+        tasks = [
+            asyncio.ensure_future(_play(ws, token, stats, random.Random(rng.random()), think))
+            for players in rooms
+            for ws, token in players
+        ]
+        for players in rooms:
+            for ws, token in players:
+                await ws.send(P.encode(P.Ready(token=token)), text=True)
+        await asyncio.sleep(WARMUP)
+        stats.measuring = True
+        t0 = time.perf_counter()
+        await asyncio.sleep(MEASURE)
+        stats.measuring = False
+        elapsed = time.perf_counter() - t0
+        for task in tasks:
+            task.cancel()
+        for players in rooms:
+            for ws, _ in players:
+                await ws.close()
+        return elapsed
+
+    elapsed = asyncio.run(main())
+    out.put((stats.actions, elapsed, stats.latencies))
+
+
+def _run(data: Path, think: float) -> tuple[float, float, float, int]:
+    """Actions/s, p50 and p99 latency (ms) and how many actions were measured."""
+    proc, port = _start_server(data)
+    queue: Any = multiprocessing.get_context("fork").Queue()
+    share = [ROOMS // CLIENT_PROCS + (i < ROOMS % CLIENT_PROCS) for i in range(CLIENT_PROCS)]
+    starts = [sum(share[:i]) for i in range(CLIENT_PROCS)]
+    workers = [
+        multiprocessing.get_context("fork").Process(
+            target=_clients, args=(port, start, n, think, queue)
+        )
+        for start, n in zip(starts, share, strict=True)
+    ]
+    try:
+        for w in workers:
+            w.start()
+        results = [queue.get(timeout=120) for _ in workers]
+        for w in workers:
+            w.join(timeout=30)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    lat = sorted(x for _, _, part in results for x in part)
+    assert lat, "no action completed"
+    rate = sum(n / elapsed for n, elapsed, _ in results)
+    p50 = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    return rate, p50, p99, len(lat)
+
+
+def test_bench_100_rooms_of_4_bot_clients(tmp_path: Path) -> None:
+    """Paced: each client thinks THINK s before acting (offered load near 2,000 actions/s);
+    saturated: no thinking, every room always has an action in flight (then latency is
+    mostly queueing: rooms / throughput, by Little's law)."""
+    for label, think in (("paced", THINK), ("saturated", 0.0)):
+        rate, p50, p99, n = _run(tmp_path / label, think)
+        print(
+            f"\nnet: {ROOMS} rooms x {SEATS} bot clients ({GAME}, loopback, {label}"
+            f"{f', think {think * 1000:.0f} ms' if think else ''}): {rate:.0f} actions/s "
+            f"(target 2000), action-to-broadcast p50 {p50:.1f} ms, p99 {p99:.1f} ms "
+            f"(target 25), {n} actions measured"
+        )
