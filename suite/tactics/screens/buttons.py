@@ -185,3 +185,31 @@ class IconButton(Button):
         if not self.enabled:
             layer.set_alpha(80)
         return layer
+
+
+TOOLTIPS = {
+    "hud": "Book of Tactics: map, army, stats (B)",
+    "skip_move": "Skip Move: stay and go on to the attack (M)",
+    "skip_attack": "Skip Attack: end this piece's command (A)",
+    "end_turn": "End Turn (E)",
+    "rotate": "Rotate the map a quarter turn (R)",
+    "zoom_out": "Zoom out (-)",
+    "zoom_in": "Zoom in (+)",
+}
+TOOL_SIZE = 38
+
+
+def make_tools(
+    images: dict[str, pygame.Surface], actions: dict[str, Callable[[], None]]
+) -> list[IconButton]:
+    """The battle's tool buttons, in the order of `actions` (names of ICONS)."""
+    return [
+        IconButton(
+            name,
+            pygame.Rect(0, 0, TOOL_SIZE, TOOL_SIZE),
+            run,
+            tooltip=TOOLTIPS[name],
+            image=images.get(name),
+        )
+        for name, run in actions.items()
+    ]

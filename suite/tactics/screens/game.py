@@ -36,7 +36,7 @@ from suite.tactics.screens import hud, orders
 from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import StatsRow, fit, team_colour
-from suite.tactics.screens.buttons import IconButton, pack_button_images
+from suite.tactics.screens.buttons import make_tools, pack_button_images
 from suite.tactics.screens.drivers import Driver
 from suite.tactics.screens.field import Battlefield, Marks
 from suite.tactics.screens.match import SeatInfo
@@ -133,58 +133,18 @@ class BattleScene(Scene):
         self.composed = 0  # frames composed (tests and the bench read it)
         self._shown_second = -1
         self._tooltips: tuple[bool, ...] = ()
-        images = pack_button_images(pack)
-        self.tools = [
-            IconButton(
-                "hud",
-                pygame.Rect(0, 0, 38, 38),
-                self.toggle_book,
-                tooltip="Book of Tactics: map, army, stats (B)",
-                image=images.get("hud"),
-            ),
-            IconButton(
-                "skip_move",
-                pygame.Rect(0, 0, 38, 38),
-                self.skip_move,
-                tooltip="Skip Move: stay and go on to the attack (M)",
-                image=images.get("skip_move"),
-            ),
-            IconButton(
-                "skip_attack",
-                pygame.Rect(0, 0, 38, 38),
-                self.skip_attack,
-                tooltip="Skip Attack: end this piece's command (A)",
-                image=images.get("skip_attack"),
-            ),
-            IconButton(
-                "end_turn",
-                pygame.Rect(0, 0, 38, 38),
-                self.end_turn,
-                tooltip="End Turn (E)",
-                image=images.get("end_turn"),
-            ),
-            IconButton(
-                "rotate",
-                pygame.Rect(0, 0, 38, 38),
-                self.rotate,
-                tooltip="Rotate the map a quarter turn (R)",
-                image=images.get("rotate"),
-            ),
-            IconButton(
-                "zoom_out",
-                pygame.Rect(0, 0, 38, 38),
-                lambda: self.zoom(-1),
-                tooltip="Zoom out (-)",
-                image=images.get("zoom_out"),
-            ),
-            IconButton(
-                "zoom_in",
-                pygame.Rect(0, 0, 38, 38),
-                lambda: self.zoom(1),
-                tooltip="Zoom in (+)",
-                image=images.get("zoom_in"),
-            ),
-        ]
+        self.tools = make_tools(
+            pack_button_images(pack),
+            {
+                "hud": self.toggle_book,
+                "skip_move": self.skip_move,
+                "skip_attack": self.skip_attack,
+                "end_turn": self.end_turn,
+                "rotate": self.rotate,
+                "zoom_out": lambda: self.zoom(-1),
+                "zoom_in": lambda: self.zoom(1),
+            },
+        )
         self.book = hud.BookPanel(
             pack, self.art.art, grid, self._centre_cell, self.proxy_click, stats
         )
