@@ -165,6 +165,10 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         assert isinstance(setup, SetupScene)
         assert setup.map.value == "trial" and setup.players.value == "2"
         assert [s.value for s in setup.seat_kinds] == ["human", "general"]
+        for _ in range(10):
+            h.key(pygame.K_BACKSPACE)
+        h.type_text("42")
+        assert setup.seed == 42
         h.key(pygame.K_RETURN, frames=2)
         scene = h.scene if isinstance(h.scene, GameScene) else h.app.stack[-2]
         assert isinstance(scene, GameScene)
@@ -197,6 +201,9 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         assert outcome is not None and outcome.winners
         assert scene.match.history[0][-1].turn == scene.view.turn
         h.screenshot(artifacts / "wok_game_over.png")
+        for size in ((800, 560), (1920, 1080)):
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_game_over_{size[0]}x{size[1]}.png")
         h.click(h.scene.watch_button)
         replay = h.scene
         assert isinstance(replay, ReplayScene)

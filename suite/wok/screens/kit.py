@@ -118,7 +118,17 @@ def line_chart(
 ) -> None:
     """A small line chart of `series` (name, colour, values per x) with its title."""
     draw_panel(surface, rect, colour=theme.PANEL, radius=8, shadow=2, alpha=245)
-    label(surface, title, (rect.x + 8, rect.y + 4), size=13, bold=True, width=rect.width - 16)
+    title_rect = label(
+        surface, title, (rect.x + 8, rect.y + 4), size=13, bold=True, width=rect.width - 16
+    )
+    if len(series) > 1:  # a key: the series' names in their colours, as far as they fit
+        x = title_rect.right + 10
+        for name, colour, _ in series:
+            image = text_image(name, 11, colour, True)
+            if x + image.get_width() > rect.right - 8:
+                break
+            surface.blit(image, (x, rect.y + 6))
+            x += image.get_width() + 8
     area = pygame.Rect(rect.x + 34, rect.y + 24, rect.width - 44, rect.height - 40)
     values = [v for _, _, vs in series for v in vs]
     top = max(values, default=1.0) or 1.0

@@ -33,6 +33,7 @@ GENERATED = "generated"
 MAP_TITLES = {"trial": "Trial", "star-islands": "Star Islands", "kaomaris": "Kaomaris"}
 NONE_CLOCK = "none"
 DEFAULT_RULESET = "standard"
+SEED_DIGITS = 9
 ROW = 38
 
 
@@ -72,7 +73,10 @@ class SetupScene(Scene):
         self.seed_minus = Button("-", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(-1))
         self.seed_plus = Button("+", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(1))
         self.seed_new = Button(
-            "New", pygame.Rect(0, 0, 60, 30), self.new_seed, tooltip="A fresh random seed"
+            "New",
+            pygame.Rect(0, 0, 60, 30),
+            self.new_seed,
+            tooltip="A fresh random seed (or type digits; Backspace deletes)",
         )
         self.start_button = Button(
             "Start",
@@ -337,6 +341,12 @@ class SetupScene(Scene):
                 return
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.start()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
+            self.seed //= 10  # typing edits the seed
+            self.app.request_redraw()
+        elif event.type == pygame.TEXTINPUT and event.text.isdigit():
+            self.seed = int(f"{self.seed}{event.text}"[-SEED_DIGITS:])
+            self.app.request_redraw()
 
     def update(self, dt: float) -> None:
         for widget in self.widgets():
