@@ -20,6 +20,7 @@ KIND = "settings"
 FILE_NAME = "settings.json"
 DEFAULT_NAME = "Commander"
 MAX_NAME_LENGTH = 24
+UI_SCALE_MIN, UI_SCALE_MAX = 0.75, 2.0
 
 
 class SettingsWarning(UserWarning):
@@ -28,11 +29,14 @@ class SettingsWarning(UserWarning):
 
 @dataclass
 class Settings:
-    """Profile name, master volume (0-100) and whether the window starts fullscreen."""
+    """Profile name, master volume (0-100), whether the window starts fullscreen, and the
+    UI scale (UI_SCALE_MIN..UI_SCALE_MAX, 1.0 = the size the screens are drawn for; screens
+    multiply it with what the window size allows)."""
 
     name: str = DEFAULT_NAME
     volume: int = 80
     fullscreen: bool = False
+    ui_scale: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -76,6 +80,20 @@ def _from_data(data: Any, source: Path) -> Settings:
     else:
         warnings.warn(
             SettingsWarning(f"{source}: fullscreen {fullscreen!r} is not true/false"),
+            stacklevel=3,
+        )
+    scale = data.get("ui_scale", result.ui_scale)
+    if (
+        isinstance(scale, (int, float))
+        and not isinstance(scale, bool)
+        and UI_SCALE_MIN <= scale <= UI_SCALE_MAX
+    ):
+        result.ui_scale = float(scale)
+    else:
+        warnings.warn(
+            SettingsWarning(
+                f"{source}: ui_scale {scale!r} is not a number {UI_SCALE_MIN}-{UI_SCALE_MAX}"
+            ),
             stacklevel=3,
         )
     return result

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.ui.widgets import draw_panel, draw_star, draw_text
+from suite.ui.widgets import draw_panel, draw_star, draw_text, fit_text
 
 SHUFFLE = 0.35  # seconds of tumbling faces before the rolled ones show
 SHOW = 2.2  # seconds the tray stays up
@@ -65,54 +66,90 @@ class DiceTray:
     def update(self, dt: float) -> None:
         self.age += dt
 
-    def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        die = 46
-        width = max(420, 2 * (3 * (die + 10)) + 120)
-        rect = pygame.Rect(0, 0, width, 124)
-        rect.midtop = (area.centerx, area.top + 12)
+    def pairs(self) -> list[tuple[int | None, int | None]]:
+        """The dice as they are compared: (attacker, defender) faces, highest first; a die
+        with no counterpart is paired with None (it is not compared)."""
+        att = sorted(self.attacker, reverse=True)
+        dfn = sorted(self.defender, reverse=True)
+        n = max(len(att), len(dfn))
+        return [
+            (att[i] if i < len(att) else None, dfn[i] if i < len(dfn) else None) for i in range(n)
+        ]
+
+    def rect_in(self, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()) -> pygame.Rect:
+        """Where the tray goes: the top of `area`, or its bottom when the top would cover a
+        point of `avoid` (the battle's territories)."""
+        return _clear_spot(pygame.Rect(0, 0, 380, 172), area, avoid)
+
+    def draw(
+        self, surface: pygame.Surface, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()
+    ) -> None:
+        """Attacker dice on the upper row, defender dice under them, one column per
+        comparison (highest first); the loser of each comparison is dimmed."""
         fade = min(1.0, (SHOW - self.age) / 0.3)
         if fade <= 0:
             return
+        die = 40
+        rect = self.rect_in(area, avoid)
         draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
-        draw_text(
-            surface, self.title, (rect.centerx, rect.y + 10), size=16, bold=True, anchor="midtop"
-        )
+        title = fit_text(self.title, 16, rect.width - 24, True)
+        draw_text(surface, title, (rect.centerx, rect.y + 10), size=16, bold=True, anchor="midtop")
         settled = self.age >= SHUFFLE
-        pairs = min(len(self.attacker), len(self.defender))
-        for side, faces, colour, x0, step in (
-            (0, self.attacker, self.attacker_colour, rect.centerx - 40 - die, -(die + 10)),
-            (1, self.defender, self.defender_colour, rect.centerx + 40, die + 10),
-        ):
-            for i, face in enumerate(faces):
-                shown = face if settled else self.tumble.randint(1, 6)
-                x = x0 + step * i
-                wobble = 0 if settled else round(6 * math.sin(self.age * 40 + i))
-                lost = False
-                if settled and i < pairs:
-                    a, d = self.attacker[i], self.defender[i]
-                    lost = (a <= d) if side == 0 else (a > d)
-                draw_die(
-                    surface, pygame.Rect(x, rect.y + 44 + wobble, die, die), shown, colour, dim=lost
-                )
-        if settled:
+        x0 = rect.x + 110
+        rows = ((rect.y + 40, "attacker", self.attacker_colour), (rect.y + 90, "defender", None))
+        for y, label, _ in rows:
             draw_text(
                 surface,
-                "vs",
-                (rect.centerx, rect.y + 67),
-                size=18,
-                bold=True,
+                label,
+                (x0 - 14, y + die // 2),
+                size=14,
                 colour=theme.TEXT_MUTED,
-                anchor="center",
+                anchor="midright",
             )
+        for i, (a, d) in enumerate(self.pairs()):
+            x = x0 + i * (die + 14)
+            for face, y, colour, beaten in (
+                (a, rect.y + 40, self.attacker_colour, a is not None and d is not None and a <= d),
+                (d, rect.y + 90, self.defender_colour, a is not None and d is not None and a > d),
+            ):
+                if face is None:
+                    continue
+                shown = face if settled else self.tumble.randint(1, 6)
+                wobble = 0 if settled else round(6 * math.sin(self.age * 40 + i))
+                unpaired = a is None or d is None
+                draw_die(
+                    surface,
+                    pygame.Rect(x, y + wobble, die, die),
+                    shown,
+                    colour,
+                    dim=settled and (beaten or unpaired),
+                )
+        if settled:
             summary = f"attacker -{self.attacker_loss}   defender -{self.defender_loss}"
             draw_text(
                 surface,
                 summary,
-                (rect.centerx, rect.bottom - 10),
+                (rect.centerx, rect.bottom - 8),
                 size=14,
                 colour=theme.TEXT_MUTED,
                 anchor="midbottom",
             )
+
+
+def _clear_spot(
+    rect: pygame.Rect, area: pygame.Rect, avoid: Sequence[tuple[int, int]]
+) -> pygame.Rect:
+    """`rect` centred at the top of `area` (12 px in), or at its bottom when the top covers
+    a point of `avoid` and the bottom does not."""
+    out = pygame.Rect(rect)
+    out.midtop = (area.centerx, area.top + 12)
+    near = out.inflate(36, 36)
+    if any(near.collidepoint(p) for p in avoid):
+        low = pygame.Rect(out)
+        low.midbottom = (area.centerx, area.bottom - 12)
+        if not any(low.inflate(36, 36).collidepoint(p) for p in avoid):
+            return low
+    return out
 
 
 @dataclass
@@ -132,9 +169,14 @@ class BattleCard:
     def update(self, dt: float) -> None:
         self.age += dt
 
-    def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        rect = pygame.Rect(0, 0, 440, 96)
-        rect.midtop = (area.centerx, area.top + 12)
+    def rect_in(self, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()) -> pygame.Rect:
+        """Where the card goes (as `DiceTray.rect_in`)."""
+        return _clear_spot(pygame.Rect(0, 0, min(440, area.width - 24), 96), area, avoid)
+
+    def draw(
+        self, surface: pygame.Surface, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()
+    ) -> None:
+        rect = self.rect_in(area, avoid)
         draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
         draw_text(
             surface, self.title, (rect.centerx, rect.y + 12), size=16, bold=True, anchor="midtop"

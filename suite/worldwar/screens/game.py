@@ -34,6 +34,8 @@ from suite.worldwar.screens.hud import TOP
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, saves_dir
 from suite.worldwar.screens.overlays import HelpScene, MenuScene, PassScene
+from suite.worldwar.screens.scale import px, ui_factor
+from suite.worldwar.screens.stats import StatsScene
 
 SPEEDS: list[tuple[float, str]] = [
     (1.0, "slow"),
@@ -61,6 +63,7 @@ class GameScene(Scene):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.map = MapView(match.board, pygame.Rect(0, TOP, 800, 600))
         self.hover: int | None = None
+        self.legend_collapsed = False
         self.selected: int | None = None
         self.target: int | None = None
         self.move_to: int | None = None
@@ -113,6 +116,13 @@ class GameScene(Scene):
             self.open_menu,
             font_size=15,
             tooltip="Pause: save, help, or leave the game (Esc)",
+        )
+        self.stats_button = Button(
+            "Stats (S)",
+            pygame.Rect(0, 0, 110, 38),
+            self.show_stats,
+            font_size=15,
+            tooltip="Charts of territories, armies and cards per player, turn by turn",
         )
         self.undo_button = Button(
             "Undo (U)",
@@ -236,6 +246,18 @@ class GameScene(Scene):
     def colour(self, seat: int) -> Colour:
         return theme.player_colour(self.match.seats[seat].colour).rgb
 
+    def acted_on(self) -> list[tuple[int, int]]:
+        """Screen points of the territories being acted on (selection, target, a battle on
+        show, a pending defence or occupation): panels are placed off them."""
+        v = self.v
+        ts = [self.selected, self.target, self.move_to]
+        waiting = v.occupy or v.attack
+        if waiting is not None:
+            ts += [waiting.source, waiting.target]
+        if self.tray is not None and self.battle is not None:
+            ts += list(self.battle)
+        return [self.map.label_screen(t) for t in dict.fromkeys(ts) if t is not None]
+
     def buffered(self) -> dict[int, int]:
         out: dict[int, int] = {}
         for t, n in self.buffer:
@@ -248,36 +270,71 @@ class GameScene(Scene):
     # -- layout ----------------------------------------------------------------------------------
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        """Lay everything out for the window `size` at the UI factor (`scale.ui_factor`):
+        the top bar, the map, and the side panel (players, the step's controls, the log);
+        at 800x560 everything still fits without clipping."""
         w, h = size
-        self.side = max(300, min(360, w // 4))
-        self.map.set_rect(pygame.Rect(0, TOP, w - self.side, h - TOP))
-        x = w - 10
-        for button in (self.menu_button, self.help_button, self.speed, self.cards_button):
-            button.rect.topright = (x, 10)
-            x = button.rect.left - 8
-        self.panel = pygame.Rect(w - self.side + 8, TOP + 8, self.side - 16, h - TOP - 16)
+        k = self.k = ui_factor(size, self.app.settings.ui_scale)
+        self.top = px(TOP, k)
+        compact = w < 1100
+        self.side = min(w // 2, px(max(300, min(360, w // 4)), k))
+        self.map.set_rect(pygame.Rect(0, self.top, w - self.side, h - self.top))
+        labels = (
+            (self.cards_button, "Cards" if compact else "Cards (C)", 84 if compact else 118),
+            (self.stats_button, "Stats" if compact else "Stats (S)", 76 if compact else 110),
+            (self.help_button, "Help" if compact else "Help F1", 66 if compact else 96),
+            (self.menu_button, "Menu", 70 if compact else 86),
+        )
+        for button, label, width in labels:
+            button.label = label
+            button.rect.size = (px(width, k), px(38, k))
+        self.speed.rect.size = (px(132 if compact else 150, k), px(38, k))
+        x = w - px(10, k)
+        for button in self.top_buttons:
+            button.font_size = px(14 if compact else 15, k)
+            button.rect.topright = (x, (self.top - button.rect.height) // 2)
+            x = button.rect.left - px(8, k)
+        gap = px(8, k)
+        self.panel = pygame.Rect(
+            w - self.side + gap, self.top + gap, self.side - 2 * gap, h - self.top - 2 * gap
+        )
         rows = len(self.match.seats)
-        self.row_h = 30 if h >= 700 else 24
+        self.row_h = px(30 if h >= 700 else 24 if rows <= 4 else 22, k)
         self.players_rect = pygame.Rect(
-            self.panel.x, self.panel.y, self.panel.width, 38 + self.row_h * rows
+            self.panel.x, self.panel.y, self.panel.width, px(38, k) + self.row_h * rows
         )
         self.action_rect = pygame.Rect(
-            self.panel.x, self.players_rect.bottom + 10, self.panel.width, 292
+            self.panel.x,
+            self.players_rect.bottom + px(10, k),
+            self.panel.width,
+            px(292 if h >= 700 else 280, k),
         )
         self.log_rect = pygame.Rect(
             self.panel.x,
-            self.action_rect.bottom + 10,
+            self.action_rect.bottom + px(10, k),
             self.panel.width,
-            max(60, self.panel.bottom - self.action_rect.bottom - 10),
+            max(0, self.panel.bottom - self.action_rect.bottom - px(10, k)),
         )
         self.cards.layout(self.map.rect)
         self._place_action_buttons()
 
+    @property
+    def top_buttons(self) -> list[Button]:
+        """The top bar's buttons, right to left."""
+        return [
+            self.menu_button,
+            self.help_button,
+            self.stats_button,
+            self.speed,
+            self.cards_button,
+        ]
+
     def _place_action_buttons(self) -> None:
-        r = self.action_rect
-        left, right = r.x + 14, r.right - 14
-        half = (r.width - 40) // 2
-        bottom = r.bottom - 54
+        r, k = self.action_rect, self.k
+        left, right = r.x + px(14, k), r.right - px(14, k)
+        half = (r.width - px(40, k)) // 2
+        tall = px(40, k)
+        bottom = r.bottom - px(54, k)
         for button in (
             self.undo_button,
             self.once_button,
@@ -287,7 +344,7 @@ class GameScene(Scene):
             self.clear_button,
             self.fortify_button,
         ):
-            button.rect.size = (half, 40)
+            button.rect.size = (half, tall)
             button.rect.topleft = (left, bottom)
         for button in (
             self.end_button,
@@ -295,17 +352,37 @@ class GameScene(Scene):
             self.defend_buttons[-1],
             self.auto_button,
         ):
-            button.rect.size = (half, 40)
+            button.rect.size = (half, tall)
             button.rect.topright = (right, bottom)
-        self.clear_button.rect.topleft = (left, bottom - 48)
+        self.clear_button.rect.topleft = (left, bottom - px(48, k))
         for i, button in enumerate(self.dice_buttons):
-            button.rect.topleft = (left + 60 + i * 52, r.y + 78)
+            button.rect.size = (px(44, k), tall)
+            button.rect.topleft = (left + px(60 + i * 52, k), r.y + px(78, k))
+        for button in self.action_buttons:
+            button.font_size = px(18 if half >= 130 else 16, k)
+
+    @property
+    def action_buttons(self) -> list[Button]:
+        """The buttons of the side panel's step controls (their tooltips go over the map)."""
+        return [
+            self.undo_button,
+            self.auto_button,
+            self.fortify_button,
+            self.end_button,
+            self.once_button,
+            self.blitz_button,
+            *self.dice_buttons,
+            self.confirm_button,
+            self.clear_button,
+            *self.defend_buttons,
+            self.open_cards_button,
+        ]
 
     # -- controls on show ------------------------------------------------------------------------
 
     def controls(self) -> list[Button]:
         """The buttons that work right now (only these get events and are drawn)."""
-        shown: list[Button] = [self.menu_button, self.help_button, self.speed, self.cards_button]
+        shown: list[Button] = list(self.top_buttons)
         seat = self.human_turn()
         if seat is None or self.finished:
             return shown
@@ -491,6 +568,10 @@ class GameScene(Scene):
     def show_help(self) -> None:
         self.app.push(HelpScene(self.app))
 
+    def show_stats(self) -> None:
+        """The charts of the match so far, over the map (the match waits meanwhile)."""
+        self.app.push(StatsScene(self.app, self.match))
+
     def open_menu(self) -> None:
         self.app.push(
             MenuScene(
@@ -606,6 +687,12 @@ class GameScene(Scene):
         elif event.type == pygame.MOUSEWHEEL:
             if self.map.rect.collidepoint(self.mouse):
                 self.map.zoom_at(self.mouse, max(-3, min(3, event.y)))
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and (
+            event.button == 1 and hud.legend_header(self).collidepoint(event.pos)
+        ):
+            if event.type == pygame.MOUSEBUTTONUP:
+                self.legend_collapsed = not self.legend_collapsed
+            self.press = None
         elif event.type == pygame.MOUSEBUTTONDOWN and self.map.rect.collidepoint(event.pos):
             self.press = event.pos
             self.dragging = False
@@ -637,6 +724,8 @@ class GameScene(Scene):
         phase = self.v.phase
         if key == pygame.K_F1:
             self.show_help()
+        elif key == pygame.K_s:
+            self.show_stats()
         elif key == pygame.K_c and self.cards_button.enabled:
             self.cards.toggle()
         elif key == pygame.K_t and self.cards.open:
@@ -906,7 +995,7 @@ class GameScene(Scene):
             ring.draw_at(surface, self.map.label_screen(ring.territory))
         hud.draw_legend(self, surface)
         if self.tray is not None:
-            self.tray.draw(surface, self.map.rect)
+            self.tray.draw(surface, self.map.rect, self.acted_on())
         hud.draw_top(self, surface)
         hud.draw_players(self, surface)
         hud.draw_action(self, surface)
@@ -926,9 +1015,22 @@ class GameScene(Scene):
                 return c
         return None
 
+    def tooltip_spot(self, button: Button) -> tuple[pygame.Rect | None, tuple[int, int]]:
+        """Where `button`'s tooltip goes: the side panel's step buttons show theirs over the
+        map's right edge, level with the button, so the panel's text stays readable (a
+        sub-surface of the map and a point in it); other buttons at the mouse (None)."""
+        if button not in self.action_buttons:
+            return None, button.hover.mouse
+        area = self.map.rect
+        return None if area.width < 40 else (area, (area.width, button.rect.y - area.y))
+
     def _draw_tooltips(self, surface: pygame.Surface) -> None:
         for button in self.controls():
-            button.draw_tooltip(surface)
+            area, near = self.tooltip_spot(button)
+            if area is None or not (button.tooltip and button.hover.tooltip_due):
+                button.draw_tooltip(surface)
+            else:
+                draw_tooltip(surface.subsurface(area), button.tooltip, near)
         self.cards.draw_tooltips(surface)
         if self.slider is not None:
             self.slider.draw_tooltip(surface)
@@ -947,4 +1049,6 @@ class GameScene(Scene):
                 f"{m.names[t]} ({m.continent_names[cont]}, +{m.continent_bonus[cont]}):"
                 f" {owner}, {v.armies[t]} {'army' if v.armies[t] == 1 else 'armies'}"
             )
-            draw_tooltip(surface, text, self.mouse)
+            area = self.map.rect  # never over the side panel
+            near = (self.mouse[0] - area.x, self.mouse[1] - area.y)
+            draw_tooltip(surface.subsurface(area), text, near)

@@ -15,7 +15,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button, Cycler, draw_panel, draw_text
+from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
 from suite.worldwar.rules import actions as A
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, SeatInfo
@@ -58,7 +58,7 @@ class GameOverScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.done_button.rect.bottomright = (w // 2 + 210, h - 24)
+        self.done_button.rect.bottomright = (w - 30, h - 24)
         self.replay_button.rect.bottomright = (self.done_button.rect.left - 16, h - 24)
 
     def colour(self, seat: int) -> Colour:
@@ -109,7 +109,11 @@ class GameOverScene(Scene):
         if self.replay_path is not None:
             draw_text(
                 surface,
-                f"Replay saved: {self.replay_path.name}",
+                fit_text(
+                    f"Replay saved: {self.replay_path.name}",
+                    14,
+                    self.replay_button.rect.left - 60,
+                ),
                 (30, h - 48),
                 size=14,
                 colour=theme.TEXT_MUTED,

@@ -1,6 +1,7 @@
 """The map screen's panels: top bar with the clock, players, the step's instructions and
 odds, the log and the continents' bonus legend. Functions of the `GameScene` they draw
-for; they only read the scene and its view."""
+for; they only read the scene and its view. Every size is multiplied by the scene's UI
+factor `scene.k` (`scale.ui_factor`)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import draw_panel, draw_text, fit_text
 from suite.worldwar.rules.odds import odds_for
+from suite.worldwar.screens.scale import px
 
 if TYPE_CHECKING:
     from suite.worldwar.screens.game import GameScene
 
 TOP = 58
+"""Height of the top bar at UI factor 1."""
 PHASE_TITLES = {
     "setup": "Deploy",
     "place": "Reinforce",
@@ -27,66 +30,90 @@ PHASE_TITLES = {
     "fortify": "Free move",
     "over": "Game over",
 }
+LEGEND_ROW = 22
+LEGEND_HEAD = 30
+
+
+def legend_box(scene: GameScene) -> pygame.Rect:
+    """The continents legend: in the map corner with the least land under it, avoiding the
+    territories being acted on; only its title row when collapsed."""
+    k = scene.k
+    n = len(scene.v.map.continents)
+    rows = 0 if scene.legend_collapsed else n
+    size = (px(210, k), px(LEGEND_HEAD + 8 + LEGEND_ROW * rows, k))
+    return scene.map.quiet_corner(size, avoid=scene.acted_on())
+
+
+def legend_header(scene: GameScene) -> pygame.Rect:
+    """The legend's title row (a click there collapses or opens the legend)."""
+    box = legend_box(scene)
+    return pygame.Rect(box.x, box.y, box.width, px(LEGEND_HEAD, scene.k))
 
 
 def legend_rows(scene: GameScene) -> list[tuple[int, pygame.Rect]]:
-    """(continent, row rect) of the bonus legend, in the map corner with the least land
-    under it (clicks go through it to the map)."""
-    n = len(scene.v.map.continents)
-    box = scene.map.quiet_corner((210, 22 * n + 38))
-    return [(c, pygame.Rect(box.x, box.y + 30 + 22 * c, box.width, 22)) for c in range(n)]
+    """(continent, row rect) of the open legend (none when collapsed); clicks on rows go
+    through to the map."""
+    if scene.legend_collapsed:
+        return []
+    k = scene.k
+    box = legend_box(scene)
+    row = px(LEGEND_ROW, k)
+    top = box.y + px(LEGEND_HEAD, k)
+    return [
+        (c, pygame.Rect(box.x, top + row * c, box.width, row))
+        for c in range(len(scene.v.map.continents))
+    ]
 
 
 def draw_legend(scene: GameScene, surface: pygame.Surface) -> None:
     v = scene.v
     topo = v.map
-    rows = legend_rows(scene)
-    if not rows:
+    if not topo.continents:
         return
-    box = rows[0][1].unionall([r for _, r in rows]).inflate(0, 0)
-    box.y -= 30
-    box.height += 38
-    draw_panel(surface, box, colour=(12, 16, 25), alpha=200, radius=12)
+    k = scene.k
+    box = legend_box(scene)
+    draw_panel(surface, box, colour=(12, 16, 25), alpha=200, radius=px(12, k))
+    head = legend_header(scene)
+    hot_head = head.collidepoint(scene.mouse)
+    arrow = "+" if scene.legend_collapsed else "-"
     draw_text(
         surface,
-        "Continents",
-        (box.x + 12, box.y + 8),
-        size=14,
+        f"{arrow} Continents",
+        (box.x + px(12, k), head.centery),
+        size=px(14, k),
         bold=True,
-        colour=theme.TEXT_MUTED,
+        colour=theme.HOVER if hot_head else theme.TEXT_MUTED,
+        anchor="midleft",
     )
     draw_text(
         surface,
         "bonus",
-        (box.right - 12, box.y + 9),
-        size=12,
+        (box.right - px(12, k), head.centery),
+        size=px(12, k),
         colour=theme.TEXT_MUTED,
-        anchor="topright",
+        anchor="midright",
     )
-    for c, rect in rows:
+    for c, rect in legend_rows(scene):
         hot = rect.collidepoint(scene.mouse)
         if hot:
             pygame.draw.rect(surface, theme.PANEL_LIGHT, rect.inflate(-4, 0), border_radius=6)
-        pygame.draw.rect(
-            surface,
-            scene.map.continent_colours[c],
-            pygame.Rect(rect.x + 12, rect.y + 6, 12, 12),
-            border_radius=3,
-        )
-        name = fit_text(topo.continent_names[c], 14, 130)
+        swatch = pygame.Rect(0, 0, px(12, k), px(12, k))
+        swatch.midleft = (rect.x + px(12, k), rect.centery)
+        pygame.draw.rect(surface, scene.map.continent_colours[c], swatch, border_radius=3)
+        name = fit_text(topo.continent_names[c], px(14, k), px(130, k))
         draw_text(
             surface,
             name,
-            (rect.x + 32, rect.centery),
-            size=14,
+            (rect.x + px(32, k), rect.centery),
+            size=px(14, k),
             anchor="midleft",
             colour=theme.HOVER if hot else theme.TEXT,
         )
         draw_text(
             surface,
             f"+{topo.continent_bonus[c]}",
-            (rect.right - 12, rect.centery),
-            size=14,
+            (rect.right - px(12, k), rect.centery),
+            size=px(14, k),
             bold=True,
             colour=theme.ACCENT,
             anchor="midright",
@@ -94,63 +121,68 @@ def draw_legend(scene: GameScene, surface: pygame.Surface) -> None:
         owners = {v.owner[t] for t in topo.continent_members[c]}
         if len(owners) == 1:
             holder = owners.pop()
-            pygame.draw.circle(surface, scene.colour(holder), (rect.right - 44, rect.centery), 5)
+            centre = (rect.right - px(44, k), rect.centery)
+            pygame.draw.circle(surface, scene.colour(holder), centre, px(5, k))
 
 
 def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
     """Turn, the acting player and the phase on the left; the clock (if any) just left of
     the top buttons; texts that do not fit are cut, never drawn over the buttons."""
     v = scene.v
+    k = scene.k
     w = surface.get_width()
-    bar = pygame.Rect(0, 0, w, TOP)
+    top = scene.top
+    bar = pygame.Rect(0, 0, w, top)
     surface.fill(theme.PANEL, bar)
-    pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
-    limit = scene.cards_button.rect.left - 12
+    pygame.draw.line(surface, theme.PANEL_BORDER, (0, top - 1), (w, top - 1))
+    limit = scene.top_buttons[-1].rect.left - px(12, k)
     if v.rules.clock and not scene.match.over:
-        clock = pygame.Rect(0, 8, 120, TOP - 16)
+        clock = pygame.Rect(0, px(8, k), px(110, k), top - px(16, k))
         clock.right = limit
         draw_clock(scene, surface, clock)
-        limit = clock.left - 12
+        limit = clock.left - px(12, k)
     seat = v.actor()
+    big = px(20 if w >= 1100 else 17, k)
     parts: list[tuple[str, int, bool, Colour, int | None]] = [
-        (f"Turn {v.turn}" if v.turn else "Deployment", 20, True, theme.TEXT, None)
+        (f"Turn {v.turn}" if v.turn else "Deployment", big, True, theme.TEXT, None)
     ]
     if seat is not None:
-        parts.append((scene.match.name(seat), 20, True, theme.TEXT, seat))
-        parts.append((PHASE_TITLES.get(v.phase, v.phase), 18, False, theme.ACCENT, None))
-    x = 18
-    for text, size, bold, colour, dot in parts:
-        if dot is not None:
-            if x + 24 > limit:
+        parts.append((scene.match.name(seat), big, True, theme.TEXT, seat))
+        parts.append((PHASE_TITLES.get(v.phase, v.phase), big - 2, False, theme.ACCENT, None))
+    x = px(18, k)
+    dot = px(10, k)
+    for text, size, bold, colour, seat_dot in parts:
+        if seat_dot is not None:
+            if x + 2 * dot + 4 > limit:
                 return
-            pygame.draw.circle(surface, scene.colour(dot), (x + 10, TOP // 2), 10)
-            pygame.draw.circle(surface, theme.SHADOW, (x + 10, TOP // 2), 10, 2)
-            x += 28
+            pygame.draw.circle(surface, scene.colour(seat_dot), (x + dot, top // 2), dot)
+            pygame.draw.circle(surface, theme.SHADOW, (x + dot, top // 2), dot, 2)
+            x += 2 * dot + px(8, k)
         shown = fit_text(text, size, limit - x, bold)
         if shown == "...":
             return
-        x = (
-            draw_text(
-                surface,
-                shown,
-                (x, TOP // 2),
-                size=size,
-                bold=bold,
-                colour=colour,
-                anchor="midleft",
-            ).right
-            + 16
-        )
+        x = draw_text(
+            surface,
+            shown,
+            (x, top // 2),
+            size=size,
+            bold=bold,
+            colour=colour,
+            anchor="midleft",
+        ).right + px(16, k)
 
 
 def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
     """The turn clock in `rect`: time left for the human to act (red under 10 s)."""
+    k = scene.k
     left = max(0.0, scene.clock_left)
     urgent = left < 10 and scene.human_turn() is not None
     colour = theme.DANGER if urgent else theme.TEXT
-    draw_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=10, alpha=255)
+    draw_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=px(10, k), alpha=255)
     frac = left / max(1, scene.v.rules.clock)
-    bar = pygame.Rect(rect.x + 10, rect.bottom - 9, round((rect.width - 20) * frac), 4)
+    bar = pygame.Rect(
+        rect.x + px(10, k), rect.bottom - px(9, k), round((rect.width - px(20, k)) * frac), 4
+    )
     pygame.draw.rect(surface, colour, bar, border_radius=2)
     running = scene.human_turn() is not None
     text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
@@ -158,7 +190,7 @@ def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> 
         surface,
         text,
         (rect.centerx, rect.centery - 3),
-        size=22,
+        size=px(22, k),
         bold=True,
         colour=colour,
         anchor="center",
@@ -167,62 +199,119 @@ def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> 
 
 def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
     v = scene.v
+    k = scene.k
     r = scene.players_rect
-    draw_panel(surface, r, radius=12)
-    draw_text(surface, "Players", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED)
+    draw_panel(surface, r, radius=px(12, k))
     draw_text(
         surface,
-        "land  armies  cards",
-        (r.right - 14, r.y + 9),
-        size=13,
+        "Players",
+        (r.x + px(14, k), r.y + px(9, k)),
+        size=px(15, k),
+        bold=True,
         colour=theme.TEXT_MUTED,
-        anchor="topright",
     )
+    columns = (("land", 112), ("armies", 60), ("cards", 16))
+    for label, right in columns:
+        draw_text(
+            surface,
+            label,
+            (r.right - px(right, k), r.y + px(10, k)),
+            size=px(13, k),
+            colour=theme.TEXT_MUTED,
+            anchor="topright",
+        )
     armies = [0] * v.players
     for t, o in enumerate(v.owner):
         armies[o] += v.armies[t]
+    name_room = r.width - px(38 + 150, k)
     for i, seat in enumerate(scene.match.seats):
-        row = pygame.Rect(r.x + 6, r.y + 33 + scene.row_h * i, r.width - 12, scene.row_h - 2)
+        row = pygame.Rect(r.x + 6, r.y + px(33, k) + scene.row_h * i, r.width - 12, scene.row_h - 2)
         cy = row.centery
         if i == v.actor():
             pygame.draw.rect(surface, theme.PANEL_LIGHT, row, border_radius=8)
             pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
         alive = v.alive[i]
-        pygame.draw.circle(surface, scene.colour(i), (r.x + 22, cy), 8)
+        pygame.draw.circle(surface, scene.colour(i), (r.x + px(22, k), cy), px(8, k))
         name = seat.name + ("" if seat.human else f" ({seat.kind} bot)")
+        bold = i == v.actor()
         draw_text(
             surface,
-            name,
-            (r.x + 38, cy),
-            size=15,
+            fit_text(name, px(15, k), name_room, bold),
+            (r.x + px(38, k), cy),
+            size=px(15, k),
             anchor="midleft",
             colour=theme.TEXT if alive else theme.DISABLED,
-            bold=i == v.actor(),
+            bold=bold,
         )
-        stats = (
-            f"{v.territory_counts[i]:>3}   {armies[i]:>4}   {v.hand_sizes[i]:>2}"
-            if alive
-            else "out"
-        )
-        draw_text(
-            surface,
-            stats,
-            (r.right - 16, cy),
-            size=14,
-            anchor="midright",
-            colour=theme.TEXT_MUTED,
-        )
+        values = (v.territory_counts[i], armies[i], v.hand_sizes[i]) if alive else None
+        if values is None:
+            draw_text(
+                surface,
+                "out",
+                (r.right - px(16, k), cy),
+                size=px(14, k),
+                anchor="midright",
+                colour=theme.TEXT_MUTED,
+            )
+            continue
+        for value, (_, right) in zip(values, columns, strict=True):
+            draw_text(
+                surface,
+                str(value),
+                (r.right - px(right, k), cy),
+                size=px(14, k),
+                anchor="midright",
+                colour=theme.TEXT_MUTED,
+            )
+
+
+def text_bottom(scene: GameScene) -> int:
+    """The lowest y the step's instructions may reach: above the highest button shown in
+    the action panel (the slider counts as a button)."""
+    r = scene.action_rect
+    dice = {id(b) for b in scene.dice_buttons}  # beside the text: lines are cut to fit
+    tops = [b.rect.top for b in scene.controls() if r.contains(b.rect) and id(b) not in dice]
+    if scene.slider is not None and scene.human_turn() is not None:
+        tops.append(scene.slider.rect.top)
+    return min(tops, default=r.bottom) - px(6, scene.k)
+
+
+def instruction_lines(scene: GameScene) -> list[tuple[str, Colour, pygame.Rect]]:
+    """The instruction lines as drawn: text (fitted to the panel), colour and rect. No line
+    reaches under a button: lines that would are left out (the title says the step)."""
+    k = scene.k
+    r = scene.action_rect
+    _, lines = instructions(scene)
+    size = px(15, k)
+    step = px(22, k)
+    room = r.width - px(28, k)
+    limit = text_bottom(scene)
+    dice_row = [b.rect for b in scene.dice_buttons if b in scene.controls()]
+    out: list[tuple[str, Colour, pygame.Rect]] = []
+    y = r.y + px(44, k)
+    for line, colour in lines:
+        rect = pygame.Rect(r.x + px(14, k), y, room, theme.font(size).get_linesize())
+        if line and rect.bottom <= limit:
+            width = room
+            for d in dice_row:
+                if d.colliderect(rect):
+                    width = d.left - rect.x - px(8, k)
+            text = fit_text(line, size, max(10, width))
+            shown = pygame.Rect(rect.topleft, theme.font(size).size(text))
+            out.append((text, colour, shown))
+        y += step
+    return out
 
 
 def draw_action(scene: GameScene, surface: pygame.Surface) -> None:
+    k = scene.k
     r = scene.action_rect
-    draw_panel(surface, r, radius=12)
-    title, lines = instructions(scene)
-    draw_text(surface, title, (r.x + 14, r.y + 12), size=19, bold=True)
-    y = r.y + 44
-    for line, colour in lines:
-        draw_text(surface, line, (r.x + 14, y), size=15, colour=colour)
-        y += 22
+    draw_panel(surface, r, radius=px(12, k))
+    title, _ = instructions(scene)
+    title = fit_text(title, px(19, k), r.width - px(28, k), True)
+    draw_text(surface, title, (r.x + px(14, k), r.y + px(12, k)), size=px(19, k), bold=True)
+    for text, colour, rect in instruction_lines(scene):
+        draw_text(surface, text, rect.topleft, size=px(15, k), colour=colour)
 
 
 def instructions(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
@@ -328,15 +417,28 @@ def odds_lines(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
 
 
 def draw_log(scene: GameScene, surface: pygame.Surface) -> None:
+    """The log's last lines; no panel at all when the window leaves it too little room."""
+    k = scene.k
     r = scene.log_rect
-    draw_panel(surface, r, radius=12)
-    draw_text(surface, "Log", (r.x + 14, r.y + 9), size=15, bold=True, colour=theme.TEXT_MUTED)
-    rows = max(0, (r.height - 40) // 20)
+    line_h = px(20, k)
+    if r.height < px(34, k) + line_h:
+        return
+    draw_panel(surface, r, radius=px(12, k))
+    draw_text(
+        surface,
+        "Log",
+        (r.x + px(14, k), r.y + px(8, k)),
+        size=px(15, k),
+        bold=True,
+        colour=theme.TEXT_MUTED,
+    )
+    rows = max(0, (r.height - px(36, k)) // line_h)
     lines = scene.match.log[-rows:] if rows else []
-    y = r.y + 34
+    y = r.y + px(32, k)
     for line in lines:
         if line.seat is not None:
-            pygame.draw.circle(surface, scene.colour(line.seat), (r.x + 18, y + 9), 4)
-        text = fit_text(line.text, 13, r.width - 40)
-        draw_text(surface, text, (r.x + 28, y), size=13, colour=theme.TEXT)
-        y += 20
+            centre = (r.x + px(18, k), y + line_h // 2 - 1)
+            pygame.draw.circle(surface, scene.colour(line.seat), centre, px(4, k))
+        text = fit_text(line.text, px(13, k), r.width - px(40, k))
+        draw_text(surface, text, (r.x + px(28, k), y), size=px(13, k), colour=theme.TEXT)
+        y += line_h

@@ -29,6 +29,8 @@ LANE: Colour = (170, 196, 222)
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 1.0, 3.0, 1.25
 SETTLE_FRAMES = 12  # frames without zooming before the sharp layer is rebuilt
 MARGIN = 14  # pixels of sea around the map at every zoom
+NAME_MIN, NAME_MAX = 10, 15  # font sizes of territory names on the map
+NAME_INK: Colour = (246, 244, 236)
 
 IntArray = npt.NDArray[np.int32]
 
@@ -83,6 +85,9 @@ class MapView:
         self._settle = 0
         self._corner_key: tuple[Any, ...] | None = None
         self._corner = pygame.Rect(0, 0, 0, 0)
+        self.names: list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]] = []
+        self.badges_only = False
+        """True: no names on the map (a small preview)."""
         self.set_rect(rect)
 
     # -- geometry ----------------------------------------------------------------------------
@@ -171,15 +176,21 @@ class MapView:
         k = self._layer_scale / self.scale if self.stale else 1.0
         return (int((lx - MARGIN) * k + MARGIN), int((ly - MARGIN) * k + MARGIN))
 
-    def quiet_corner(self, size: tuple[int, int]) -> pygame.Rect:
-        """The corner of the view (12 px in) where a box of `size` covers the least land."""
+    def quiet_corner(
+        self, size: tuple[int, int], avoid: Sequence[tuple[int, int]] = ()
+    ) -> pygame.Rect:
+        """The corner of the view (12 px in) where a box of `size` covers the least land,
+        never one that covers a screen point of `avoid` (the territories being acted on)
+        while another corner does not."""
         self._ensure_layer(settle=True)
         assert self._ids is not None
         key = (size, round(self.pan[0]), round(self.pan[1]), self.zoom, tuple(self.rect))
+        key = (*key, tuple(avoid))
         if self._corner_key == key:
             return pygame.Rect(self._corner)
         best: tuple[int, pygame.Rect] | None = None
         r = self.rect.inflate(-24, -24)
+        blocked = self._ids.size + 1  # more than any land count
         for anchor in ("bottomleft", "topleft", "bottomright", "topright"):
             box = pygame.Rect((0, 0), size)
             setattr(box, anchor, getattr(r, anchor))
@@ -188,6 +199,8 @@ class MapView:
             x1 = max(x0, int(box.right - self.rect.x + self.pan[0]))
             y1 = max(y0, int(box.bottom - self.rect.y + self.pan[1]))
             land = int(np.count_nonzero(self._ids[x0:x1, y0:y1]))
+            margin = box.inflate(2 * self.badge_radius(), 2 * self.badge_radius())
+            land += blocked * sum(1 for p in avoid if margin.collidepoint(p))
             if best is None or land < best[0]:
                 best = (land, box)
         assert best is not None
@@ -283,13 +296,17 @@ class MapView:
         d1 = (cont[:, 1:] != cont[:, :-1]) & land[:, 1:] & land[:, :-1]
         seam[:, 1:] |= d1
         seam[:, :-1] |= d1
-        base[seam] = 235
+        # Each side of the seam in its own continent's colour (lightened), so continents
+        # read at a glance; the coasts already glow in the continent's colour.
+        seam_rgb = (palette[cont[seam]] * 2 + 255) // 3
+        base[seam] = seam_rgb.astype(np.uint8)
         self._land = np.nonzero(ids.ravel() * ~seam.ravel())[0]
         self._land_ids = ids.ravel()[self._land]
         self._base_rgb = base
         self._screen_polys = screen_polys
         self._layer = pygame.Surface(size)
         self._badges.clear()
+        self.names = self._place_names()
 
     def _paint_fills(self) -> None:
         assert self._ids is not None and self._base_rgb is not None and self._layer is not None
@@ -305,6 +322,47 @@ class MapView:
         for pts in self._screen_polys:
             if len(pts) >= 3:
                 pygame.draw.aalines(self._layer, EDGE, True, pts)
+        for _, rect, image, shadow in self.names:
+            self._layer.blit(shadow, rect.move(1, 1))
+            self._layer.blit(image, rect)
+
+    def name_size(self) -> int:
+        """The font size of the territory names at the current zoom."""
+        return max(NAME_MIN, min(NAME_MAX, round(self.badge_radius() * 0.8)))
+
+    def _place_names(self) -> list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]]:
+        """Territory names on the map (layer pixels), under their army badges or above them,
+        biggest territories first; a name that would cover another name or a badge is left
+        out (zooming in makes room). (territory, rect, text, shadow) per name drawn."""
+        if self.badges_only:
+            return []
+        radius = self.badge_radius()
+        font = theme.font(self.name_size(), True)
+        badges = []
+        for label in self.labels:
+            x, y = self.to_layer(label)
+            badges.append(pygame.Rect(round(x) - radius, round(y) - radius, 2 * radius, 2 * radius))
+        order = sorted(range(len(self.polygons)), key=lambda t: -_area(self.polygons[t]))
+        placed: list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]] = []
+        taken: list[pygame.Rect] = []
+        w, h = self.layer_size()
+        for t in order:
+            name = self.board[self.tables.ids[t]].name
+            image = font.render(name, True, NAME_INK)
+            rect = image.get_rect()
+            badge = badges[t]
+            for spot in ("below", "above"):
+                if spot == "below":
+                    rect.midtop = (badge.centerx, badge.bottom)
+                else:
+                    rect.midbottom = (badge.centerx, badge.top)
+                inside = pygame.Rect(0, 0, w, h).contains(rect)
+                if inside and rect.collidelist(taken) < 0 and rect.collidelist(badges) < 0:
+                    shadow = font.render(name, True, theme.SHADOW)
+                    placed.append((t, pygame.Rect(rect), image, shadow))
+                    taken.append(rect.inflate(4, 0))
+                    break
+        return placed
 
     def _draw_lanes(self, layer: pygame.Surface) -> None:
         w = layer.get_width()
@@ -457,6 +515,14 @@ def _dashed(
             surface, LANE, (a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)
         )
         pos += 2 * dash
+
+
+def _area(poly: Sequence[tuple[float, float]]) -> float:
+    """The polygon's area (shoelace formula; 0 for fewer than 3 points)."""
+    n = len(poly)
+    nxt = [poly[(i + 1) % n] for i in range(n)]
+    twice = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, nxt, strict=True))
+    return abs(twice) / 2
 
 
 def _centre(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:

@@ -25,6 +25,7 @@ SHORTCUTS = (
     ("E", "end the turn"),
     ("C", "show or hide your cards;  T turn in,  B best set"),
     ("Wheel, +, -", "zoom;  drag or arrow keys to pan;  0 to fit"),
+    ("S", "charts: territories, armies and cards per turn"),
     ("F1", "this help"),
     ("Esc", "clear the selection, or the menu: save, help, leave"),
 )

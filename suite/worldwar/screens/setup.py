@@ -377,6 +377,7 @@ class SetupScene(Scene):
         if self.preview_rect.height < PREVIEW_MIN:
             return
         view = MapView(board, self.preview_rect.inflate(-16, -40).move(0, 12))
+        view.badges_only = True  # no names in the small preview
         colours = [hex_colour(board.regions[board[t].region].colour) for t in view.tables.ids]
         view.set_colours(colours)
         self.preview = view
