@@ -1,0 +1,299 @@
+"""`RemoteSession`: the core `Session` over a connection to `suite serve`.
+
+A game's screens talk to a `Session` (`suite.core.session`); this one runs a `Client` on
+its own asyncio loop in a background thread, so a pygame loop calls it without blocking:
+`view`, `legal`, `awaiting` and `outcome` read what the server last sent, `act` queues the
+action, and `poll` hands over, in order, an `Update` for every change the server
+broadcast (the action itself is None when this client may not know it, e.g. another
+seat's WoK orders) and a `Refusal` for each of this client's actions the server refused.
+
+Lobby calls (`create`, `join`, `rejoin`, `spectate`, `ready`, `chat`, host commands)
+block until the server answered (`ServerError` on a refusal). When the connection drops,
+the session reconnects and rejoins with its seat token on its own; `status` is
+"reconnecting" meanwhile (for the screens' banner).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+import threading
+from collections import deque
+from collections.abc import Coroutine
+from concurrent.futures import Future
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from suite.core.match import Action, IllegalAction, Legal, Outcome, Seat, View, decode_action
+from suite.core.session import Notice, Refusal, Session, Update
+from suite.net import protocol as P
+from suite.net.client import Client, ServerError, typed_events, typed_view
+
+log = logging.getLogger("suite.net.session")
+T = TypeVar("T")
+Status = Literal["connected", "reconnecting", "closed"]
+
+
+class RemoteSession:
+    """A match on a server, as a `Session`. Build with `RemoteSession.connect(url, name)`."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+        tactics_pack: P.PackRef | None = None,
+        timeout: float = 10.0,
+        reconnect_for: float = 120.0,
+    ) -> None:
+        self.url, self.name, self.ssl_context = url, name, ssl_context
+        self.tactics_pack = tactics_pack
+        self.timeout = timeout
+        self.reconnect_for = reconnect_for
+        self.status: Status = "connected"
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        self._lock = threading.Lock()
+        self._notices: list[Notice] = []
+        self._pending: deque[tuple[Seat, Action]] = deque()
+        self._typed: tuple[int, Any] | None = None
+        self._closing = False
+        self.game = ""
+        """The room's game (set when the server first describes the room)."""
+        self.seats: frozenset[Seat] = frozenset()
+        """This connection's seat (empty before a seat is taken, for spectators, or after a
+        kick)."""
+        self.client: Client = self._call(self._connect())
+        self._watch()
+
+    @classmethod
+    def connect(cls, url: str, name: str, **options: Any) -> RemoteSession:
+        """Connect and say hello (ServerError / OSError when that fails)."""
+        return cls(url, name, **options)
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _call(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return future.result(timeout if timeout is not None else self.timeout + 5)
+
+    async def _connect(self) -> Client:
+        client = await Client.connect(
+            self.url,
+            self.name,
+            ssl_context=self.ssl_context,
+            tactics_pack=self.tactics_pack,
+            timeout=self.timeout,
+        )
+        client.listeners.append(self._on_message)
+        return client
+
+    def _watch(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._keep_alive(), self._loop)
+
+    async def _keep_alive(self) -> None:
+        """Wait for the connection to drop, then reconnect and rejoin with the seat token."""
+        client = self.client
+        with contextlib.suppress(TimeoutError, ConnectionError):
+            await client.wait(lambda c: False, timeout=float("inf"))
+        if self._closing:
+            return
+        token = client.token
+        if token is None or client.game_over is not None:
+            self.status = "closed"
+            return
+        self.status = "reconnecting"
+        delay, waited = 0.25, 0.0
+        while waited < self.reconnect_for and not self._closing:
+            await asyncio.sleep(delay)
+            waited += delay
+            delay = min(delay * 2, 5.0)
+            try:
+                fresh = await self._connect()
+                fresh.room = client.room
+                await fresh.rejoin(token)
+            except (OSError, ServerError, TimeoutError, ConnectionError) as exc:
+                log.info("rejoin failed (%s); retrying", exc)
+                continue
+            self.client = fresh
+            with self._lock:
+                for seat, action in self._pending:
+                    self._notices.append(Refusal(seat, action, "the connection dropped"))
+                self._pending.clear()
+            self.status = "connected"
+            self._watch()
+            return
+        self.status = "closed"
+
+    def _on_message(self, m: P.ServerMessage) -> None:
+        """Runs on the session's loop: turn broadcasts and refusals into notices."""
+        if isinstance(m, P.Room):
+            self.game = m.game
+        elif isinstance(m, P.Seated):
+            self.seats = frozenset({m.seat})
+        elif isinstance(m, P.Error) and m.code in ("kicked", "replaced"):
+            self.seats = frozenset()
+        if isinstance(m, P.ViewMsg) and m.actor is not None and self.client.room is not None:
+            game = self.client.room.game
+            action: Action | None = None
+            if P.present(m.action):
+                try:
+                    action = decode_action(game, msgspec.json.decode(m.action))
+                except ValueError:
+                    action = None
+            events = tuple(typed_events(game, m.events))
+            if m.seat is None:
+                self.seats = frozenset()
+            with self._lock:
+                if self._pending and m.actor == self._pending[0][0]:
+                    self._pending.popleft()
+                self._notices.append(Update(m.actor, action, events))
+        elif isinstance(m, P.Error) and m.ref == "act":
+            with self._lock:
+                if self._pending:
+                    seat, sent = self._pending.popleft()
+                    self._notices.append(Refusal(seat, sent, f"{m.code}: {m.message}"))
+
+    # -- lobby -----------------------------------------------------------------------------------
+
+    def create(self, game: str, config: dict[str, Any], seed: int | None = None) -> None:
+        self._call(self.client.create(game, config, seed))
+
+    def join(self, code: str, seat: int | None = None) -> None:
+        self._call(self.client.join(code, seat))
+
+    def rejoin(self, token: str) -> None:
+        self._call(self.client.rejoin(token))
+
+    def spectate(self, code: str) -> None:
+        self._call(self.client.spectate(code))
+
+    def ready(self, ready: bool = True) -> None:
+        self._call(self.client.ready(ready))
+
+    def chat(self, text: str) -> None:
+        self._call(self.client.send(P.Chat(text=text, token=self.client.token)))
+
+    def seat_bot(self, seat: int, bot: str) -> None:
+        self._call(self.client.seat_bot(seat, bot))
+
+    def host(self, message: P.Message) -> None:
+        """Send a host command (`P.Kick`, `P.Pause`, `P.Resume`, `P.End`) as built."""
+        self._call(self.client.send(message))
+
+    def poke(self) -> None:
+        self._call(self.client.send(P.Poke(token=self._token())))
+
+    def run_now(self) -> None:
+        self._call(self.client.send(P.RunNow(token=self._token())))
+
+    def close(self) -> None:
+        """Leave the connection (the seat stays held on the server) and stop the thread."""
+        self._closing = True
+        self.status = "closed"
+        with contextlib.suppress(Exception):
+            self._call(self.client.close(), timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def _token(self) -> str:
+        if self.client.token is None:
+            raise IllegalAction("this connection holds no seat")
+        return self.client.token
+
+    # -- what the lobby shows --------------------------------------------------------------------
+
+    @property
+    def room(self) -> P.Room | None:
+        return self.client.room
+
+    @property
+    def code(self) -> str | None:
+        return self.client.code
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token
+
+    @property
+    def clock(self) -> P.ClockMsg | None:
+        return self.client.clock
+
+    @property
+    def chat_lines(self) -> list[P.ChatLine]:
+        return list(self.client.chat)
+
+    @property
+    def errors(self) -> list[P.Error]:
+        return list(self.client.errors)
+
+    # -- the Session protocol --------------------------------------------------------------------
+
+    def _last(self) -> P.ViewMsg:
+        view = self.client.view
+        if view is None:
+            raise RuntimeError("no view from the server yet")
+        return view
+
+    def view(self, seat: Seat | None) -> View:
+        """The view the server last sent (this client's seat, or the spectator view)."""
+        last = self._last()
+        if seat != last.seat:
+            raise IllegalAction(f"this client sees seat {last.seat}'s view, not seat {seat}'s")
+        cached = self._typed
+        if cached is None or cached[0] != last.state_id:
+            cached = (last.state_id, typed_view(self.game, last.view))
+            self._typed = cached
+        view: View = cached[1]
+        return view
+
+    def legal(self, seat: Seat) -> Legal:
+        last = self._last()
+        if seat != last.seat or seat not in last.awaiting:
+            return []
+        return self._call(self.client.legal(last))
+
+    def awaiting(self) -> frozenset[Seat]:
+        last = self.client.view
+        return frozenset(last.awaiting) if last is not None else frozenset()
+
+    def outcome(self) -> Outcome | None:
+        over = self.client.game_over
+        if over is None or over.outcome is None:
+            return None
+        return msgspec.convert(over.outcome, type=Outcome)
+
+    @property
+    def ended(self) -> P.GameOverMsg | None:
+        """The game-over message (also when the host ended the match without an outcome)."""
+        return self.client.game_over
+
+    def act(self, seat: Seat, action: Action) -> None:
+        """Send `action` for this client's seat; refusals come back through `poll`."""
+        if seat not in self.seats:
+            raise IllegalAction(f"seat {seat} is not played on this connection")
+        if self.status != "connected":
+            raise IllegalAction("the connection is down; reconnecting")
+        last = self._last()
+        with self._lock:
+            self._pending.append((seat, action))
+        self._call(self.client.act(action, last.state_id))
+
+    def poll(self) -> list[Notice]:
+        with self._lock:
+            out, self._notices = self._notices, []
+        return out
+
+
+def as_session(remote: RemoteSession) -> Session:
+    """A `RemoteSession` is a core `Session` (mypy checks this function)."""
+    return remote
