@@ -17,6 +17,7 @@ import pygame
 
 from suite.tactics.assets.model import BORDER_INDEX, MapGrid, Pack, Piece
 from suite.tactics.render import PackArt
+from suite.tactics.rules.data import load_rules
 from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.skins import STAND, default_style, frame_index
 from suite.ui import theme
@@ -24,7 +25,10 @@ from suite.ui.app import App, Scene
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel, draw_text, text_image
 
-SIDE = 3  # the formation is SIDE x SIDE (the pack format's nine pieces)
+
+def formation_side() -> int:
+    """The formation is side x side slots (RULINGS T8, from the rules data)."""
+    return load_rules().army.formation_side
 
 
 def team_colour(army: int) -> Colour:
@@ -207,7 +211,8 @@ class ArmyGrid:
         self.pack = pack
         self.on_menu = on_menu
         self.on_pick = on_pick
-        self.slots = [pygame.Rect(0, 0, 0, 0) for _ in range(SIDE * SIDE)]
+        self.side = formation_side()
+        self.slots = [pygame.Rect(0, 0, 0, 0) for _ in range(self.side * self.side)]
         self.hovered: int | None = None
         self._images: dict[tuple[int, int, int], pygame.Surface] = {}
 
@@ -219,12 +224,13 @@ class ArmyGrid:
         return self._images[key]
 
     def layout(self, rect: pygame.Rect) -> None:
-        cell = min(rect.width, rect.height) // SIDE
-        left = rect.centerx - cell * SIDE // 2
-        top = rect.centery - cell * SIDE // 2
-        for i in range(SIDE * SIDE):
+        side = self.side
+        cell = min(rect.width, rect.height) // side
+        left = rect.centerx - cell * side // 2
+        top = rect.centery - cell * side // 2
+        for i in range(side * side):
             self.slots[i] = pygame.Rect(
-                left + (i % SIDE) * cell, top + (i // SIDE) * cell, cell - 6, cell - 6
+                left + (i % side) * cell, top + (i // side) * cell, cell - 6, cell - 6
             )
 
     def slot_at(self, pos: tuple[int, int]) -> int | None:

@@ -300,10 +300,11 @@ class BookPanel:
             draw_players(surface, players, player_lines(view, names, kinds, viewer))
         elif self.view_name == "army":
             mine = [p for p in view.pieces if p.owner == viewer] if viewer is not None else []
-            self.slot_uids = [p.uid for p in mine[:9]]
-            formation = [p.kind for p in mine][:9]
-            life = [p.hp / max(1, p.max_hp) if p.alive else None for p in mine][:9]
-            dim = [not may_still_act(view, p) and p.uid != view.selected for p in mine[:9]]
+            mine = mine[: len(self.army.slots)]
+            self.slot_uids = [p.uid for p in mine]
+            formation = [p.kind for p in mine]
+            life = [p.hp / max(1, p.max_hp) if p.alive else None for p in mine]
+            dim = [not may_still_act(view, p) and p.uid != view.selected for p in mine]
             army = army_of(view, viewer) if viewer is not None else 0
             if not mine:
                 draw_text(

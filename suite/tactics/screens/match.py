@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from suite.core.match import Replay
+from suite.core.match import Replay, game_spec
 from suite.core.session import LocalSession
 from suite.core.store import SaveError, load_document, save_document
 from suite.tactics.screens.profile import replays_dir
@@ -24,12 +24,21 @@ from suite.tactics.screens.profile import replays_dir
 GAME = "tactics"
 REPLAY_KIND = "replay"  # the kind of core Replay documents
 SAVE_KIND = "tactics-battle"  # an unfinished battle (the spec's save kind)
-BOT_LEVELS = ("random", "normal", "hard")
+
+
+def bot_levels() -> tuple[str, ...]:
+    """The bot levels the game offers (its spec's bots, weakest first)."""
+    return tuple(game_spec(GAME).bots)
+
+
+def max_players() -> int:
+    """The most armies a battle holds (the spec's player range)."""
+    return game_spec(GAME).players[1]
 
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """Who plays a seat: a name and "human" or a bot level (BOT_LEVELS); `formation` is a
+    """Who plays a seat: a name and "human" or a bot level (`bot_levels`); `formation` is a
     human's 3x3 army (piece ids row by row, 0 = empty; empty list = a random army)."""
 
     name: str
@@ -157,7 +166,7 @@ def _seats(path: Path, data: Any, replay: Replay) -> list[SeatInfo]:
         ]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SaveError(path, f"bad seats: {exc}") from exc
-    if any(not s.human and s.kind not in BOT_LEVELS for s in seats):
+    if any(not s.human and s.kind not in bot_levels() for s in seats):
         raise SaveError(path, "a seat names an unknown bot level")
     if not isinstance(players, int) or len(seats) != players:
         count = players if isinstance(players, int) and 0 < players <= 4 else 2

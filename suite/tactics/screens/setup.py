@@ -28,7 +28,6 @@ from suite.tactics.rules.packs import PackError, playable_maps, playable_pieces
 from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.screens.art import load_map_pack
 from suite.tactics.screens.book import (
-    SIDE,
     ArmyGrid,
     MiniMap,
     PieceMenu,
@@ -37,6 +36,7 @@ from suite.tactics.screens.book import (
     draw_players,
     draw_stats,
     fit,
+    formation_side,
     menu_entries,
     short_form,
 )
@@ -44,11 +44,12 @@ from suite.tactics.screens.drivers import LiveDriver, ReplayDriver
 from suite.tactics.screens.game import SPEEDS, BattleScene
 from suite.tactics.screens.gameover import GameOverScene
 from suite.tactics.screens.match import (
-    BOT_LEVELS,
     SeatInfo,
     battle_config,
+    bot_levels,
     list_replays,
     load_replay,
+    max_players,
     resume_battle,
     save_battle,
     start_battle,
@@ -63,7 +64,6 @@ from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.widgets import Button, draw_panel, draw_text
 
-MAX_PLAYERS = 4
 VIEWS = ("map", "army", "stats")
 BOT_NAMES = ("Bot Ada", "Bot Brutus", "Bot Cyra")
 
@@ -82,7 +82,8 @@ def default_formation(pieces: dict[int, Piece], profile: Profile, size: int) -> 
                 continue
             counts[pid] = counts.get(pid, 0) + 1
             army.append(pid)
-    return army + [0] * (SIDE * SIDE - len(army))
+    slots = formation_side() ** 2
+    return army + [0] * (slots - len(army))
 
 
 class SetupScene(Scene):
@@ -260,7 +261,8 @@ class SetupScene(Scene):
         self.pieces = playable_pieces(pack)
         saved = self.profile.armies.get(folder)
         if saved and all(p == 0 or p in self.pieces for p in saved):
-            self.formation = list(saved) + [0] * (SIDE * SIDE - len(saved))
+            slots = formation_side() ** 2
+            self.formation = (list(saved) + [0] * slots)[:slots]
         else:
             self.formation = default_formation(
                 self.pieces, self.host_profile(), self.rules.army.max_pieces
@@ -315,7 +317,7 @@ class SetupScene(Scene):
 
     # -- players -----------------------------------------------------------------------------
     def add_bot(self) -> None:
-        if len(self.seats) >= MAX_PLAYERS:
+        if len(self.seats) >= max_players():
             return
         used = {s.name for s in self.seats}
         name = next(n for n in BOT_NAMES if n not in used)
@@ -323,7 +325,7 @@ class SetupScene(Scene):
         self._seat_rows()
 
     def add_human(self) -> None:
-        if len(self.seats) >= MAX_PLAYERS:
+        if len(self.seats) >= max_players():
             return
         used = {s.name for s in self.seats}
         name = next(f"Player {i}" for i in range(2, 6) if f"Player {i}" not in used)
@@ -339,7 +341,8 @@ class SetupScene(Scene):
         seat = self.seats[index]
         if seat.human:
             return
-        level = BOT_LEVELS[(BOT_LEVELS.index(seat.kind) + 1) % len(BOT_LEVELS)]
+        levels = bot_levels()
+        level = levels[(levels.index(seat.kind) + 1) % len(levels)]
         self.seats[index] = SeatInfo(seat.name, level)
         self._seat_rows()
 
@@ -541,7 +544,7 @@ class SetupScene(Scene):
         for button in self.buttons:
             button.update(dt)
         self.resume_button.enabled = autosave_path().exists()
-        full = len(self.seats) >= MAX_PLAYERS
+        full = len(self.seats) >= max_players()
         self.add_bot_button.enabled = not full
         self.add_human_button.enabled = not full
         blocked = self.map_blocked()
