@@ -23,7 +23,7 @@ from suite.wok.screens.game import GameScene
 from suite.wok.screens.kit import Stepper
 from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
 from suite.wok.screens.overlays import HelpScene, PassScene
-from suite.wok.screens.report import PAGES, ReportScene
+from suite.wok.screens.report import PAGES, GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
 
 SIZES = ((800, 560), (1920, 1080))
@@ -309,3 +309,46 @@ def test_the_launcher_card_opens_the_setup() -> None:
         assert isinstance(h.scene, SetupScene)
         h.key(pygame.K_ESCAPE)
         assert not h.running  # Esc at the root leaves
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_input_never_breaks_the_game_screen(seed: int) -> None:
+    """Clicks anywhere and any of the game's keys, in any order: no traceback, and every
+    order set the screen sends is one the engine accepts."""
+    import random
+
+    rnd = random.Random(seed)
+    keys = [pygame.K_1 + i for i in range(8)] + [
+        pygame.K_RETURN,
+        pygame.K_m,
+        pygame.K_UP,
+        pygame.K_DOWN,
+        pygame.K_r,
+        pygame.K_u,
+        pygame.K_TAB,
+        pygame.K_p,
+        pygame.K_l,
+        pygame.K_n,
+        pygame.K_0,
+    ]
+    match = WokMatch.new({"variant": "duel"}, seed, [SeatPlan("Han"), SeatPlan("Kor", "robot")])
+    with Harness(size=(800, 560)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        for _ in range(300):
+            if not h.running or isinstance(h.scene, GameOverScene):
+                break
+            if not isinstance(h.scene, GameScene):
+                h.key(pygame.K_ESCAPE)  # close reports, menus, help
+                continue
+            roll = rnd.random()
+            if roll < 0.5:
+                h.click((rnd.randrange(800), rnd.randrange(560)), button=rnd.choice((1, 1, 1, 3)))
+            elif roll < 0.95:
+                h.key(rnd.choice(keys))
+            else:
+                h.wheel((rnd.randrange(500), rnd.randrange(100, 560)), rnd.choice((-1, 1)))
+        sent = [s for s in match.session.replay.actions if s.seat == 0]
+        assert sent, "the random player never sent anything"
+        assert match.view(0).turn > 1, "no turn ran"
+        match.session.state.check()
