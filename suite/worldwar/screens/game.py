@@ -1022,7 +1022,9 @@ class GameScene(Scene):
         if button not in self.action_buttons:
             return None, button.hover.mouse
         area = self.map.rect
-        return None if area.width < 40 else (area, (area.width, button.rect.y - area.y))
+        if area.width < 40:
+            return None, button.hover.mouse
+        return area, (area.width, button.rect.y - area.y)
 
     def _draw_tooltips(self, surface: pygame.Surface) -> None:
         for button in self.controls():

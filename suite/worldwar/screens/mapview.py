@@ -184,8 +184,14 @@ class MapView:
         while another corner does not."""
         self._ensure_layer(settle=True)
         assert self._ids is not None
-        key = (size, round(self.pan[0]), round(self.pan[1]), self.zoom, tuple(self.rect))
-        key = (*key, tuple(avoid))
+        key = (
+            size,
+            round(self.pan[0]),
+            round(self.pan[1]),
+            self.zoom,
+            tuple(self.rect),
+            tuple(avoid),
+        )
         if self._corner_key == key:
             return pygame.Rect(self._corner)
         best: tuple[int, pygame.Rect] | None = None

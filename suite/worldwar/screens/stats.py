@@ -169,8 +169,10 @@ class StatsScene(Scene):
         for seat in self.match.seats:
             colour = theme.player_colour(seat.colour).rgb
             pygame.draw.circle(surface, colour, (x + 6, p.bottom - 34), 6)
-            x = draw_text(surface, seat.name, (x + 18, p.bottom - 34), size=14, anchor="midleft")
-            x = x.right + 18
+            shown = draw_text(
+                surface, seat.name, (x + 18, p.bottom - 34), size=14, anchor="midleft"
+            )
+            x = shown.right + 18
             if x > self.close_button.rect.left - 80:
                 break
         self.close_button.draw(surface)
