@@ -522,3 +522,16 @@ def test_clicks_mean_what_the_phase_allows() -> None:
     if not view.targets:
         assert orders.highlights(view, None, True).cells["target"] == {(mine.x, mine.y)}
         assert orders.click_action(view, choices, (mine.x, mine.y)) == SkipAttack()
+
+
+def test_the_battle_follows_window_resizes() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")], bot_speed=3)
+        for size in ((800, 560), (1920, 1080), (1280, 800)):
+            h.resize(size)
+            h.frames(2)
+            screen = h.app.screen.get_rect()
+            assert scene.field.rect.bottomright == screen.bottomright
+            assert all(screen.contains(t.rect) for t in scene.tools)
+            assert all(p.rect is None or screen.contains(p.rect) for p in scene.proxies)
+            assert scene.canvas is not None and scene.canvas.get_size() == size
