@@ -97,9 +97,10 @@ class GeneralBot:
         safety_press: float = -0.5,
         press_ratio: float = 0.3,
         target_level: float = 6.0,
-        keep_pop: int = 70,
+        keep_pop: int = 40,
         target_wok: int = 10,
-        garrison_factor: float = 0.3,
+        garrison_factor: float = 0.0,
+        robot_garrison: float = 0.5,
         focus_bonus: float = 2000.0,
         focus_weight: float = 1.0,
         eff_floor: int = 75,
@@ -113,6 +114,7 @@ class GeneralBot:
         self.keep_pop = keep_pop
         self.target_wok = target_wok
         self.garrison_factor = garrison_factor
+        self.robot_garrison = robot_garrison
         self.focus_bonus = focus_bonus
         self.focus_weight = focus_weight
         self.eff_floor = eff_floor
@@ -126,6 +128,8 @@ class GeneralBot:
         variant = w.rules.variant(v.variant.name)
         friends = {c.colour for c in v.colours}
         intel = {i.colour: i.turn for i in v.player_intel}
+        rips = sum(1 for p in v.players if p.colour in friends for r in p.rips if r not in friends)
+        closing = bool(v.variant.rips_to_win) and rips >= v.variant.rips_to_win - 1
         sets = tuple(
             _General(
                 w,
@@ -137,6 +141,7 @@ class GeneralBot:
                 intel,
                 _focus(w, friends, c, self.focus_weight, nap_partner(w, variant, c, v.turn)),
                 plain_arm,
+                closing,
             ).orders()
             for c in sorted(v.own())
         )
@@ -190,6 +195,7 @@ class _General:
         intel_turns: dict[int, int],
         focus: int | None = None,
         plain_arm: list[int] | None = None,
+        closing: bool = False,
     ) -> None:
         self.intel_turns = intel_turns
         self.focus = focus
@@ -208,7 +214,9 @@ class _General:
         for o in w.owner:
             self.province_count[o] = self.province_count.get(o, 0) + 1
         mine = self.army_power(self.c)
-        self.pressed = {o for o in self.enemies() if mine >= bot.press_ratio * self.army_power(o)}
+        self.pressed = {
+            o for o in self.enemies() if closing or mine >= bot.press_ratio * self.army_power(o)
+        }
         self.pressing = bool(self.pressed)
         self.to_enemy = self.enemy_distances()
         self.troop_unit = "TRO" if "TRO" in self.r.movement.kinds else "ARM"
@@ -253,13 +261,17 @@ class _General:
         return dist
 
     def enemy_pressure(self, p: int) -> float:
-        """Attack power (PATT * armies) that enemy players next to p could bring."""
+        """Attack power (PATT * armies) that enemies next to p could bring: robots' in
+        scaled by `robot_garrison` (their S16 rule attacks whatever is weak enough), other
+        players' by `garrison_factor` (a pressing general leaves less behind)."""
         w = self.w
         total = 0.0
         for t in w.adj[p]:
             if self.is_enemy(t):
                 o = w.owner[t]
-                total += w.colours[o].eff * self.r.attack.att_level_factor * w.lev[t] * w.arm[t]
+                power = w.colours[o].eff * self.r.attack.att_level_factor * w.lev[t] * w.arm[t]
+                robot = w.colours[o].seat is None
+                total += power * (self.bot.robot_garrison if robot else self.bot.garrison_factor)
         return total
 
     def garrison(self, p: int) -> int:
@@ -267,7 +279,6 @@ class _General:
         pressure = self.enemy_pressure(p)
         if pressure == 0:
             return 0
-        pressure *= self.bot.garrison_factor
         per_army = max(1.0, pdef_of(self.w, p))
         return min(self.w.arm[p], math.ceil(pressure / (self.r.robots.power_ratio * per_army)) + 1)
 
