@@ -9,10 +9,12 @@ of the game's bots, seeing only what the server sends that seat.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import ssl
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -23,6 +25,7 @@ from suite.core.bots import Bot, RandomBot
 from suite.core.match import Action, decode_action, game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
+from suite.net.packs import PackCache, describe
 
 log = logging.getLogger("suite.net.client")
 
@@ -260,6 +263,52 @@ class Client:
         for page in sorted(pages):
             out += typed_actions(game, pages[page].actions)
         return out
+
+
+async def sync_pack(client: Client, cache: PackCache, own: Path | None = None) -> Path | None:
+    """Make sure this client has the room's Tactics pack: its `own` pack folder or the
+    cached copy when the content digest matches, else download it from the server into
+    `cache` (PackSyncError when the server's files do not match their hashes). None when
+    the room has no pack."""
+    room = client.room
+    if room is None or room.pack is None:
+        return None
+    ref = room.pack
+    if own is not None and own.is_dir() and describe(own)[0].digest == ref.digest:
+        return own
+    if cache.has(ref):
+        return cache.folder(ref)
+    answers: dict[tuple[str | None, int], P.Message] = {}
+
+    def take(m: P.ServerMessage) -> None:
+        if isinstance(m, P.PackFiles) and m.code == room.code:
+            answers[(None, 0)] = m
+        elif isinstance(m, P.PackChunk) and m.code == room.code:
+            answers[(m.path, m.offset)] = m
+
+    async def ask(path: str | None, offset: int) -> P.Message:
+        await client.send(P.PackRequest(code=room.code, path=path, offset=offset))
+        await client.wait(lambda c: (path, offset) in answers, fail_on_error=True)
+        return answers.pop((path, offset))
+
+    client.listeners.append(take)
+    try:
+        listing = await ask(None, 0)
+        assert isinstance(listing, P.PackFiles)
+        chunks: dict[tuple[str, int], bytes] = {}
+        for entry in listing.files:
+            offset = 0
+            while offset < entry.size:
+                chunk = await ask(entry.path, offset)
+                assert isinstance(chunk, P.PackChunk)
+                data = base64.b64decode(chunk.data)
+                if not data:
+                    break
+                chunks[(entry.path, offset)] = data
+                offset += len(data)
+    finally:
+        client.listeners.remove(take)
+    return cache.store(ref, listing.files, lambda path, offset: chunks.get((path, offset), b""))
 
 
 class RemoteSpace:

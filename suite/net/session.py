@@ -23,6 +23,7 @@ import threading
 from collections import deque
 from collections.abc import Coroutine
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import msgspec
@@ -30,7 +31,8 @@ import msgspec
 from suite.core.match import Action, IllegalAction, Legal, Outcome, Seat, View, decode_action
 from suite.core.session import Notice, Refusal, Session, Update
 from suite.net import protocol as P
-from suite.net.client import Client, ServerError, typed_events, typed_view
+from suite.net.client import Client, ServerError, sync_pack, typed_events, typed_view
+from suite.net.packs import PackCache
 
 log = logging.getLogger("suite.net.session")
 T = TypeVar("T")
@@ -191,6 +193,12 @@ class RemoteSession:
 
     def run_now(self) -> None:
         self._call(self.client.send(P.RunNow(token=self._token())))
+
+    def sync_pack(self, cache_dir: Path, own: Path | None = None) -> Path | None:
+        """The room's Tactics pack: `own` when it is the same, else the copy in the
+        content-addressed cache `cache_dir` (downloaded from the server when missing);
+        None when the room has no pack."""
+        return self._call(sync_pack(self.client, PackCache(cache_dir), own), timeout=300)
 
     def close(self) -> None:
         """Leave the connection (the seat stays held on the server) and stop the thread."""
