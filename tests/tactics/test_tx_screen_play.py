@@ -17,8 +17,10 @@ import pytest
 from suite.tactics.rules.view import TacticsView
 from suite.tactics.screens import open_setup
 from suite.tactics.screens import setup as setup_screen
-from suite.tactics.screens.game import BattleScene
+from suite.tactics.screens.drivers import ReplayDriver
+from suite.tactics.screens.game import SPEEDS, BattleScene
 from suite.tactics.screens.gameover import GameOverScene
+from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.setup import SetupScene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.harness import Harness
@@ -121,10 +123,26 @@ def test_human_beats_or_loses_to_a_bot_by_clicks(
             h.resize(size)
             h.screenshot(artifacts / f"tx_game_over_{size[0]}x{size[1]}.png")
         h.resize((1280, 800))
-        # the replay is watchable: it plays to the same end
+        # the replay is watchable (slowly, pausing, then fast): it plays to the same end
+        setup.profile.bot_speed = 0
         h.click(over.watch_button)
         watch = h.scene
         assert isinstance(watch, BattleScene) and watch.watching
+        h.key(pygame.K_SPACE)
+        assert watch.paused
+        assert isinstance(watch.driver, ReplayDriver)
+        step = watch.driver.next
+        h.frames(90)
+        assert watch.driver.next == step  # a paused replay stands still
+        h.key(pygame.K_SPACE)
+        h.frames(90)
+        assert watch.driver.next > step
+        for _ in range(3):  # the battle menu's speed entry: slow, normal, fast, instant
+            h.key(pygame.K_ESCAPE)
+            menu = h.scene
+            assert isinstance(menu, MenuScene)
+            h.click(menu.buttons[2])
+        assert SPEEDS[watch.speed][1] == "instant"
         for _ in range(4000):
             if isinstance(h.scene, GameOverScene):
                 break

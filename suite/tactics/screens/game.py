@@ -113,6 +113,7 @@ class BattleScene(Scene):
         self.show = Show(self._piece_sound)
         self.figures: dict[int, Figure] = {}
         self.quiet = False
+        self.paused = False  # a watched replay stands still
         self.rng = random.Random(0)
         self._sync_figures(force=True)
         self.art.warm({(f.kind, f.army) for f in self.figures.values()}, self.field.zoom)
@@ -252,6 +253,7 @@ class BattleScene(Scene):
         if instant:
             self.show.skip(self.figures)
         self.quiet = False
+        self.paused = False  # a watched replay stands still
 
     def _piece_sound(self, event: str, uid: int) -> None:
         """A piece's sound for `event`; "hit", "miss" and "crit" are its weapon's."""
@@ -496,6 +498,8 @@ class BattleScene(Scene):
             self.skip_attack()
         elif key == pygame.K_e:
             self.end_turn()
+        elif key == pygame.K_SPACE and self.watching:
+            self.paused = not self.paused
 
     def pick(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """The cell a point aims at: the tile under it when that tile holds a piece or is
@@ -571,7 +575,7 @@ class BattleScene(Scene):
 
     def _pace(self, dt: float) -> None:
         """Let the next bot (or replayed action) act once the show is over."""
-        if self.my_turn() or self.show.busy:
+        if self.my_turn() or self.show.busy or self.paused:
             return
         delay = SPEEDS[self.speed][0]
         if delay == 0.0:
@@ -651,7 +655,8 @@ class BattleScene(Scene):
         local = self.my_turn()
         text = hud.top_line(self.view, self.names, self.waiting, local)
         if self.watching:
-            text = "Replay  \u2022  " + text
+            state = "paused (Space: play)" if self.paused else "Space: pause"
+            text = f"Replay, {state}  \u2022  " + text
         current = self.view.current
         colour = hud.army_of(self.view, current) if current is not None else None
         x = 12

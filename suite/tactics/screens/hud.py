@@ -338,6 +338,7 @@ SHORTCUTS = (
     ("M / A", "skip the move / skip the attack"),
     ("E", "end the turn"),
     ("B or Tab", "open or close the Book of Tactics"),
+    ("Space", "pause or play a replay"),
     ("F1", "this help"),
     ("Esc", "close the book, or the menu"),
 )
