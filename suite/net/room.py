@@ -302,7 +302,6 @@ class Room:
     def spectate(self, peer: Peer) -> None:
         self._detach_peer_elsewhere(peer)
         self.spectators.append(peer)
-        peer.send(self._room_msg())
         peer.send(self._view_bytes(None))
         peer.send(P.encode(self._clock_msg()))
         self.event(f"{peer.name!r} is watching")
@@ -665,6 +664,7 @@ class Room:
     # -- messages ----------------------------------------------------------------------------
 
     def _greet(self, peer: Peer, seat: Seat) -> None:
+        """Seated, view and clock for a (re)joining seat; the caller broadcasts the room."""
         assert seat.token is not None
         peer.send(
             P.encode(
@@ -676,7 +676,6 @@ class Room:
                 )
             )
         )
-        peer.send(self._room_msg())
         peer.send(self._view_bytes(seat.index))
         peer.send(P.encode(self._clock_msg()))
 

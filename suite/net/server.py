@@ -325,7 +325,7 @@ class MatchServer:
         try:
             self._dispatch(conn, message)
         except Refused as exc:
-            conn.error(exc.code, exc.message, type(message).__name__.lower())
+            conn.error(exc.code, exc.message, str(message.__struct_config__.tag))
         except Exception:
             log.exception("internal error on %r", message)
             conn.error("server_error", "the server failed on that message")

@@ -155,7 +155,7 @@ class RemoteSession:
                 if self._pending and m.actor == self._pending[0][0]:
                     self._pending.popleft()
                 self._notices.append(Update(m.actor, action, events))
-        elif isinstance(m, P.Error) and m.ref == "act":
+        elif isinstance(m, P.Error) and m.ref == "action":
             with self._lock:
                 if self._pending:
                     seat, sent = self._pending.popleft()
