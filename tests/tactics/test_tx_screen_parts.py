@@ -535,3 +535,21 @@ def test_the_battle_follows_window_resizes() -> None:
             assert all(screen.contains(t.rect) for t in scene.tools)
             assert all(p.rect is None or screen.contains(p.rect) for p in scene.proxies)
             assert scene.canvas is not None and scene.canvas.get_size() == size
+
+
+def test_the_book_minimap_centres_the_battlefield() -> None:
+    with Harness() as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "normal")], bot_speed=3)
+        h.key(pygame.K_TAB)
+        assert scene.book.open and scene.book.view_name == "map"
+        mini = scene.book.minimap.rect
+        n = scene.view.map.size
+        cell = (n - 4, 3)
+        point = (
+            mini.x + (cell[0] * 2 + 1) * mini.width // (2 * n),
+            mini.y + (cell[1] * 2 + 1) * mini.height // (2 * n),
+        )
+        h.click(point)
+        assert scene.field.cell_at(scene.field.rect.center, ignore_pieces=True) == cell
+        h.key(pygame.K_ESCAPE)  # Esc closes the book first
+        assert not scene.book.open and h.scene is scene
