@@ -21,7 +21,7 @@ from suite.core.session import LocalSession, Update
 from suite.core.store import SaveError, load_document, save_document
 from suite.paths import user_data_dir
 from suite.wok.rules.events import TurnRan
-from suite.wok.rules.views import WokSpectatorView, WokView
+from suite.wok.rules.views import WokView
 
 GAME = "wok"
 SAVE_KIND = "wok-save"
@@ -113,7 +113,6 @@ class WokMatch:
         self.clock = clock
         self.autosave = autosave
         self.autosave_error: str | None = None
-        self.turns_ran = 0
         session.listeners.append(self._heard)
         if not self.history:
             self.record_history()
@@ -164,11 +163,6 @@ class WokMatch:
         assert isinstance(v, WokView)
         return v
 
-    def spectator(self) -> WokSpectatorView:
-        v = self.session.view(None)
-        assert isinstance(v, WokSpectatorView)
-        return v
-
     # -- history and saves ------------------------------------------------------------------
 
     def record_history(self) -> None:
@@ -181,7 +175,6 @@ class WokMatch:
 
     def _heard(self, update: Update) -> None:
         if any(isinstance(e, TurnRan) for e in update.events):
-            self.turns_ran += 1
             self.record_history()
             if self.autosave is not None:
                 try:

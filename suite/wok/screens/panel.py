@@ -109,6 +109,7 @@ class OrderForm:
         self.colour_buttons: list[tuple[int, Button]] = []
         self.rows: list[tuple[pygame.Rect, Button, Button]] = []
         self.message: list[tuple[str, tuple[int, int, int]]] = []
+        self.odds: float | None = None  # the planned order's chance of success, when known
 
     # -- wiring -----------------------------------------------------------------------------
 
@@ -237,6 +238,7 @@ class OrderForm:
 
     def _validate(self) -> None:
         self.message = []
+        self.odds = None
         if self.planner is None or self.view is None:
             return
         if self.locked:
@@ -260,7 +262,9 @@ class OrderForm:
         warning = self.planner.warning(self.colour, self.phase, order)
         if warning:
             self.message.append((warning, theme.ACCENT))
-        for line in self.planner.chances(self.colour, self.phase, order).lines:
+        chances = self.planner.chances(self.colour, self.phase, order)
+        self.odds = chances.win
+        for line in chances.lines:
             self.message.append((line, theme.TEXT_MUTED))
         for line in self.planner.preview(self.colour, self.phase, order):
             self.message.append((line, theme.SUCCESS))
@@ -504,8 +508,33 @@ class OrderForm:
             self.add_button.enabled = self.can_add()
             self.add_button.draw(surface)
             self.clear_button.draw(surface)
+            if self.odds is not None:
+                self._draw_odds(surface, x + w)
         self._draw_rows(surface, x, w)
         self._draw_bottom(surface, x, w)
+
+    def _draw_odds(self, surface: pygame.Surface, right: int) -> None:
+        """A bar of the planned order's chance of success beside the Add button."""
+        assert self.odds is not None
+        left = self.clear_button.rect.right + 10
+        if right - left < 50:
+            return
+        bar = pygame.Rect(left, self.clear_button.rect.centery - 5, right - left - 40, 10)
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, bar, border_radius=5)
+        fill = bar.copy()
+        fill.width = round(bar.width * max(0.0, min(1.0, self.odds)))
+        ink = (
+            theme.SUCCESS
+            if self.odds >= 0.6
+            else theme.ACCENT
+            if self.odds >= 0.3
+            else theme.DANGER
+        )
+        if fill.width:
+            pygame.draw.rect(surface, ink, fill, border_radius=5)
+        label(
+            surface, f"{self.odds:.0%}", (right, bar.centery), size=13, bold=True, anchor="midright"
+        )
 
     def _draw_rows(self, surface: pygame.Surface, x: int, w: int) -> None:
         assert self.view is not None
