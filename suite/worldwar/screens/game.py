@@ -93,6 +93,7 @@ class GameScene(Scene):
             SPEEDS,
             index=speed,
             tooltip="How fast bots play (click: faster, right click: slower)",
+            on_change=self._speed_changed,
             font_size=15,
         )
         self.cards_button = Button(
@@ -564,6 +565,9 @@ class GameScene(Scene):
     def _skip_cards(self) -> None:
         if self.act(A.SkipTurnIn()) is not None:
             self.cards.open = False
+
+    def _speed_changed(self, _delay: float) -> None:
+        self.match.speed = self.speed.index  # saves keep the pace chosen last
 
     def show_help(self) -> None:
         self.app.push(HelpScene(self.app))

@@ -1,0 +1,228 @@
+"""World War screens that read well (issue 15 items 3, 4, 9, 14): nothing overlaps at
+800x560, tooltips keep off the panel they explain, chart gridlines sit on their labels,
+names and continents on the map, dice paired as compared, charts at any time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.ui.harness import Harness
+from suite.worldwar.rules.maps import resolve_map
+from suite.worldwar.screens.effects import BattleCard, DiceTray
+from suite.worldwar.screens.game import GameScene
+from suite.worldwar.screens.gameover import GameOverScene
+from suite.worldwar.screens.hud import instruction_lines, legend_box, legend_header
+from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.match import Match, SeatInfo
+from suite.worldwar.screens.stats import StatsScene, grid_steps, gridlines, series
+
+SMALL = (800, 560)
+
+
+def six_seats() -> list[SeatInfo]:
+    kinds = ["human", "easy", "easy", "random", "random", "easy"]
+    return [SeatInfo(f"Player number {i + 1}", i, k) for i, k in enumerate(kinds)]
+
+
+def game(h: Harness, seats: list[SeatInfo], **config: object) -> GameScene:
+    match = Match({"map": "classic", "cards": "increasing", **config}, 5, seats)
+    scene = GameScene(h.app, match, speed=3)
+    h.push(scene)
+    return scene
+
+
+def until_human(h: Harness, g: GameScene, phases: tuple[str, ...]) -> None:
+    for _ in range(2000):
+        if g.human_turn() is not None and g.v.phase in phases:
+            return
+        h.frames(1)
+    raise AssertionError(f"the human never got to {phases}")
+
+
+def check_side_panel(g: GameScene) -> None:
+    """Every instruction line inside the action panel, clear of every button shown."""
+    r = g.action_rect
+    shown = [b.rect for b in g.controls() if r.colliderect(b.rect)]
+    lines = instruction_lines(g)
+    assert lines, "the step has instructions"
+    for _, _, rect in lines:
+        assert r.contains(rect), (rect, r)
+        assert rect.collidelist(shown) < 0, f"{rect} under a button"
+    for b in g.controls():
+        assert pygame.Rect((0, 0), g.app.size).contains(b.rect)
+    top = [b.rect for b in g.top_buttons]
+    for i, a in enumerate(top):
+        assert a.collidelist(top[i + 1 :]) < 0
+    assert g.players_rect.bottom <= g.action_rect.top <= g.action_rect.bottom <= g.panel.bottom
+
+
+def pick_attack(g: GameScene) -> tuple[int, int]:
+    v = g.v
+    seat = g.human_turn()
+    for s in range(len(v.owner)):
+        if v.owner[s] == seat and v.attack_dice(s) > 0:
+            for t in v.map.neighbours[s]:
+                if v.owner[t] != seat:
+                    return s, t
+    raise AssertionError("no attack")
+
+
+def test_side_panel_fits_800x560_with_six_players(artifacts: Path) -> None:
+    with Harness(size=SMALL) as h:
+        g = game(h, six_seats(), auto_place=True)
+        until_human(h, g, ("place",))
+        check_side_panel(g)
+        h.screenshot(artifacts / "ww_small_place.png")
+        g.place(next(t for t, o in enumerate(g.v.owner) if o == g.human_turn()), 99)
+        h.frames(2)
+        until_human(h, g, ("attack",))
+        check_side_panel(g)
+        s, t = pick_attack(g)
+        h.click(g.map.point_in(s) or (0, 0))
+        h.click(g.map.point_in(t) or (0, 0))
+        assert (g.selected, g.target) == (s, t)
+        check_side_panel(g)  # the odds, the dice buttons, Cancel, Attack once, To the end
+        h.screenshot(artifacts / "ww_small_odds.png")
+
+
+def test_tooltips_of_the_step_buttons_leave_the_panel_readable(artifacts: Path) -> None:
+    with Harness(size=SMALL) as h:
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")])
+        until_human(h, g, ("setup",))
+        h.move((5, g.app.size[1] - 5), frames=3)
+        before = h.app.screen.subsurface(g.action_rect).copy()
+        h.move(g.auto_button.rect.center, frames=40)  # past the tooltip delay
+        assert g.auto_button.hover.tooltip_due
+        h.app.draw()
+        after = h.app.screen.subsurface(g.action_rect)
+        panel_text = pygame.Rect(
+            0, 0, g.action_rect.width, g.auto_button.rect.top - 8 - g.action_rect.y
+        )
+        changed = [
+            (x, y)
+            for x in range(0, panel_text.width, 3)
+            for y in range(0, panel_text.height, 3)
+            if before.get_at((x, y)) != after.get_at((x, y))
+        ]
+        assert not changed, f"the tooltip covered the panel at {changed[:3]}"
+        h.screenshot(artifacts / "ww_small_tooltip.png")
+        area, _ = g.tooltip_spot(g.auto_button)
+        assert area == g.map.rect
+
+
+def test_the_game_over_screen_drops_the_last_notices() -> None:
+    seats = [SeatInfo("A", 0, "hard"), SeatInfo("B", 1, "easy")]
+    match = Match({"map": "random:18:4"}, 3, seats)
+    for _ in range(3000):
+        if match.run_bot() is None:
+            break
+    assert match.over
+    with Harness(size=SMALL) as h:
+        h.app.toasts.add("B is out!", 3.0)
+        h.push(GameOverScene(h.app, match, None))
+        assert h.notices == []
+        assert not h.scene.animating()
+
+
+@pytest.mark.parametrize("highest", [0, 1, 3, 7, 14, 42, 99, 100, 1234, 17000])
+def test_chart_gridlines_sit_on_the_values_they_name(highest: int) -> None:
+    top, step = grid_steps(highest)
+    assert top >= highest and step >= 1 and top % step == 0
+    assert str(int(step)).rstrip("0") in ("1", "2", "5")  # round steps only
+    plot = pygame.Rect(10, 20, 300, 200)
+    lines = gridlines(plot, top, step)
+    assert len(lines) <= 6
+    for value, y in lines:
+        assert value % step == 0
+        # the same scale the chart's lines use for a point of that value
+        assert y == round(plot.bottom - plot.height * value / top)
+    assert lines[0] == (0, plot.bottom) and lines[-1] == (top, plot.top)
+
+
+def test_stats_from_the_hud_at_any_time(artifacts: Path) -> None:
+    with Harness(size=(1280, 800)) as h:
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")], auto_place=True)
+        until_human(h, g, ("place",))
+        h.click(g.stats_button)
+        stats = h.scene
+        assert isinstance(stats, StatsScene) and not stats.animating()
+        cards = series(g.match, "cards")
+        assert [row[-1] for row in cards] == list(g.v.hand_sizes)
+        land = series(g.match, "territories")
+        assert [row[-1] for row in land] == list(g.v.territory_counts)
+        h.screenshot(artifacts / "ww_stats_overlay.png")
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is g
+        h.key(pygame.K_s)
+        assert isinstance(h.scene, StatsScene)
+        h.key(pygame.K_SPACE)
+        assert h.scene is g
+
+
+def test_dice_show_highest_first_paired_as_compared() -> None:
+    tray = DiceTray((2, 6, 4), (5, 5), (200, 0, 0), (0, 0, 200), "x", 1, 1)
+    assert tray.pairs() == [(6, 5), (4, 5), (2, None)]
+    tray = DiceTray((3,), (1, 6), (200, 0, 0), (0, 0, 200), "x", 0, 1)
+    assert tray.pairs() == [(3, 6), (None, 1)]
+
+
+def test_battle_panels_keep_off_the_battle() -> None:
+    area = pygame.Rect(0, 58, 900, 700)
+    tray = DiceTray((6,), (1,), (200, 0, 0), (0, 0, 200), "x", 0, 1)
+    free = tray.rect_in(area)
+    assert free.top == area.top + 12
+    under = [free.center]
+    moved = tray.rect_in(area, under)
+    assert not moved.inflate(20, 20).collidepoint(under[0]) and moved.bottom == area.bottom - 12
+    card = BattleCard("x", 1, 2, True)
+    assert not card.rect_in(area, under).collidepoint(under[0])
+
+
+def test_names_are_drawn_on_the_map_without_overlapping() -> None:
+    pygame.display.init()
+    pygame.font.init()
+    view = MapView(resolve_map("classic"), pygame.Rect(0, 58, 1500, 1000))
+    view.draw(pygame.Surface((1600, 1100)), [1] * 42, [0] * 42)
+    rects = [rect for _, rect, _, _ in view.names]
+    assert len(rects) >= 36  # nearly every territory is named at this size
+    for i, a in enumerate(rects):
+        assert a.collidelist(rects[i + 1 :]) < 0
+    small = MapView(resolve_map("classic"), pygame.Rect(0, 58, 500, 500))
+    small.draw(pygame.Surface(SMALL), [1] * 42, [0] * 42)
+    assert 10 <= len(small.names) < len(rects)  # fewer fit; zooming in shows more
+    small.zoom_at(small.rect.center, 4)
+    small.draw(pygame.Surface(SMALL), [1] * 42, [0] * 42)
+    assert len(small.names) > 10
+
+
+def test_legend_collapses_and_keeps_off_the_territories_acted_on() -> None:
+    with Harness(size=(1280, 800)) as h:
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")])
+        open_box = legend_box(g)
+        h.click(legend_header(g))
+        assert g.legend_collapsed and legend_box(g).height < open_box.height
+        h.click(legend_header(g))
+        assert not g.legend_collapsed
+        # zoomed in, land fills every corner: a territory under the legend's corner, once
+        # acted on, moves the legend away
+        g.map.zoom_at(g.map.rect.center, 6)
+        open_box = legend_box(g)
+        under = next(
+            t
+            for t in range(len(g.v.owner))
+            if open_box.inflate(40, 40).collidepoint(g.map.label_screen(t))
+        )
+        g.selected = under
+        moved = legend_box(g)
+        assert not moved.inflate(20, 20).collidepoint(g.map.label_screen(under))
+
+
+def test_changing_the_bot_speed_in_game_is_saved() -> None:
+    with Harness(size=SMALL) as h:
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")])
+        before = g.speed.index
+        h.click(g.speed)
+        assert g.match.speed == g.speed.index != before
