@@ -28,7 +28,7 @@ GLIDE = 9.0  # 1/seconds: how quickly the camera closes on its goal
 
 # highlight looks: (colour, alpha, outline width; 0 = filled)
 MARKS: dict[str, tuple[Colour, int, int]] = {
-    "reach": ((150, 60, 210), 95, 0),  # purple: where the selected piece may go
+    "reach": ((160, 50, 255), 115, 0),  # purple: where the selected piece may go
     "hover": ((255, 255, 255), 150, 0),  # white: the reachable tile under the mouse
     "outline": ((255, 150, 30), 255, 3),  # orange outline: attackable from the white tile
     "target": ((255, 140, 20), 140, 0),  # orange: attackable now
