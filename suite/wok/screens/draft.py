@@ -587,8 +587,8 @@ class Planner:
             win = win_chance(patt, pdef, order.armies, arm)
             return Chances(
                 (
-                    f"PATT {patt:.0f} vs PDEF {pdef:.0f}, ~{arm} ARM if untouched (rules)",
-                    f"win chance ~{win:.0%} (estimate)",
+                    f"PATT {patt:.0f} vs PDEF {pdef:.0f}, ~{arm} ARM (untouched neutral)",
+                    f"win chance ~{win:.0%}",
                 ),
                 win,
             )

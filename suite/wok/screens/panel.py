@@ -381,7 +381,7 @@ class OrderForm:
             26,
         )
         self._msg_y = ay + 32
-        self.add_button.rect = pygame.Rect(x, self._msg_y + 3 * 17 + 2, min(170, w // 2), 30)
+        self.add_button.rect = pygame.Rect(x, self._msg_y + 3 * 17 + 6, min(170, w // 2), 30)
         self.clear_button.rect = pygame.Rect(
             self.add_button.rect.right + 8, self.add_button.rect.y, 80, 30
         )
@@ -509,17 +509,16 @@ class OrderForm:
             self.add_button.draw(surface)
             self.clear_button.draw(surface)
             if self.odds is not None:
-                self._draw_odds(surface, x + w)
+                self._draw_odds(surface, x + w, self._list_y + 7)
         self._draw_rows(surface, x, w)
         self._draw_bottom(surface, x, w)
 
-    def _draw_odds(self, surface: pygame.Surface, right: int) -> None:
-        """A bar of the planned order's chance of success beside the Add button."""
+    def _draw_odds(self, surface: pygame.Surface, right: int, y: int) -> None:
+        """A bar of the planned order's chance of success, right of the list's heading."""
         assert self.odds is not None
-        left = self.clear_button.rect.right + 10
-        if right - left < 50:
-            return
-        bar = pygame.Rect(left, self.clear_button.rect.centery - 5, right - left - 40, 10)
+        left = right - min(200, (self.rect.width - 20) // 2)
+        label(surface, "odds", (left - 6, y), size=12, colour=theme.TEXT_MUTED, anchor="midright")
+        bar = pygame.Rect(left, y - 5, right - left - 40, 10)
         pygame.draw.rect(surface, theme.PANEL_LIGHT, bar, border_radius=5)
         fill = bar.copy()
         fill.width = round(bar.width * max(0.0, min(1.0, self.odds)))
