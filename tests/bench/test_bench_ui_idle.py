@@ -15,6 +15,7 @@ import pytest
 from suite.ui.app import SETTLE_SECONDS, App, Scene
 from suite.ui.harness import Harness
 from suite.ui.launcher import LauncherScene
+from suite.worldwar.screens import open_setup
 
 MEASURE_SECONDS = 3.0
 
@@ -41,7 +42,38 @@ def idle_figures(root: Callable[[App], Scene], settings_file: Path) -> tuple[flo
     return (d1 - d0) / (t1 - t0), (c1 - c0) / (t1 - t0)
 
 
-@pytest.mark.parametrize(("name", "root"), [("launcher", LauncherScene)])
+def _worldwar_game(app: App) -> Scene:
+    """A World War map with a human to place armies (no clock): nothing moves."""
+    from suite.worldwar.screens.game import GameScene
+    from suite.worldwar.screens.match import Match, SeatInfo
+
+    seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")]
+    match = Match({"map": "classic", "auto_place": True}, 3, seats)
+    while match.actor in match.bot_seats:
+        match.run_bot()
+    return GameScene(app, match)
+
+
+def _worldwar_over(app: App) -> Scene:
+    """World War's game-over screen of a finished bots' match."""
+    from suite.worldwar.screens.gameover import GameOverScene
+    from suite.worldwar.screens.match import Match, SeatInfo
+
+    match = Match({"map": "random:18:4"}, 3, [SeatInfo("A", 0, "hard"), SeatInfo("B", 1, "easy")])
+    while match.run_bot() is not None:
+        pass
+    return GameOverScene(app, match, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "root"),
+    [
+        ("launcher", LauncherScene),
+        ("worldwar setup", open_setup),
+        ("worldwar game", _worldwar_game),
+        ("worldwar game over", _worldwar_over),
+    ],
+)
 def test_idle_screens(name: str, root: Callable[[App], Scene], tmp_path: Path) -> None:
     fps, core = idle_figures(root, tmp_path / "settings.json")
     print(f"idle {name}: {fps:.2f} frames per second, {100 * core:.1f}% of one core")

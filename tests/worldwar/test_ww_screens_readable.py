@@ -226,3 +226,26 @@ def test_changing_the_bot_speed_in_game_is_saved() -> None:
         before = g.speed.index
         h.click(g.speed)
         assert g.match.speed == g.speed.index != before
+
+
+def test_idle_scenes_ask_for_no_frames() -> None:
+    """Issue 15.11: set-up, map and game over draw nothing while nothing moves."""
+    from suite.worldwar.screens import open_setup
+
+    with Harness(size=SMALL) as h:
+        setup = h.push(open_setup(h.app))
+        h.frames(2)
+        assert not setup.animating()
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")], auto_place=True)
+        bots_first = g.match.actor in g.match.bot_seats
+        assert g.animating() == bots_first  # bots to pace keep the screen drawing
+        until_human(h, g, ("place",))
+        h.frames(200)  # the last roll and rings fade out
+        assert g.tray is None and not g.animating()
+        h.frames(1)
+        draws = h.app.draws
+        h.app._awake_for = 0.0  # as if the input had settled
+        h.frames(30)
+        assert h.app.draws == draws  # idle: nothing is drawn
+        h.key(pygame.K_s)
+        assert not h.scene.animating()

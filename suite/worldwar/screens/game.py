@@ -812,6 +812,19 @@ class GameScene(Scene):
 
     # -- time ------------------------------------------------------------------------------------
 
+    def animating(self) -> bool:
+        """Drawn every frame only while something moves: dice, rings or a card on show, a
+        zoom settling, bots to pace, a running turn clock, or the pause before the
+        game-over screen. A human thinking with no clock costs nothing."""
+        if self.tray is not None or self.rings or self.flights or self.map.settling:
+            return True
+        if self.match.over:
+            return not self.finished
+        actor = self.match.actor
+        if actor is not None and actor in self.match.bot_seats:
+            return True
+        return bool(self.v.rules.clock) and self.human_turn() is not None
+
     def update(self, dt: float) -> None:
         self.now += dt
         self.hover_time += dt

@@ -246,6 +246,11 @@ class MapView:
     # -- rendering ---------------------------------------------------------------------------
 
     @property
+    def settling(self) -> bool:
+        """True while a zoom waits to be redrawn sharp (the screen must keep drawing)."""
+        return self._settle > 0 or self.stale
+
+    @property
     def stale(self) -> bool:
         """True while the layer is from another zoom (drawn scaled until it settles)."""
         return self._layer is not None and abs(self._layer_scale - self.scale) > 1e-9

@@ -68,6 +68,9 @@ class PassScene(Scene):
     def back(self) -> bool:
         return True  # Esc must not reveal the map
 
+    def animating(self) -> bool:
+        return False  # still until input
+
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (
             pygame.K_RETURN,
@@ -113,6 +116,9 @@ class HelpScene(Scene):
     """The F1 overlay listing every shortcut; any key or click closes it."""
 
     transparent = True
+
+    def animating(self) -> bool:
+        return False  # still until input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
@@ -192,6 +198,9 @@ class MenuScene(Scene):
         top = size[1] // 2 - (len(self.buttons) * step) // 2 + 24
         for i, button in enumerate(self.buttons):
             button.rect.midtop = (size[0] // 2, top + step * i)
+
+    def animating(self) -> bool:
+        return False  # still until input
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for button in self.buttons:

@@ -485,6 +485,10 @@ class SetupScene(Scene):
             if button.handle_event(event):
                 return
 
+    def animating(self) -> bool:
+        """Nothing moves on the set-up screen but a map preview waiting to be built."""
+        return self.preview_due
+
     def update(self, dt: float) -> None:
         for button in self.all_buttons:
             button.update(dt)
