@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 from suite.core.match import Action, Legal, Outcome, View
 from suite.core.session import LocalSession, Notice
 from suite.core.store import save_document
+from suite.paths import asset
 from suite.tactics.assets.bmp import save_bmp
 from suite.tactics.assets.model import START_INDICES
 from suite.tactics.assets.pack import load_pack
@@ -553,3 +555,29 @@ def test_the_book_minimap_centres_the_battlefield() -> None:
         assert scene.field.cell_at(scene.field.rect.center, ignore_pieces=True) == cell
         h.key(pygame.K_ESCAPE)  # Esc closes the book first
         assert not scene.book.open and h.scene is scene
+
+
+def test_art_comes_from_this_machines_copy_of_the_pack(tmp_path: Path) -> None:
+    """Online, the client draws with its synced copy of the host's pack."""
+    copy = tmp_path / "synced"
+    shutil.copytree(asset("tactics"), copy)
+    seats = [SeatInfo("A"), SeatInfo("B", "normal")]
+    config = battle_config(seats, pack=None, map_id=1, pieces_per_turn=0, army_size=2)
+    session = start_battle(config, seats, 4)
+    with Harness() as h:
+        scene = BattleScene(
+            h.app, LiveDriver(RemoteLike(session)), seats, TacticsProfile(), pack_folder=str(copy)
+        )
+        h.push(scene)
+        assert scene.pack.root.resolve() == copy.resolve()
+        assert not any("differs" in text for text in h.notices)
+    edited = tmp_path / "edited"
+    shutil.copytree(asset("tactics"), edited)
+    ini = edited / "tactics_ini.txt"
+    ini.write_bytes(ini.read_bytes() + b"\r\n; a local edit\r\n")
+    with Harness() as h:
+        scene = BattleScene(
+            h.app, LiveDriver(RemoteLike(session)), seats, TacticsProfile(), pack_folder=str(edited)
+        )
+        h.push(scene)
+        assert any("differs" in text for text in h.notices)

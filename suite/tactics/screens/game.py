@@ -73,6 +73,8 @@ class BattleScene(Scene):
     `seats` name the players; `profile` holds the player's choices (End Turn confirmation,
     bot speed). A replay driver has no local humans: the screen only watches. `autosave`,
     when given, is called as each local human's turn starts and when the battle is left.
+    `pack_folder` is this machine's copy of the battle's pack (online: the folder
+    `RemoteSession.sync_pack` gives); None: the folder the view names.
     Raises `PackError` (a ValueError) or KeyError when the view's pack or map is missing.
     """
 
@@ -86,6 +88,7 @@ class BattleScene(Scene):
         on_over: Callable[[BattleScene], None] | None = None,
         stats: StatsSource = _no_stats,
         autosave: Callable[[], object] | None = None,
+        pack_folder: str | None = None,
     ) -> None:
         super().__init__(app)
         self.driver = driver
@@ -100,8 +103,9 @@ class BattleScene(Scene):
         self.viewer: int | None = min(self.humans) if self.humans else None
         self.view: TacticsView = self._fetch_view()
         self.choices = orders.NONE
-        pack = load_map_pack(self.view.map.pack)
-        if pack_digest(self.view.map.pack) != self.view.map.digest:
+        folder = pack_folder if pack_folder is not None else self.view.map.pack
+        pack = load_map_pack(folder)
+        if pack_digest(folder) != self.view.map.digest:
             app.toasts.add(
                 "Your copy of this pack differs from the battle's: it may look wrong", 6.0
             )
