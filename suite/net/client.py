@@ -216,8 +216,13 @@ class Client:
         return self.token
 
     async def ready(self, ready: bool = True) -> None:
+        """Set the ready flag. In the lobby, wait until the room shows it (and, when this
+        made every seat ready, until the match has begun)."""
         token = self._token()
+        lobby = self.room is not None and self.room.phase == "lobby"
         await self.send(P.Ready(token=token) if ready else P.Unready(token=token))
+        if lobby:
+            await self.wait(lambda c: _ready_shown(c, ready), fail_on_error=True)
 
     async def seat_bot(self, seat: int, bot: str) -> None:
         await self.send(P.SeatBot(token=self._token(), seat=seat, bot=bot))
@@ -309,6 +314,17 @@ async def sync_pack(client: Client, cache: PackCache, own: Path | None = None) -
     finally:
         client.listeners.remove(take)
     return cache.store(ref, listing.files, lambda path, offset: chunks.get((path, offset), b""))
+
+
+def _ready_shown(client: Client, ready: bool) -> bool:
+    room, seat = client.room, client.seat
+    if room is None or seat is None:
+        return False
+    if room.phase != "lobby":
+        return True
+    if room.seats[seat].ready != ready:
+        return False
+    return not (ready and all(s.kind != "open" and s.ready for s in room.seats))
 
 
 class RemoteSpace:
