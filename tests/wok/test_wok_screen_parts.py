@@ -22,7 +22,7 @@ from suite.wok.screens import UI, open_setup
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.kit import Stepper
 from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
-from suite.wok.screens.overlays import HelpScene, PassScene
+from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.report import PAGES, GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
 
@@ -352,3 +352,30 @@ def test_random_input_never_breaks_the_game_screen(seed: int) -> None:
         assert sent, "the random player never sent anything"
         assert match.view(0).turn > 1, "no turn ran"
         match.session.state.check()
+
+
+def test_menu_declares_an_ally_and_votes(artifacts: Path) -> None:
+    seats = [SeatPlan("Han"), *(SeatPlan(n, "robot") for n in ("Kor", "Mir", "Tal", "Vey", "Sol"))]
+    match = WokMatch.new({"variant": "standard", "map": "kaomaris"}, 3, seats)
+    with Harness(size=(800, 560)) as h:
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        close_reports(h)
+        assert scene.view.variant.alliances
+        h.key(pygame.K_ESCAPE)
+        menu = h.scene
+        assert isinstance(menu, MenuScene)
+        h.screenshot(artifacts / "wok_menu_800x560.png")
+        h.click(next(b for b in menu.buttons if b.label == "Alliance..."))
+        allies = h.scene
+        assert isinstance(allies, MenuScene)
+        h.click(next(b for b in allies.buttons if b.label == "Kor"))
+        assert scene.view.colours[0].ally == 1
+        assert match.session.replay.actions[-1].action == {
+            "kind": "ally",
+            "colour": 0,
+            "partner": 1,
+        }
+        h.key(pygame.K_ESCAPE)
+        h.click(next(b for b in h.scene.buttons if b.label == "Vote to end"))
+        assert 0 in scene.view.votes and scene.view.outcome is None

@@ -25,7 +25,7 @@ from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.widgets import Button, draw_panel, draw_tooltip
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
-from suite.wok.rules.orders import Quit, SetReady, Vote
+from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import Draft
 from suite.wok.screens.kit import label
@@ -283,6 +283,7 @@ class GameScene(Scene):
                     ("Turn report", "The last turn's report and charts", self.show_report),
                     ("Help", "Keys, phases, robots", self.show_help),
                     self._vote_item(),
+                    *self._ally_items(),
                     ("Resign", "Leave the match for good: your provinces stay", self.resign),
                     ("Leave", "Back to the launcher (the game is saved)", self.leave),
                 ],
@@ -299,6 +300,32 @@ class GameScene(Scene):
             )
         tip = "The game ends when every living player votes; places go by score"
         return ("Vote to end", tip, lambda: self.vote(True))
+
+    def _ally_items(self) -> list[tuple[str, str, Callable[[], object]]]:
+        """Declare (or withdraw) an ally, when this game records alliances (W13)."""
+        if not self.view.variant.alliances:
+            return []
+        return [("Alliance...", "Declare your ally (both must declare)", self.choose_ally)]
+
+    def choose_ally(self) -> None:
+        me = self.current()
+        actions: list[tuple[str, str, Callable[[], object]]] = []
+        if me.ally is not None:
+            name = self.view.players[me.ally].name
+            actions.append((f"Withdraw from {name}", "No ally", lambda: self.ally(None)))
+        for p in self.view.players:
+            if p.alive and not p.robot and p.colour != me.colour and p.colour != me.ally:
+                tip = f"{me.name} declares {p.name} its ally"
+                actions.append((p.name, tip, self._ally_with(p.colour)))
+        if actions:
+            self.app.push(MenuScene(self.app, f"{me.name}'s ally", actions))
+
+    def _ally_with(self, colour: int) -> Callable[[], None]:
+        return lambda: self.ally(colour)
+
+    def ally(self, partner: int | None) -> None:
+        if self.act(DeclareAlly(self.current().colour, partner)):
+            self.process()
 
     def vote(self, end: bool) -> None:
         if self.act(Vote(end)):
@@ -643,9 +670,9 @@ class GameScene(Scene):
             for c in group.colours:
                 p = v.players[c]
                 state = f"{p.provinces} prov." if p.alive else f"RIP turn {p.rip_turn}"
-                nap = self._nap_text(c)
+                extra = self._nap_text(c) + self._intel_text(c) + self._ally_text(c)
                 lines.append(
-                    (f"  {p.name}: {state}{nap}", theme.TEXT if p.alive else theme.DISABLED, c)
+                    (f"  {p.name}: {state}{extra}", theme.TEXT if p.alive else theme.DISABLED, c)
                 )
         robots = [p for p in v.players if p.robot]
         if robots:
@@ -676,6 +703,18 @@ class GameScene(Scene):
                 width=rect.width - 22,
                 bold=colour is None,
             )
+
+    def _intel_text(self, colour: int) -> str:
+        """What a Spy Player op last told of `colour`, with its turn."""
+        intel = next((i for i in self.view.player_intel if i.colour == colour), None)
+        if intel is None:
+            return ""
+        return f", EFF {intel.eff} gold {intel.gold} tech {intel.tech} (turn {intel.turn})"
+
+    def _ally_text(self, colour: int) -> str:
+        """A mutual alliance (public) of `colour`."""
+        ally = self.view.players[colour].ally
+        return "" if ally is None else f", allied with {self.view.players[ally].name}"
 
     def _nap_text(self, colour: int) -> str:
         """The automatic NAP of `colour` (public: letters and turns are in the variant)."""
