@@ -172,7 +172,10 @@ class GameScene(Scene):
         owners = [p.owner for p in v.provinces]
         armies = [army_badge(p, v.turn) for p in v.provinces]
         protected = v.turn <= v.variant.protect_home_until
-        marks = ["*" if protected and p.home >= 0 else "" for p in v.provinces]
+        marks = [
+            ("*" if protected and p.home >= 0 else "") + v.map.provinces[p.id].terrain[:1]
+            for p in v.provinces
+        ]
         self.mapview.set_state(owners, armies, marks)
         self.app.request_redraw()
 

@@ -15,7 +15,7 @@ from suite.wok.rules.ruleset import RuleSet
 from suite.wok.screens.kit import label
 
 KEYS = (
-    ("1-7", "order panel: bombing, attacks, transformations, moves, aims, upgrades, spying"),
+    ("1, 2, ...", "the order panels, in the order their phases run"),
     ("Click map", "pick the province, then the target; right click clears the form"),
     ("Enter", "add the order;  M max amount;  Up/Down amount +1/-1 (Shift: 10)"),
     ("R / U", "ready (send and lock your orders) / unready"),
@@ -23,6 +23,7 @@ KEYS = (
     ("T", "the last turn report and the charts"),
     ("P / L", "your provinces' table / the players list"),
     ("Wheel, drag", "zoom the map, move a zoomed map;  0 whole map;  N names or numbers"),
+    ("Badges", "armies (~: old intel, ?: unknown), * protected home, terrain initial"),
     ("F1", "this help;  Esc the menu (save, help, leave)"),
 )
 
@@ -167,10 +168,11 @@ class HelpScene(Scene):
             label(surface, what, (x + key_w + 12, y), size=small, width=rect.width - key_w - 50)
             y += line
         y += 8
+        names = ", ".join(p.replace("_", " ") for p in self.rules.phases)
         phases = (
-            "A turn runs in phases for everyone at once, players in the Order of Play: "
-            "bombing, attacks, entropy (EFF falls by your provinces), working, transformations, "
-            "growth, movement, workers' aim, upgrades, spying."
+            f"A turn runs in phases for everyone at once, players in the Order of Play: {names}. "
+            "Entropy costs EFF for every province you hold; working, growth and entropy need no "
+            "orders."
         )
         for text in wrap_text(phases, small, rect.width - 40):
             label(surface, text, (x, y), size=small, colour=theme.TEXT_MUTED)
