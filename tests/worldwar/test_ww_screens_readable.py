@@ -249,3 +249,48 @@ def test_idle_scenes_ask_for_no_frames() -> None:
         assert h.app.draws == draws  # idle: nothing is drawn
         h.key(pygame.K_s)
         assert not h.scene.animating()
+
+
+@pytest.mark.parametrize(
+    ("size", "setting", "factor"),
+    [
+        ((800, 560), 1.0, 1.0),
+        ((800, 560), 2.0, 1.0),  # a big setting in a small window: what fits
+        ((800, 560), 0.8, 0.8),
+        ((1280, 800), 1.0, 1.0),
+        ((1280, 800), 1.25, 1.176),
+        ((1920, 1080), 1.0, 1.35),
+        ((2560, 1440), 1.0, 1.8),
+        ((2560, 1440), 2.0, 2.118),
+    ],
+)
+def test_ui_factor_follows_window_and_setting(
+    size: tuple[int, int], setting: float, factor: float
+) -> None:
+    from suite.worldwar.screens.scale import ui_factor
+
+    assert ui_factor(size, setting) == pytest.approx(factor, abs=0.002)
+
+
+def test_ui_size_setting_is_kept_and_scales_the_screens(tmp_path: Path) -> None:
+    from suite.ui.settings import SettingsWarning, load_settings, save_settings
+    from suite.worldwar.screens import open_setup
+
+    with Harness(size=(1920, 1080), settings_file=tmp_path / "settings.json") as h:
+        setup = h.push(open_setup(h.app))
+        k = setup.k
+        title = setup.start_button.rect.height
+        h.click(setup.size_choice)
+        assert h.app.settings.ui_scale == 1.25
+        assert setup.k > k and setup.start_button.rect.height > title
+        assert load_settings(tmp_path / "settings.json").ui_scale == 1.25
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")])
+        assert g.k == setup.k and g.top > 58
+    broken = tmp_path / "broken.json"
+    settings = load_settings(broken)
+    save_settings(settings, broken)
+    text = broken.read_text(encoding="utf-8").replace('"ui_scale": 1.0', '"ui_scale": "huge"')
+    broken.write_text(text, encoding="utf-8")
+    with pytest.warns(SettingsWarning, match="ui_scale"):
+        again = load_settings(broken)
+    assert again.ui_scale == 1.0 and again.name == settings.name

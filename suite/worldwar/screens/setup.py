@@ -21,7 +21,14 @@ from suite.paths import user_data_dir
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
-from suite.ui.widgets import Button, Cycler, TooltipArea, draw_panel, draw_text, fit_text
+from suite.ui.widgets import (
+    Button,
+    Cycler,
+    TooltipArea,
+    draw_panel,
+    draw_text,
+    fit_lines,
+)
 from suite.worldwar.rules import SPEC
 from suite.worldwar.rules.cards import CARD_MODES
 from suite.worldwar.rules.data import default_rules
@@ -40,6 +47,7 @@ from suite.worldwar.screens.match import (
     save_summary,
 )
 from suite.worldwar.screens.overlays import MenuScene
+from suite.worldwar.screens.scale import px, ui_factor
 
 RULES = default_rules()
 MAX_SEATS = RULES.setup.max_players
@@ -55,6 +63,8 @@ CARD_LABELS = [(name, mode.title) for name, mode in CARD_MODES.items()]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
 DEPLOYMENT_LABELS = [(False, "By hand"), (True, "Automatic")]
 BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
+UI_SIZES = [(0.8, "80%"), (1.0, "100%"), (1.25, "125%"), (1.5, "150%"), (2.0, "200%")]
+"""The UI-size setting's choices (`Settings.ui_scale`)."""
 PREVIEW_MIN = 90  # pixels: smaller windows show no map preview
 SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
 
@@ -67,6 +77,11 @@ def _cards_tip() -> str:
         f"Increasing: sets worth {first}, {first + step}, {first + 2 * step}... Royalty: "
         "pairs, straights, flushes. Poker: real poker hands."
     )
+
+
+def _nearest_size(scale: float) -> int:
+    """The UI_SIZES choice nearest to the setting `scale`."""
+    return min(range(len(UI_SIZES)), key=lambda i: abs(UI_SIZES[i][0] - scale))
 
 
 def user_maps_dir() -> Path:
@@ -201,6 +216,16 @@ class SetupScene(Scene):
             tooltip="How fast bots play (you can change it during the game)",
             font_size=15,
         )
+        self.size_choice = Cycler(
+            "Size",
+            pygame.Rect(0, 0, 150, 46),
+            UI_SIZES,
+            index=_nearest_size(app.settings.ui_scale),
+            tooltip="Size of the text and panels (grows with the window too); kept in "
+            "your settings",
+            on_change=self._size_changed,
+            font_size=15,
+        )
         self.add_button = Button(
             "+ Add player",
             pygame.Rect(0, 0, 180, 40),
@@ -288,6 +313,7 @@ class SetupScene(Scene):
                 self.resume_button,
                 self.replays_button,
                 self.back_button,
+                self.size_choice,
             ]
         )
         return out
@@ -295,21 +321,26 @@ class SetupScene(Scene):
     # -- layout ------------------------------------------------------------------------------
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        """Lay the two columns and the bottom row out for `size` at the UI factor
+        (`scale.ui_factor`: grows with big windows and the UI-size setting)."""
         self._keep_names()
         w, h = size
+        k = self.k = ui_factor(size, self.app.settings.ui_scale)
         assert self.ui is not None
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         margin = max(16, w // 40)
         col = (w - 3 * margin) // 2
         compact = h < 700 or w < 1100
-        top, bottom = (96, 72) if compact else (100, 100)
+        top, bottom = (px(96, k), px(72, k)) if compact else (px(100, k), px(100, k))
         self.left = pygame.Rect(margin, top, col, h - top - bottom)
         self.right = pygame.Rect(2 * margin + col, top, col, h - top - bottom)
-        room = self.left.height - 56 - 56  # below the title, above "add player"
-        row_h = max(34, min(40, room // max(1, len(self.rows)) - 8))
-        step = row_h + min(12, max(4, room // max(1, len(self.rows)) - row_h))
-        kind_w = min(150, col // 3)
-        y = self.left.y + 52
+        head = px(52, k)
+        room = self.left.height - head - px(56, k)  # below the title, above "add player"
+        row_h = max(px(34, k), min(px(40, k), room // max(1, len(self.rows)) - 8))
+        step = row_h + min(px(12, k), max(4, room // max(1, len(self.rows)) - row_h))
+        kind_w = min(px(150, k), col // 4 + 8)
+        small = px(15, k)
+        y = self.left.y + head
         for row in self.rows:
             row.colour_button.rect = pygame.Rect(self.left.x + 16, y, row_h, row_h)
             entry_x = row.colour_button.rect.right + 10
@@ -319,13 +350,16 @@ class SetupScene(Scene):
             row.entry.set_text_length_limit(20)
             row.name_hint.rect = entry_rect
             row.kind.rect = pygame.Rect(entry_rect.right + 8, y, kind_w, row_h)
+            row.kind.font_size = small
             row.remove_button.rect = pygame.Rect(row.kind.rect.right + 8, y, row_h, row_h)
             y += step
+        self.add_button.rect.size = (px(180, k), px(40, k))
+        self.add_button.font_size = px(18, k)
         self.add_button.rect.topleft = (self.left.x + 16, y + 4)
         self.tips_top = self.add_button.rect.bottom + 14
         x = self.right.x + 16
-        y = self.right.y + 52
-        cycler_h = 36 if compact else 40
+        y = self.right.y + head
+        cycler_h = px(36 if compact else 40, k)
         cyclers = (
             self.map_choice,
             self.cards,
@@ -336,8 +370,9 @@ class SetupScene(Scene):
         )
         for cycler in cyclers:
             cycler.rect = pygame.Rect(x, y, col - 32, cycler_h)
-            y += cycler_h + (6 if compact else 10)
-        seed_rect = pygame.Rect(x + 70, y, min(200, col - 110), cycler_h)
+            cycler.font_size = small
+            y += cycler_h + px(6 if compact else 10, k)
+        seed_rect = pygame.Rect(x + px(70, k), y, min(px(200, k), col - 110), cycler_h)
         self.seed_label_pos = (x, y + cycler_h // 2)
         text = self.seed_entry.get_text() if self.seed_entry is not None else ""
         self.seed_entry = UITextEntryLine(
@@ -349,17 +384,28 @@ class SetupScene(Scene):
         self.preview_rect = pygame.Rect(x, seed_rect.bottom + 12, col - 32, 0)
         self.preview_rect.height = self.right.bottom - 14 - self.preview_rect.y
         widths = (110, 130, 170, 180) if compact else (140, 160, 220, 220)
+        tall = px(46 if compact else 52, k)
         for button, width in zip(
             (self.back_button, self.replays_button, self.resume_button, self.start_button),
             widths,
             strict=True,
         ):
-            button.rect.size = (width, 46 if compact else 52)
+            button.rect.size = (px(width, k), tall)
+            button.font_size = px(18, k)
         self.start_button.rect.bottomright = (w - margin, h - 16)
         self.resume_button.rect.bottomright = (self.start_button.rect.left - 12, h - 16)
         self.replays_button.rect.bottomright = (self.resume_button.rect.left - 12, h - 16)
         self.back_button.rect.bottomleft = (margin, h - 16)
+        self.size_choice.rect.size = (px(124 if compact else 150, k), tall)
+        self.size_choice.font_size = small
+        self.size_choice.rect.bottomleft = (self.back_button.rect.right + 12, h - 16)
         self.preview_due = True
+
+    def _size_changed(self, scale: float) -> None:
+        """A new UI size: remembered in the settings, applied to this screen at once."""
+        self.app.settings.ui_scale = scale
+        self.app.save_settings()
+        self.on_resize(self.app.size)
 
     def _preview_later(self) -> None:
         self.preview_due = True
@@ -503,12 +549,15 @@ class SetupScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
         w = surface.get_width()
-        draw_text(surface, "World War", (w // 2, 22), size=36, bold=True, anchor="midtop")
+        k = self.k
+        draw_text(
+            surface, "World War", (w // 2, px(22, k)), size=px(36, k), bold=True, anchor="midtop"
+        )
         draw_text(
             surface,
             "Set up a new game",
-            (w // 2, 68),
-            size=16,
+            (w // 2, px(68, k)),
+            size=px(16, k),
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
@@ -517,11 +566,17 @@ class SetupScene(Scene):
         draw_text(
             surface,
             f"Players ({len(self.rows)})",
-            (self.left.x + 16, self.left.y + 16),
-            size=20,
+            (self.left.x + 16, self.left.y + px(16, k)),
+            size=px(20, k),
             bold=True,
         )
-        draw_text(surface, "Rules", (self.right.x + 16, self.right.y + 16), size=20, bold=True)
+        draw_text(
+            surface,
+            "Rules",
+            (self.right.x + 16, self.right.y + px(16, k)),
+            size=px(20, k),
+            bold=True,
+        )
         for row in self.rows:
             rgb = theme.PLAYER_COLOURS[row.colour].rgb
             r = row.colour_button.rect
@@ -538,17 +593,18 @@ class SetupScene(Scene):
         for button in self.all_buttons:
             if id(button) not in swatches:
                 button.draw(surface)
-        draw_text(surface, "Seed", self.seed_label_pos, size=16, anchor="midleft")
+        draw_text(surface, "Seed", self.seed_label_pos, size=px(16, k), anchor="midleft")
         tips = (
             "Click a colour to change it; click a kind to cycle (right click: back).",
             "Several humans play hot-seat: a 'pass to' screen hides each hand.",
             f"Domination .map files go in {user_maps_dir()}",
         )
-        y = self.left.bottom - 22 * len(tips) - 12
-        for tip in tips if y >= self.tips_top else ():
-            text = fit_text(tip, 14, self.left.width - 32)
-            draw_text(surface, text, (self.left.x + 16, y), size=14, colour=theme.TEXT_MUTED)
-            y += 22
+        size, step = px(14, k), px(20, k)
+        lines = [line for tip in tips for line in fit_lines(tip, size, self.left.width - 32, 2)]
+        y = self.left.bottom - step * len(lines) - 12
+        for line in lines if y >= self.tips_top else ():
+            draw_text(surface, line, (self.left.x + 16, y), size=size, colour=theme.TEXT_MUTED)
+            y += step
         if self.preview_rect.height >= PREVIEW_MIN:
             draw_panel(surface, self.preview_rect, colour=(14, 19, 30), radius=12)
         if self.preview_rect.height < PREVIEW_MIN:
