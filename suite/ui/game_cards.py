@@ -155,8 +155,7 @@ class GameCard:
             shadow=6 + round(6 * self.lift),
             border_width=2 if hot else 1,
         )
-        art_h = max(100, min(int(rect.height * 0.72), rect.height - round(200 * self.zoom)))
-        art_rect = pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
+        art_rect = self.art_rect(rect)
         surface.blit(self.art(art_rect.size), art_rect)
         pygame.draw.line(
             surface,
@@ -194,6 +193,12 @@ class GameCard:
         self._tags(surface, rect)
         if self.available:
             self._play_pill(surface, rect, hot)
+
+    def art_rect(self, rect: pygame.Rect | None = None) -> pygame.Rect:
+        """Where the picture goes on the card (at `rect`, default the card's own)."""
+        rect = self.rect if rect is None else rect
+        art_h = max(100, min(int(rect.height * 0.72), rect.height - round(200 * self.zoom)))
+        return pygame.Rect(rect.x + 2, rect.y + 2, rect.width - 4, art_h)
 
     def _ribbon(self, surface: pygame.Surface, art_rect: pygame.Rect) -> None:
         text = self.status.upper()

@@ -255,7 +255,13 @@ class LauncherScene(Scene):
         self._draw_footer(surface)
         for card in self.cards:
             if card.hover.tooltip_due:
-                draw_tooltip(surface, card.info.tooltip, card.hover.mouse)
+                draw_tooltip(
+                    surface,
+                    card.info.tooltip,
+                    card.hover.mouse,
+                    size=round(15 * self.zoom),
+                    within=card.art_rect().move(0, -round(8 * card.lift)),
+                )
         for widget in (self.fullscreen_button, self.quit_button, self.name_hint, self.volume_hint):
             widget.draw_tooltip(surface)
 

@@ -145,16 +145,29 @@ def fit_text(text: str, size: int, width: int, bold: bool = False) -> str:
     return text + "..."
 
 
-def draw_tooltip(surface: pygame.Surface, text: str, near: tuple[int, int]) -> pygame.Rect:
-    """A wrapped tooltip below-right of `near`, kept inside the surface."""
-    lines = wrap_text(text, 15, 320)
-    line_h = theme.font(15).get_linesize()
-    width = max(theme.font(15).size(line)[0] for line in lines) + 24
+def draw_tooltip(
+    surface: pygame.Surface,
+    text: str,
+    near: tuple[int, int],
+    *,
+    size: int = 15,
+    within: pygame.Rect | None = None,
+) -> pygame.Rect:
+    """A wrapped tooltip below-right of `near`, kept inside the surface.
+
+    With `within`, the tooltip is laid inside that rect instead (at its top, centred), so
+    it never covers what lies outside it (a card's text and tags)."""
+    room = (within.width - 24) if within is not None else 320 * size // 15
+    lines = wrap_text(text, size, max(80, room - 24))
+    line_h = theme.font(size).get_linesize()
+    width = max(theme.font(size).size(line)[0] for line in lines) + 24
     rect = pygame.Rect(near[0] + 16, near[1] + 20, width, line_h * len(lines) + 16)
+    if within is not None:
+        rect.midtop = (within.centerx, within.y + 12)
     rect.clamp_ip(surface.get_rect())
     draw_panel(surface, rect, colour=(12, 16, 25), border=theme.ACCENT, radius=8, shadow=4)
     for i, line in enumerate(lines):
-        draw_text(surface, line, (rect.x + 12, rect.y + 8 + i * line_h), size=15)
+        draw_text(surface, line, (rect.x + 12, rect.y + 8 + i * line_h), size=size)
     return rect
 
 
