@@ -581,3 +581,30 @@ def test_art_comes_from_this_machines_copy_of_the_pack(tmp_path: Path) -> None:
         )
         h.push(scene)
         assert any("differs" in text for text in h.notices)
+
+
+def test_random_input_never_breaks_the_battle() -> None:
+    """A monkey at the keyboard and mouse: clicks, drags, wheel and keys anywhere, for a
+    while; the battle goes on and every refusal is a notice, never a traceback."""
+    rng = random.Random(5)
+    keys = [pygame.K_m, pygame.K_a, pygame.K_e, pygame.K_r, pygame.K_b, pygame.K_TAB]
+    keys += [pygame.K_MINUS, pygame.K_PLUS, pygame.K_LEFT, pygame.K_RETURN, pygame.K_SPACE]
+    with Harness(size=(1000, 700)) as h:
+        scene = _battle(h, [SeatInfo("A"), SeatInfo("B", "random")], bot_speed=3)
+        for _ in range(400):
+            if not h.running:
+                break
+            point = (rng.randrange(1000), rng.randrange(700))
+            roll = rng.random()
+            if roll < 0.5:
+                h.click(point, button=rng.choice((1, 1, 1, 3)), frames=1)
+            elif roll < 0.6:
+                h.wheel(point, rng.choice((-1, 1)))
+            elif roll < 0.7:
+                h.press(point)
+                h.release((point[0] + rng.randrange(-80, 80), point[1] + rng.randrange(-80, 80)))
+            else:
+                h.key(rng.choice(keys))
+            if h.app.stack and h.scene is not scene and rng.random() < 0.5:
+                h.key(pygame.K_ESCAPE)  # close whatever opened (dialog, menu, help)
+        assert scene.view.round >= 1
