@@ -294,3 +294,32 @@ def test_ui_size_setting_is_kept_and_scales_the_screens(tmp_path: Path) -> None:
     with pytest.warns(SettingsWarning, match="ui_scale"):
         again = load_settings(broken)
     assert again.ui_scale == 1.0 and again.name == settings.name
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800), (1920, 1080)])
+def test_screens_at_three_window_sizes(size: tuple[int, int], artifacts: Path) -> None:
+    """Issue 15.10: the map screen and the game-over screen at three sizes (screenshots
+    looked at); the side panel never puts text under a button, fonts grow with the window."""
+    seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy"), SeatInfo("Cy", 2, "hard")]
+    name = f"{size[0]}x{size[1]}"
+    with Harness(size=size) as h:
+        g = game(h, seats, auto_place=True)
+        until_human(h, g, ("place",))
+        g.place(next(t for t, o in enumerate(g.v.owner) if o == g.human_turn()), 99)
+        until_human(h, g, ("attack",))
+        s, t = pick_attack(g)
+        h.click(g.map.point_in(s) or (0, 0))
+        h.click(g.map.point_in(t) or (0, 0))
+        check_side_panel(g)
+        h.key(pygame.K_SPACE, frames=30)
+        h.screenshot(artifacts / f"ww_size_game_{name}.png")
+        assert g.k == (1.35 if size == (1920, 1080) else 1.0)
+        bots = [SeatInfo("A", 0, "hard"), SeatInfo("B", 1, "easy"), SeatInfo("C", 2, "easy")]
+        over = Match({"map": "classic"}, 4, bots)
+        while over.run_bot() is not None:
+            pass
+        scene = GameOverScene(h.app, over, Path("game-0007.json"))
+        h.push(scene)
+        for button in scene.buttons:
+            assert pygame.Rect((0, 0), size).contains(button.rect)
+        h.screenshot(artifacts / f"ww_size_over_{name}.png")

@@ -19,6 +19,7 @@ from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
 from suite.worldwar.rules import actions as A
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, SeatInfo
+from suite.worldwar.screens.scale import px, ui_factor
 from suite.worldwar.screens.stats import draw_charts
 
 
@@ -58,6 +59,10 @@ class GameOverScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
+        k = self.k = ui_factor(size, self.app.settings.ui_scale)
+        for button in self.buttons:
+            button.rect.size = (px(200, k), px(48, k))
+            button.font_size = px(18, k)
         self.done_button.rect.bottomright = (w - 30, h - 24)
         self.replay_button.rect.bottomright = (self.done_button.rect.left - 16, h - 24)
 
@@ -85,27 +90,29 @@ class GameOverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
         w, h = surface.get_size()
+        k = self.k
         s = self.match
         view = s.view(None)
         outcome = view.outcome
         winners = outcome.winners if outcome is not None else ()
         title = " and ".join(s.name(x) for x in winners) + " wins!" if winners else "Game over"
         if winners:
-            pygame.draw.circle(surface, self.colour(winners[0]), (w // 2, 44), 16)
-        draw_text(surface, title, (w // 2, 68), size=38, bold=True, anchor="midtop")
+            pygame.draw.circle(surface, self.colour(winners[0]), (w // 2, px(44, k)), px(16, k))
+        draw_text(surface, title, (w // 2, px(68, k)), size=px(38, k), bold=True, anchor="midtop")
         reason = outcome.reason if outcome is not None else ""
         draw_text(
             surface,
             f"{reason} on turn {view.turn}",
-            (w // 2, 118),
-            size=17,
+            (w // 2, px(118, k)),
+            size=px(17, k),
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
-        luck_h = 34 + 28 * len(s.seats)
-        chart_h = max(150, h - 150 - luck_h - 16 - 90)
-        draw_charts(surface, pygame.Rect(30, 150, w - 60, chart_h), s)
-        self._draw_luck(surface, pygame.Rect(30, 166 + chart_h, w - 60, luck_h))
+        luck_h = px(34 + 28 * len(s.seats), k)
+        top = px(150, k)
+        chart_h = max(150, h - top - luck_h - 16 - 42 - self.done_button.rect.height)
+        draw_charts(surface, pygame.Rect(30, top, w - 60, chart_h), s)
+        self._draw_luck(surface, pygame.Rect(30, top + 16 + chart_h, w - 60, luck_h))
         if self.replay_path is not None:
             draw_text(
                 surface,
@@ -114,7 +121,7 @@ class GameOverScene(Scene):
                     14,
                     self.replay_button.rect.left - 60,
                 ),
-                (30, h - 48),
+                (30, self.done_button.rect.centery),
                 size=14,
                 colour=theme.TEXT_MUTED,
                 anchor="midleft",
@@ -127,19 +134,21 @@ class GameOverScene(Scene):
     def _draw_luck(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         draw_panel(surface, rect, radius=12)
         luck = self.match.luck
-        draw_text(surface, "Dice luck", (rect.x + 16, rect.y + 8), size=16, bold=True)
+        k = self.k
+        draw_text(surface, "Dice luck", (rect.x + 16, rect.y + px(8, k)), size=px(16, k), bold=True)
         draw_text(
             surface,
             "armies lost in battle  /  expected from the dice  /  luck",
             (rect.right - 16, rect.y + 10),
-            size=13,
+            size=px(13, k),
             colour=theme.TEXT_MUTED,
             anchor="topright",
         )
         for i, seat in enumerate(self.match.seats):
-            y = rect.y + 38 + 28 * i
-            pygame.draw.circle(surface, self.colour(i), (rect.x + 24, y + 9), 7)
-            draw_text(surface, seat.name, (rect.x + 40, y), size=15)
+            y = rect.y + px(38 + 28 * i, k)
+            centre = (rect.x + px(24, k), y + px(10, k))
+            pygame.draw.circle(surface, self.colour(i), centre, px(7, k))
+            draw_text(surface, seat.name, (rect.x + px(40, k), y), size=px(15, k))
             actual, expected = luck.actual[i], luck.expected[i]
             diff = expected - actual
             word = "lucky" if diff > 0.5 else "unlucky" if diff < -0.5 else "even"
@@ -148,7 +157,7 @@ class GameOverScene(Scene):
                 surface,
                 f"{actual:.0f}  /  {expected:.1f}  /  {diff:+.1f} ({word})",
                 (rect.right - 16, y),
-                size=15,
+                size=px(15, k),
                 colour=colour,
                 anchor="topright",
             )
