@@ -103,7 +103,7 @@ class GeneralBot:
         robot_garrison: float = 0.5,
         focus_bonus: float = 2000.0,
         focus_weight: float = 1.0,
-        eff_floor: int = 75,
+        eff_floor: int = 85,
         tech_target: int = 2,
     ) -> None:
         self.safety_neutral = safety_neutral
