@@ -282,7 +282,7 @@ class Room:
         self.hub.store.set_seat(self.code, seat.row())
         self.event(f"{peer.name!r} joined seat {seat.index}")
         self._greet(peer, seat)
-        self._broadcast_room()
+        self._broadcast_room(but=peer)
         return seat
 
     def rejoin(self, peer: Peer, token: str) -> Seat:
@@ -296,16 +296,17 @@ class Room:
         seat.peer = peer
         self.event(f"seat {seat.index} ({seat.name!r}) reconnected")
         self._greet(peer, seat)
-        self._broadcast_room()
+        self._broadcast_room(but=peer)
         return seat
 
     def spectate(self, peer: Peer) -> None:
         self._detach_peer_elsewhere(peer)
         self.spectators.append(peer)
+        peer.send(self._room_msg())
         peer.send(self._view_bytes(None))
         peer.send(P.encode(self._clock_msg()))
         self.event(f"{peer.name!r} is watching")
-        self._broadcast_room()
+        self._broadcast_room(but=peer)
 
     def _detach_peer_elsewhere(self, peer: Peer) -> None:
         """A connection sits in one place: drop it from any seat or the spectators here."""
@@ -664,7 +665,8 @@ class Room:
     # -- messages ----------------------------------------------------------------------------
 
     def _greet(self, peer: Peer, seat: Seat) -> None:
-        """Seated, view and clock for a (re)joining seat; the caller broadcasts the room."""
+        """Seated, room, view and clock for a (re)joining seat; the caller then tells the
+        others (`_broadcast_room(but=peer)`)."""
         assert seat.token is not None
         peer.send(
             P.encode(
@@ -676,6 +678,7 @@ class Room:
                 )
             )
         )
+        peer.send(self._room_msg())
         peer.send(self._view_bytes(seat.index))
         peer.send(P.encode(self._clock_msg()))
 
@@ -771,15 +774,16 @@ class Room:
         self._last_clock = msg
         self._send_all(P.encode(msg))
 
-    def _broadcast_room(self) -> None:
-        self._send_all(self._room_msg())
+    def _broadcast_room(self, but: Peer | None = None) -> None:
+        self._send_all(self._room_msg(), but)
 
-    def _send_all(self, data: bytes) -> None:
+    def _send_all(self, data: bytes, but: Peer | None = None) -> None:
         for seat in self.seats:
-            if seat.peer is not None:
+            if seat.peer is not None and seat.peer is not but:
                 seat.peer.send(data)
         for peer in self.spectators:
-            peer.send(data)
+            if peer is not but:
+                peer.send(data)
 
     def bot_names(self) -> list[str]:
         return sorted({"random", *self.spec.bots})

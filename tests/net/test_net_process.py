@@ -128,7 +128,8 @@ def test_kill_9_mid_game_then_restart_and_rejoin(tmp_path: Path) -> None:
         assert a.view.state_id == sid == b.view.state_id
         assert bytes(a.view.view) == view_a and bytes(b.view.view) == view_b
         await asyncio.gather(play_bot(a, easy()), play_bot(b, easy()))
-        assert a.game_over is not None and a.game_over.outcome is not None
+        assert a.game_over is not None, (a.closed, a.errors[-3:], server.log[-5:])
+        assert a.game_over.outcome is not None
         await close_all([a, b])
         server.proc.send_signal(signal.SIGTERM)
         code, log = server.finish()
