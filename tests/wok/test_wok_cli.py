@@ -31,3 +31,15 @@ def test_sim_turn_cap_ends_by_score(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*args, "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert "3.0 turns" in out
+
+
+def test_sim_plays_intermediate_and_refuses_what_it_lacks(capsys: pytest.CaptureFixture[str]):
+    args = ["sim", "wok", "--set", "ruleset=intermediate", "--bots", "general,robot"]
+    assert main([*args, "--games", "2"]) == 0
+    assert "seat" in capsys.readouterr().out
+    assert main(["sim", "wok", "--set", "ruleset=intermediate", "--variant", "duel"]) == 2
+    assert "unknown variant 'duel' (key `variant`; have: skirmish)" in capsys.readouterr().err
+    assert main(["sim", "wok", "--set", "ruleset=wok4"]) == 2
+    assert "unknown ruleset 'wok4' (key `ruleset`; have: intermediate, standard)" in (
+        capsys.readouterr().err
+    )
