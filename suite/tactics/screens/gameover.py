@@ -122,7 +122,9 @@ class GameOverScene(Scene):
         self.watch_button.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        if self.background is not None and self.background.get_size() == surface.get_size():
+        if self.background is not None:
+            if self.background.get_size() != surface.get_size():  # the window was resized
+                self.background = pygame.transform.smoothscale(self.background, surface.get_size())
             surface.blit(self.background, (0, 0))
         else:
             surface.fill((12, 14, 22))
