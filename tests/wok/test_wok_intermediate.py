@@ -277,3 +277,15 @@ def test_intermediate_views_carry_troops_terrain_and_wood_and_round_trip():
     own = [p.figures for p in state.view(0).provinces if p.figures and p.owner == 0]
     w = state.world
     assert sum(f.troops() for f in own) == sum(w.troops(p) for p in w.owned(0))
+
+
+def test_the_action_space_describes_troop_upgrades_and_wood():
+    import json
+
+    desc = create({"players": 2, "ruleset": RULES}, 2).legal(0).describe()  # type: ignore[union-attr]
+    json.dumps(desc)
+    assert desc["troop_upgrades"]["kinds"] == ["ARM", "PIK", "ARC", "KNI", "CAT"]
+    assert desc["troop_upgrades"]["upgrade_wood"] == 5 and desc["colours"][0]["wood"] == 100
+    assert "CHO" in desc["aims"] and "TRO" in desc["move_units"]
+    plain = create({"players": 2}, 2).legal(0).describe()  # type: ignore[union-attr]
+    assert plain["troop_upgrades"] is None and "CHO" not in plain["aims"]

@@ -100,8 +100,24 @@ class WokActionSpace:
             "aims": list(v.rules.working.aims),
             "upgrades": list(v.rules.upgrades.kinds),
             "spy_operations": list(v.rules.spying.operations),
+            "troop_upgrades": _describe_troops(v),
             "colours": [_describe_colour(v, c.colour) for c in v.colours if c.alive],
         }
+
+
+def _describe_troops(v: WokView) -> dict[str, Any] | None:
+    """Intermediate's Upgrade Troops choices and WOOD prices (None without troop types)."""
+    tr = v.rules.troops
+    if tr is None:
+        return None
+    return {
+        "kinds": ["ARM", *tr.kinds],
+        "orders": tr.orders,
+        "amount": tr.amount,
+        "upgrade_wood": tr.upgrade_wood,
+        "downgrade_refund": tr.downgrade_refund,
+        "change_wood": tr.change_wood,
+    }
 
 
 def _describe_colour(v: WokView, colour: int) -> dict[str, Any]:
@@ -119,6 +135,7 @@ def _describe_colour(v: WokView, colour: int) -> dict[str, Any]:
         "attacks_allowed": me.attacks_allowed,
         "upgrade_costs": list(me.upgrade_costs),
         "gold": me.gold,
+        "wood": me.wood,
         "provinces": own,
         "attack": {
             str(p): [t for t in mp[p].neighbours if owner[t] != colour] for p in own if figs[p].arm
