@@ -21,6 +21,7 @@ from suite.core.board import Board
 from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.worldwar.rules.topology import topology
+from suite.worldwar.screens.artwork import load_artwork
 
 SEA: Colour = (18, 38, 62)
 SEA_GRID: Colour = (26, 50, 78)
@@ -64,6 +65,10 @@ class MapView:
         xs = [p[0] for poly in self.polygons for p in poly] or [0.0, 1.0]
         ys = [p[1] for poly in self.polygons for p in poly] or [0.0, 1.0]
         self.world = (min(xs), min(ys), max(xs), max(ys))
+        self.art = load_artwork(board)
+        """The Domination picture and index image, when the map has them (else None)."""
+        if self.art is not None:
+            self.world = (0.0, 0.0, float(self.art.size[0]), float(self.art.size[1]))
         self.lanes = sorted(
             {
                 tuple(sorted((topo.index[t], topo.index[o])))
@@ -86,6 +91,7 @@ class MapView:
         self._corner_key: tuple[Any, ...] | None = None
         self._corner = pygame.Rect(0, 0, 0, 0)
         self.names: list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]] = []
+        self._edges: dict[tuple[int, Colour, int], tuple[pygame.Surface, tuple[int, int]]] = {}
         self.badges_only = False
         """True: no names on the map (a small preview)."""
         self.set_rect(rect)
@@ -269,17 +275,21 @@ class MapView:
         """Per zoom: the id raster and the sea with the continents' coloured coasts."""
         size = self.layer_size()
         self._layer_scale = self.scale
-        raster = pygame.Surface(size)
-        raster.fill((0, 0, 0))
         screen_polys = [[self.to_layer(p) for p in poly] for poly in self.polygons]
-        for i, pts in enumerate(screen_polys):
-            if len(pts) >= 3:
-                code = i + 1
-                pygame.draw.polygon(raster, (0, code >> 8, code & 255), pts)
-        rgb = pygame.surfarray.pixels3d(raster)
-        ids = (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
-        del rgb
+        if self.art is not None:
+            ids = self._art_ids(size)
+        else:
+            raster = pygame.Surface(size)
+            raster.fill((0, 0, 0))
+            for i, pts in enumerate(screen_polys):
+                if len(pts) >= 3:
+                    code = i + 1
+                    pygame.draw.polygon(raster, (0, code >> 8, code & 255), pts)
+            rgb = pygame.surfarray.pixels3d(raster)
+            ids = (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
+            del rgb
         self._ids = ids
+        self._edges.clear()
         sea = pygame.Surface(size)
         sea.fill(SEA)
         step = max(40, round(90 * self.scale))
@@ -287,6 +297,10 @@ class MapView:
             pygame.draw.line(sea, SEA_GRID, (x, 0), (x, size[1]))
         for y in range(0, size[1], step):
             pygame.draw.line(sea, SEA_GRID, (0, y), (size[0], y))
+        if self.art is not None:
+            w, h = self.art.size
+            shown = (max(1, round(w * self.scale)), max(1, round(h * self.scale)))
+            sea.blit(pygame.transform.smoothscale(self.art.picture, shown), (MARGIN, MARGIN))
         self._draw_lanes(sea)  # on the sea only: the land fills cover them
         base = pygame.surfarray.array3d(sea)
         cont_of = np.array([-1, *self.tables.continent_of], dtype=np.int8)
@@ -328,9 +342,15 @@ class MapView:
         fills = (palette * shade[:, None] * 0.86).astype(np.uint8)
         rgb = self._base_rgb.copy()
         flat = rgb.reshape(-1, 3)
-        flat[self._land] = fills[self._land_ids]
+        if self.art is None:
+            flat[self._land] = fills[self._land_ids]
+        else:
+            # The artwork shows through its owner's colour.
+            picture = flat[self._land].astype(np.uint16)
+            mixed = (fills[self._land_ids].astype(np.uint16) * 3 + picture * 2) // 5
+            flat[self._land] = mixed.astype(np.uint8)
         pygame.surfarray.blit_array(self._layer, rgb)
-        for pts in self._screen_polys:
+        for pts in self._screen_polys if self.art is None else ():
             if len(pts) >= 3:
                 pygame.draw.aalines(self._layer, EDGE, True, pts)
         for _, rect, image, shadow in self.names:
@@ -447,6 +467,11 @@ class MapView:
         self, surface: pygame.Surface, t: int, colour: Colour, width: int, smooth: bool = True
     ) -> None:
         ox, oy = self.rect.x - self.pan[0], self.rect.y - self.pan[1]
+        if self.art is not None:
+            if not self.stale:  # while a zoom settles only the picture is stretched
+                image, corner = self._edge_image(t, colour, width)
+                surface.blit(image, (round(corner[0] + ox), round(corner[1] + oy)))
+            return
         k = self.scale / self._layer_scale if self.stale else 1.0
         pts = [
             ((x - MARGIN) * k + MARGIN + ox, (y - MARGIN) * k + MARGIN + oy)
@@ -456,6 +481,53 @@ class MapView:
             pygame.draw.lines(surface, colour, True, pts, width)
             if smooth:
                 pygame.draw.aalines(surface, colour, True, pts)
+
+    def _art_ids(self, size: tuple[int, int]) -> IntArray:
+        """The artwork's index image sampled at every layer pixel (nearest pixel)."""
+        assert self.art is not None
+        w, h = self.art.size
+        s = self.scale
+        xs = np.floor((np.arange(size[0]) - MARGIN) / s).astype(np.int64)
+        ys = np.floor((np.arange(size[1]) - MARGIN) / s).astype(np.int64)
+        inside = (xs[:, None] >= 0) & (xs[:, None] < w) & (ys[None, :] >= 0) & (ys[None, :] < h)
+        ids = self.art.index[np.clip(xs, 0, w - 1)[:, None], np.clip(ys, 0, h - 1)[None, :]]
+        return np.where(inside, ids, 0).astype(np.int32)
+
+    def _edge_image(
+        self, t: int, colour: Colour, width: int
+    ) -> tuple[pygame.Surface, tuple[int, int]]:
+        """Territory `t`'s outline drawn from the id raster (artwork maps): an image and its
+        layer corner, cached per zoom."""
+        key = (t, colour, width)
+        cached = self._edges.get(key)
+        if cached is not None:
+            return cached
+        assert self._ids is not None
+        xs, ys = np.nonzero(self._ids == t + 1)
+        if len(xs) == 0:
+            empty = (pygame.Surface((1, 1), pygame.SRCALPHA), (0, 0))
+            self._edges[key] = empty
+            return empty
+        pad = width + 1
+        x0, y0 = int(xs.min()) - pad, int(ys.min()) - pad
+        mask = np.zeros((int(xs.max()) - x0 + pad + 1, int(ys.max()) - y0 + pad + 1), dtype=bool)
+        mask[xs - x0, ys - y0] = True
+        inner = mask.copy()
+        for _ in range(width):
+            shrunk = inner.copy()
+            shrunk[1:, :] &= inner[:-1, :]
+            shrunk[:-1, :] &= inner[1:, :]
+            shrunk[:, 1:] &= inner[:, :-1]
+            shrunk[:, :-1] &= inner[:, 1:]
+            inner = shrunk
+        ring = mask & ~inner
+        image = pygame.Surface(mask.shape, pygame.SRCALPHA)
+        image.fill((*colour, 0))
+        alpha = pygame.surfarray.pixels_alpha(image)
+        alpha[ring] = 255
+        del alpha
+        self._edges[key] = (image, (x0, y0))
+        return image, (x0, y0)
 
     def badge_radius(self) -> int:
         return max(9, min(18, round(11 * math.sqrt(self.scale / 0.6))))
