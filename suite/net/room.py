@@ -26,6 +26,7 @@ from suite.core.match import (
     Event,
     GameSpec,
     IllegalAction,
+    Legal,
     State,
     game_spec,
     new_game,
@@ -51,9 +52,12 @@ log = logging.getLogger("suite.net")
 
 Phase = Literal["lobby", "playing", "paused", "over"]
 LEGAL_INLINE = 16 * 1024
-"""Legal actions ride inside the view message when their JSON is at most this big."""
-LEGAL_PAGE = 48 * 1024
-"""Bytes of actions per `legal_page` message."""
+LEGAL_INLINE_ACTIONS = 200
+"""Legal actions ride inside the view message when there are at most LEGAL_INLINE_ACTIONS
+of them and their JSON is at most LEGAL_INLINE bytes (else the client asks for pages)."""
+LEGAL_PAGE_ACTIONS = 300
+"""Actions per `legal_page` message (game actions are small records, well under 200
+bytes each, so a page stays under the message limit)."""
 
 _json = msgspec.json.Encoder()
 
@@ -129,7 +133,7 @@ class Seat:
 @dataclass
 class _LegalCache:
     state_id: int = -1
-    pages: dict[int, list[bytes]] = field(default_factory=dict)
+    legal: dict[int, Legal] = field(default_factory=dict)
 
 
 def new_token() -> str:
@@ -518,16 +522,15 @@ class Room:
             raise Refused(
                 "stale", f"you asked about state {state_id}; the state is now {self.state_id}"
             )
-        pages = self._legal_pages(seat.index)
-        if not 0 <= page < max(1, len(pages)):
-            raise Refused("no_page", f"there are {len(pages)} pages of legal actions")
-        chunk = pages[page] if pages else b"[]"
+        chunk, pages = self._legal_page(seat.index, page)
+        if not 0 <= page < max(1, pages):
+            raise Refused("no_page", f"there are {pages} pages of legal actions")
         peer.send(
             P.encode(
                 P.LegalPage(
                     state_id=self.state_id,
                     page=page,
-                    pages=len(pages),
+                    pages=pages,
                     actions=msgspec.Raw(chunk),
                 )
             )
@@ -709,13 +712,14 @@ class Room:
         pages = 0
         choices = None
         if seat is not None and seat in awaiting and self.phase == "playing":
-            raw = self.state.legal(seat)
+            raw = self._legal_of(seat)
             if isinstance(raw, Sequence):
-                encoded = _json.encode(list(raw))
-                if len(encoded) <= LEGAL_INLINE:
+                count = len(raw)
+                encoded = _json.encode(list(raw)) if count <= LEGAL_INLINE_ACTIONS else b""
+                if encoded and len(encoded) <= LEGAL_INLINE:
                     legal = msgspec.Raw(encoded)
                 else:
-                    pages = len(self._legal_pages(seat))
+                    pages = -(-count // LEGAL_PAGE_ACTIONS)
             else:
                 describe: Callable[[], dict[str, Any]] | None = getattr(raw, "describe", None)
                 choices = describe() if describe is not None else None
@@ -737,26 +741,24 @@ class Room:
             log.error("room %s: a view of %d bytes is over the limit", self.code, len(data))
         return data
 
-    def _legal_pages(self, seat: int) -> list[bytes]:
-        """The seat's legal actions as JSON arrays of at most LEGAL_PAGE bytes each."""
+    def _legal_of(self, seat: int) -> Legal:
+        """The seat's legal actions now (asked of the engine once per state)."""
         if self._legal.state_id != self.state_id:
             self._legal = _LegalCache(self.state_id)
-        if seat not in self._legal.pages:
-            raw = self.state.legal(seat) if seat in self.state.awaiting() else []
-            pages: list[bytes] = []
-            current: list[bytes] = []
-            size = 2
-            for action in raw if isinstance(raw, Sequence) else []:
-                item = _json.encode(action)
-                if current and size + len(item) + 1 > LEGAL_PAGE:
-                    pages.append(b"[" + b",".join(current) + b"]")
-                    current, size = [], 2
-                current.append(item)
-                size += len(item) + 1
-            if current:
-                pages.append(b"[" + b",".join(current) + b"]")
-            self._legal.pages[seat] = pages
-        return self._legal.pages[seat]
+        if seat not in self._legal.legal:
+            awaited = seat in self.state.awaiting()
+            self._legal.legal[seat] = self.state.legal(seat) if awaited else []
+        return self._legal.legal[seat]
+
+    def _legal_page(self, seat: int, page: int) -> tuple[bytes, int]:
+        """Page `page` of the seat's legal actions as a JSON array, and how many pages."""
+        raw = self._legal_of(seat)
+        if not isinstance(raw, Sequence) or not raw:
+            return b"[]", 0
+        pages = -(-len(raw) // LEGAL_PAGE_ACTIONS)
+        start = page * LEGAL_PAGE_ACTIONS
+        chunk = [raw[i] for i in range(start, min(len(raw), start + LEGAL_PAGE_ACTIONS))]
+        return _json.encode(chunk), pages
 
     def _clock_msg(self) -> P.ClockMsg:
         now = self.hub.clock.now()
