@@ -28,7 +28,7 @@ from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import Draft
-from suite.wok.screens.kit import label
+from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
@@ -44,7 +44,7 @@ LONG_RANGE = (240, 200, 80)
 
 
 def panel_width(width: int) -> int:
-    return max(300, min(470, int(width * 0.36)))
+    return max(300, min(px(470), int(width * 0.36)))
 
 
 class GameScene(Scene):
@@ -73,28 +73,28 @@ class GameScene(Scene):
         self._form_key: tuple[object, ...] = ()
         self.form = OrderForm(self.ready, self.unready, app.request_redraw)
         self.mapview = WokMapView(self.view.map, pygame.Rect(0, 0, 100, 100))
-        self.table_button = Button(
+        self.table_button = ZButton(
             "Provinces",
             pygame.Rect(0, 0, 96, 26),
             self.toggle_table,
             font_size=14,
             tooltip="Your provinces' figures and what your orders leave (P)",
         )
-        self.report_button = Button(
+        self.report_button = ZButton(
             "Report",
             pygame.Rect(0, 0, 86, 26),
             self.show_report,
             font_size=14,
             tooltip="The last turn's report and the charts (T)",
         )
-        self.help_button = Button(
+        self.help_button = ZButton(
             "Help",
             pygame.Rect(0, 0, 64, 26),
             self.show_help,
             font_size=14,
             tooltip="Keys, phases and the robots' doctrine (F1)",
         )
-        self.menu_button = Button(
+        self.menu_button = ZButton(
             "Menu",
             pygame.Rect(0, 0, 64, 26),
             self.open_menu,
@@ -392,14 +392,22 @@ class GameScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
+        set_zoom(size)
         pw = panel_width(w)
-        self.map_rect = pygame.Rect(0, TOP + STRIP, w - pw, h - TOP - STRIP)
+        top = px(TOP) + px(STRIP)
+        self.map_rect = pygame.Rect(0, top, w - pw, h - top)
         self.mapview.set_rect(self.map_rect)
-        self.form.layout(pygame.Rect(w - pw + 4, TOP + STRIP, pw - 8, h - TOP - STRIP - 6))
-        self.menu_button.rect.topright = (w - 6, 4)
-        self.help_button.rect.topright = (self.menu_button.rect.x - 6, 4)
-        self.report_button.rect.topright = (self.help_button.rect.x - 6, 4)
-        self.table_button.rect.topright = (self.report_button.rect.x - 6, 4)
+        self.form.layout(pygame.Rect(w - pw + 4, top, pw - 8, h - top - 6))
+        right = w - 6
+        for button, width in (
+            (self.menu_button, 64),
+            (self.help_button, 64),
+            (self.report_button, 86),
+            (self.table_button, 96),
+        ):
+            button.rect = pygame.Rect(0, px(4), px(width), px(26))
+            button.rect.topright = (right, px(4))
+            right = button.rect.x - 6
 
     def buttons(self) -> list[Button]:
         return [self.table_button, self.report_button, self.help_button, self.menu_button]
@@ -614,17 +622,20 @@ class GameScene(Scene):
 
     def _top(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
-        pygame.draw.rect(surface, theme.PANEL, (0, 0, w, TOP))
-        pygame.draw.line(surface, theme.PANEL_BORDER, (0, TOP - 1), (w, TOP - 1))
+        top = px(TOP)
+        pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
+        pygame.draw.line(surface, theme.PANEL_BORDER, (0, top - 1), (w, top - 1))
         v = self.view
         me = self.current()
         x = 8
         x = (
-            label(surface, f"Turn {v.turn}", (x, 7), size=17, bold=True, colour=theme.ACCENT).right
+            label(
+                surface, f"Turn {v.turn}", (x, px(7)), size=17, bold=True, colour=theme.ACCENT
+            ).right
             + 12
         )
-        pygame.draw.circle(surface, colour_of(me.colour), (x + 7, 17), 7)
-        x = label(surface, me.name, (x + 18, 8), size=15, bold=True).right + 12
+        pygame.draw.circle(surface, colour_of(me.colour), (x + px(7), px(17)), px(7))
+        x = label(surface, me.name, (x + px(18), px(8)), size=15, bold=True).right + 12
         figures = f"EFF {me.eff}  Gold {me.gold}  Tech {me.tech}  Score {me.score}"
         if self.view.rules.troops is not None:
             figures += f"  Wood {me.wood}"
@@ -643,14 +654,17 @@ class GameScene(Scene):
                 colour=theme.DANGER if left < 30 else theme.TEXT,
                 anchor="topright",
             )
-        size = 15 if theme.font(15).size(figures)[0] <= room else 13
-        label(surface, figures, (x, 8 if size == 15 else 10), size=size, width=room)
+        size = 15 if theme.font(px(15)).size(figures)[0] <= room else 13
+        label(surface, figures, (x, px(8 if size == 15 else 10)), size=size, width=room)
 
     def _strip(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
-        y = TOP
-        pygame.draw.rect(surface, (18, 24, 36), (0, y, w, STRIP))
-        x = label(surface, "Order of Play:", (8, y + 5), size=13, colour=theme.TEXT_MUTED).right + 8
+        y = px(TOP)
+        pygame.draw.rect(surface, (18, 24, 36), (0, y, w, px(STRIP)))
+        x = (
+            label(surface, "Order of Play:", (8, y + px(5)), size=13, colour=theme.TEXT_MUTED).right
+            + 8
+        )
         names = {p.colour: p for p in self.view.players}
         ready = set(self.view.ready)
         for i, colour in enumerate(self.view.oop):
@@ -658,8 +672,8 @@ class GameScene(Scene):
             text = f"{i + 1}. {p.name}" + (
                 " (ready)" if p.seat is not None and p.seat in ready else ""
             )
-            chip = label(surface, text, (x + 14, y + 5), size=13, bold=p.seat == self.seat)
-            pygame.draw.circle(surface, colour_of(colour), (x + 6, y + 13), 5)
+            chip = label(surface, text, (x + px(14), y + px(5)), size=13, bold=p.seat == self.seat)
+            pygame.draw.circle(surface, colour_of(colour), (x + px(6), y + px(13)), px(5))
             x = chip.right + 12
             if x > w - 40:
                 break
@@ -686,8 +700,8 @@ class GameScene(Scene):
                     (f"  {p.name}: {state}", theme.TEXT if p.alive else theme.DISABLED, p.colour)
                 )
         size = 13
-        lh = 17
-        width = min(270, self.map_rect.width // 2)
+        lh = px(17)
+        width = min(px(270), self.map_rect.width // 2)
         rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(lines))
         rect.height = min(rect.height, self.map_rect.height // 2)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=215)
@@ -696,7 +710,7 @@ class GameScene(Scene):
             if y + lh > rect.bottom:
                 break
             if colour is not None:
-                pygame.draw.circle(surface, colour_of(colour), (rect.x + 14, y + 8), 4)
+                pygame.draw.circle(surface, colour_of(colour), (rect.x + 14, y + px(8)), px(4))
             label(
                 surface,
                 text,
@@ -743,13 +757,13 @@ class GameScene(Scene):
         planner = self.form.planner
         after = planner.after(self.form.colour) if planner is not None else {}
         rows = [p for p in v.provinces if p.owner == self.form.colour and p.figures is not None]
-        lh = 17
+        lh = px(17)
         heads = ("", "POP", "WOK", "ARM", "LEV", "DEF", "MIS", "SPY", "aim")
-        widths = (120, 44, 40, 40, 48, 36, 36, 36, 40)
+        widths = tuple(px(n) for n in (120, 44, 40, 40, 48, 36, 36, 36, 40))
         width = min(sum(widths) + 16, self.map_rect.width - 12)
-        room = max(1, (self.map_rect.height - 150) // lh - 2)
+        room = max(1, (self.map_rect.height - px(150)) // lh - 2)
         shown = rows[:room]
-        rect = pygame.Rect(0, 0, width, 30 + lh * (len(shown) + 1))
+        rect = pygame.Rect(0, 0, width, px(30) + lh * (len(shown) + 1))
         rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=235)
         name = next((c.name for c in v.colours if c.colour == self.form.colour), "")
@@ -761,7 +775,7 @@ class GameScene(Scene):
             bold=True,
             width=width - 16,
         )
-        y = rect.y + 24
+        y = rect.y + px(24)
         x = rect.x + 8
         for head, w in zip(heads, widths, strict=True):
             if x + w > rect.right:
@@ -808,7 +822,7 @@ class GameScene(Scene):
             label(
                 surface,
                 hint,
-                (self.map_rect.x + 8, self.map_rect.bottom - 20),
+                (self.map_rect.x + 8, self.map_rect.bottom - px(20)),
                 size=13,
                 colour=theme.TEXT_MUTED,
                 width=self.map_rect.width - 16,
@@ -884,8 +898,8 @@ class GameScene(Scene):
                         False,
                     )
                 )
-        width = min(self.map_rect.width - 12, 400)
-        lh = 17
+        width = min(self.map_rect.width - 12, px(400))
+        lh = px(17)
         rect = pygame.Rect(self.map_rect.x + 6, 0, width, 10 + lh * len(lines))
         rect.bottom = self.map_rect.bottom - 6
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=230)
@@ -893,7 +907,7 @@ class GameScene(Scene):
             label(
                 surface,
                 text,
-                (rect.x + 8, rect.y + 5 + i * lh),
+                (rect.x + 8, rect.y + px(5) + i * lh),
                 size=13,
                 colour=ink,
                 bold=bold,

@@ -1,6 +1,10 @@
-"""Small pieces of the WoK screens: a choice stepper, cut-to-fit text, charts, a scroll box.
+"""Small pieces of the WoK screens: the interface zoom, labels, buttons, a choice stepper,
+charts.
 
 Everything draws with `suite.ui.theme` and the cached `suite.ui.widgets.text_image`.
+The WoK screens are laid out for 1280x800; bigger windows zoom their text and layout by
+`zoom()` (1 up to `MAX_ZOOM`), set from the window size by each scene's `on_resize`.
+Layout code writes sizes as `px(n)`; `label` and `ZButton` zoom their fonts themselves.
 """
 
 from __future__ import annotations
@@ -12,6 +16,38 @@ import pygame
 from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel, fit_text, text_image
+
+BASE_SIZE = (1280, 800)
+MAX_ZOOM = 1.5
+_zoom = [1.0]
+
+
+def set_zoom(size: tuple[int, int]) -> float:
+    """Zoom the interface for a window of `size` (1 at 1280x800 and below)."""
+    k = min(size[0] / BASE_SIZE[0], size[1] / BASE_SIZE[1])
+    _zoom[0] = max(1.0, min(MAX_ZOOM, round(k * 20) / 20))
+    return _zoom[0]
+
+
+def zoom() -> float:
+    return _zoom[0]
+
+
+def px(n: float) -> int:
+    """`n` layout pixels (at 1280x800) in window pixels."""
+    return round(n * _zoom[0])
+
+
+class ZButton(Button):
+    """A `Button` whose label zooms with the interface."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        base = self.font_size
+        self.font_size = px(base)
+        try:
+            super().draw(surface)
+        finally:
+            self.font_size = base
 
 
 def label(
@@ -25,7 +61,8 @@ def label(
     width: int = 0,
     anchor: str = "topleft",
 ) -> pygame.Rect:
-    """Draw one line (cut to `width` when given) at `pos` by `anchor`."""
+    """Draw one line (cut to `width` when given) at `pos` by `anchor`; `size` zooms."""
+    size = px(size)
     if width > 0:
         text = fit_text(text, size, width, bold)
     image = text_image(text, size, colour, bold)
@@ -54,8 +91,8 @@ class Stepper:
         self.index = 0
         self.on_change = on_change
         self.shown = shown
-        self.left = Button("<", pygame.Rect(0, 0, 28, 28), lambda: self.step(-1), tooltip=tooltip)
-        self.right = Button(">", pygame.Rect(0, 0, 28, 28), lambda: self.step(1), tooltip=tooltip)
+        self.left = ZButton("<", pygame.Rect(0, 0, 28, 28), lambda: self.step(-1), tooltip=tooltip)
+        self.right = ZButton(">", pygame.Rect(0, 0, 28, 28), lambda: self.step(1), tooltip=tooltip)
         self.layout(rect)
 
     def layout(self, rect: pygame.Rect) -> None:
@@ -119,17 +156,17 @@ def line_chart(
     """A small line chart of `series` (name, colour, values per x) with its title."""
     draw_panel(surface, rect, colour=theme.PANEL, radius=8, shadow=2, alpha=245)
     title_rect = label(
-        surface, title, (rect.x + 8, rect.y + 4), size=13, bold=True, width=rect.width - 16
+        surface, title, (rect.x + 8, rect.y + px(4)), size=13, bold=True, width=rect.width - 16
     )
     if len(series) > 1:  # a key: the series' names in their colours, as far as they fit
         x = title_rect.right + 10
         for name, colour, _ in series:
-            image = text_image(name, 11, colour, True)
+            image = text_image(name, px(11), colour, True)
             if x + image.get_width() > rect.right - 8:
                 break
-            surface.blit(image, (x, rect.y + 6))
+            surface.blit(image, (x, rect.y + px(6)))
             x += image.get_width() + 8
-    area = pygame.Rect(rect.x + 34, rect.y + 24, rect.width - 44, rect.height - 40)
+    area = pygame.Rect(rect.x + px(34), rect.y + px(24), rect.width - px(44), rect.height - px(40))
     values = [v for _, _, vs in series for v in vs]
     top = max(values, default=1.0) or 1.0
     pygame.draw.line(surface, theme.PANEL_BORDER, area.bottomleft, area.bottomright)

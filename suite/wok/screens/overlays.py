@@ -10,9 +10,9 @@ import pygame
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
-from suite.ui.widgets import Button, draw_panel, wrap_text
+from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.ruleset import RuleSet
-from suite.wok.screens.kit import label
+from suite.wok.screens.kit import ZButton, label, px, set_zoom
 
 KEYS = (
     ("1, 2, ...", "the order panels, in the order their phases run"),
@@ -51,11 +51,13 @@ class PassScene(Scene):
         self.colour = colour
         self.note = note
         self.on_ready = on_ready
-        self.button = Button(f"I am {name}", pygame.Rect(0, 0, 240, 50), self.ready, primary=True)
+        self.button = ZButton(f"I am {name}", pygame.Rect(0, 0, 240, 50), self.ready, primary=True)
         self.on_resize(app.size)
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        self.button.rect.center = (size[0] // 2, size[1] // 2 + 60)
+        set_zoom(size)
+        self.button.rect = pygame.Rect(0, 0, px(240), px(50))
+        self.button.rect.center = (size[0] // 2, size[1] // 2 + px(60))
 
     def ready(self) -> None:
         if self.app.stack and self.app.scene is self:
@@ -84,14 +86,14 @@ class PassScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
         w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, min(520, w - 40), 260)
+        rect = pygame.Rect(0, 0, min(px(520), w - 40), px(260))
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, border=theme.ACCENT)
-        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + 44), 20)
+        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + px(44)), px(20))
         label(
             surface,
             f"Pass to {self.name}",
-            (rect.centerx, rect.y + 72),
+            (rect.centerx, rect.y + px(72)),
             size=28,
             bold=True,
             anchor="midtop",
@@ -99,7 +101,7 @@ class PassScene(Scene):
         label(
             surface,
             self.note,
-            (rect.centerx, rect.y + 114),
+            (rect.centerx, rect.y + px(114)),
             size=15,
             colour=theme.TEXT_MUTED,
             anchor="midtop",
@@ -151,10 +153,10 @@ class HelpScene(Scene):
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
         x, y = rect.x + 20, rect.y + 14
         small = 13 if h < 700 else 15
-        line = theme.font(small).get_linesize()
+        line = theme.font(px(small)).get_linesize()
         label(surface, "WoK help", (x, y), size=22, bold=True)
-        y += 34
-        key_w = 90 if h < 700 else 120
+        y += px(34)
+        key_w = px(90 if h < 700 else 120)
         for keys, what in KEYS:
             label(
                 surface,
@@ -174,14 +176,14 @@ class HelpScene(Scene):
             "Entropy costs EFF for every province you hold; working, growth and entropy need no "
             "orders."
         )
-        for text in wrap_text(phases, small, rect.width - 40):
+        for text in wrap_text(phases, px(small), rect.width - 40):
             label(surface, text, (x, y), size=small, colour=theme.TEXT_MUTED)
             y += line
         y += 8
         label(surface, "The robots' doctrine", (x, y), size=small + 2, bold=True)
         y += line + 4
         for item in doctrine(self.rules):
-            for text in wrap_text(item, small, rect.width - 40):
+            for text in wrap_text(item, px(small), rect.width - 40):
                 if y + line > rect.bottom - 10:
                     return
                 label(surface, text, (x, y), size=small)
@@ -199,7 +201,7 @@ class MenuScene(Scene):
         super().__init__(app)
         self.title = title
         self.buttons = [
-            Button(text, pygame.Rect(0, 0, 260, 44), self._closing(run), tooltip=tip)
+            ZButton(text, pygame.Rect(0, 0, 260, 44), self._closing(run), tooltip=tip)
             for text, tip, run in actions
         ]
         self.buttons[0].primary = True
@@ -217,9 +219,12 @@ class MenuScene(Scene):
         return False
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        top = size[1] // 2 - len(self.buttons) * 26 + 20
+        set_zoom(size)
+        step = min(px(52), (size[1] - px(110)) // max(1, len(self.buttons)))
+        top = size[1] // 2 - len(self.buttons) * step // 2 + px(20)
         for i, button in enumerate(self.buttons):
-            button.rect.midtop = (size[0] // 2, top + 52 * i)
+            button.rect = pygame.Rect(0, 0, px(260), min(px(44), step - 6))
+            button.rect.midtop = (size[0] // 2, top + step * i)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for button in self.buttons:
@@ -233,10 +238,17 @@ class MenuScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)
         first, last = self.buttons[0].rect, self.buttons[-1].rect
-        rect = pygame.Rect(0, 0, first.width + 60, last.bottom - first.top + 90)
-        rect.midtop = (first.centerx, first.y - 64)
+        rect = pygame.Rect(0, 0, first.width + px(60), last.bottom - first.top + px(90))
+        rect.midtop = (first.centerx, first.y - px(64))
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
-        label(surface, self.title, (rect.centerx, rect.y + 16), size=22, bold=True, anchor="midtop")
+        label(
+            surface,
+            self.title,
+            (rect.centerx, rect.y + px(16)),
+            size=22,
+            bold=True,
+            anchor="midtop",
+        )
         for button in self.buttons:
             button.draw(surface)
         for button in self.buttons:

@@ -33,7 +33,7 @@ from suite.wok.screens.draft import (
     order_text,
     phases_of,
 )
-from suite.wok.screens.kit import Stepper, label
+from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
 
 ROW = 21
@@ -60,23 +60,23 @@ class OrderForm:
         self.amount = 0
         self.rect = pygame.Rect(0, 0, 300, 400)
         self.tabs = {
-            p: Button(SHORT[p], pygame.Rect(0, 0, 10, 10), self._tab(p), font_size=13)
+            p: ZButton(SHORT[p], pygame.Rect(0, 0, 10, 10), self._tab(p), font_size=13)
             for p in PHASES
         }
         self.phases: tuple[Phase, ...] = PHASES
         self.kind = Stepper(pygame.Rect(0, 0, 200, 26), [], lambda _: self._kind_changed())
         self.steps = [
-            Button(text, pygame.Rect(0, 0, 10, 10), self._nudge(by), font_size=13)
+            ZButton(text, pygame.Rect(0, 0, 10, 10), self._nudge(by), font_size=13)
             for by, text in AMOUNT_STEPS
         ]
-        self.max_button = Button(
+        self.max_button = ZButton(
             "Max",
             pygame.Rect(0, 0, 10, 10),
             self.set_max,
             font_size=13,
             tooltip="The most this order may send (M)",
         )
-        self.add_button = Button(
+        self.add_button = ZButton(
             "Add order",
             pygame.Rect(0, 0, 10, 10),
             self.add,
@@ -84,14 +84,14 @@ class OrderForm:
             font_size=15,
             tooltip="Add this order to your draft (Enter)",
         )
-        self.clear_button = Button(
+        self.clear_button = ZButton(
             "Clear",
             pygame.Rect(0, 0, 10, 10),
             self.clear_form,
             font_size=14,
             tooltip="Forget the picked provinces (right click)",
         )
-        self.ready_button = Button(
+        self.ready_button = ZButton(
             "Ready",
             pygame.Rect(0, 0, 10, 10),
             on_ready,
@@ -99,14 +99,14 @@ class OrderForm:
             font_size=16,
             tooltip="Send your orders and lock them; the turn runs when everyone is ready (R)",
         )
-        self.unready_button = Button(
+        self.unready_button = ZButton(
             "Unready",
             pygame.Rect(0, 0, 10, 10),
             on_unready,
             font_size=16,
             tooltip="Unlock your orders to change them (U)",
         )
-        self.colour_buttons: list[tuple[int, Button]] = []
+        self.colour_buttons: list[tuple[int, ZButton]] = []
         self.rows: list[tuple[pygame.Rect, Button, Button]] = []
         self.message: list[tuple[str, tuple[int, int, int]]] = []
         self.odds: float | None = None  # the planned order's chance of success, when known
@@ -134,7 +134,7 @@ class OrderForm:
         self.colour_buttons = [
             (
                 c.colour,
-                Button(
+                ZButton(
                     c.letter or c.name,
                     pygame.Rect(0, 0, 10, 10),
                     self._colour(c.colour),
@@ -351,54 +351,61 @@ class OrderForm:
     # -- layout and drawing -----------------------------------------------------------------
 
     def layout(self, rect: pygame.Rect) -> None:
+        """Place everything in `rect` (sizes in layout pixels, zoomed by `px`)."""
         self.rect = pygame.Rect(rect)
         x, y, w = self.rect.x + 10, self.rect.y + 10, self.rect.width - 20
         n = len(self.phases)
-        cols = n if w >= 60 * n else (n + 1) // 2
+        cols = n if w >= px(60) * n else (n + 1) // 2
         tw = (w - (cols - 1) * 4) // cols
+        row = px(32)
         for i, p in enumerate(self.phases):
             r, c = divmod(i, cols)
-            self.tabs[p].rect = pygame.Rect(x + c * (tw + 4), y + r * 32, tw, 28)
+            self.tabs[p].rect = pygame.Rect(x + c * (tw + 4), y + r * row, tw, px(28))
         rows = (len(self.phases) + cols - 1) // cols
-        self._head_y = y + rows * 32 + 4
-        fy = self._head_y + 40
+        self._head_y = y + rows * row + 4
+        fy = self._head_y + px(40)
         self._pick_y = fy
-        lead = 64
-        self.kind.layout(pygame.Rect(x + lead, fy + 24, min(260, w - lead), 26))
-        ay = fy + 56
+        lead = px(64)
+        high = px(26)
+        self.kind.layout(pygame.Rect(x + lead, fy + px(24), min(px(260), w - lead), high))
+        ay = fy + px(56)
         self._amount_y = ay
-        bw = max(26, min(40, (w - lead - 48 - 44 - 6 * 3) // 4))
+        box, top = px(48), px(44)
+        bw = max(26, min(px(40), (w - lead - box - top - 6 * 3) // 4))
         bx = x + lead
         for i, button in enumerate(self.steps[:2]):
-            button.rect = pygame.Rect(bx + i * (bw + 3), ay, bw, 26)
-        self._amount_box = pygame.Rect(bx + 2 * (bw + 3), ay, 48, 26)
+            button.rect = pygame.Rect(bx + i * (bw + 3), ay, bw, high)
+        self._amount_box = pygame.Rect(bx + 2 * (bw + 3), ay, box, high)
         for i, button in enumerate(self.steps[2:]):
-            button.rect = pygame.Rect(self._amount_box.right + 3 + i * (bw + 3), ay, bw, 26)
+            button.rect = pygame.Rect(self._amount_box.right + 3 + i * (bw + 3), ay, bw, high)
         self.max_button.rect = pygame.Rect(
             self.steps[-1].rect.right + 3,
             ay,
-            min(50, max(40, x + w - self.steps[-1].rect.right - 3)),
-            26,
+            min(px(50), max(px(40), x + w - self.steps[-1].rect.right - 3)),
+            high,
         )
-        self._msg_y = ay + 32
-        self.add_button.rect = pygame.Rect(x, self._msg_y + 3 * 17 + 6, min(170, w // 2), 30)
+        self._msg_y = ay + px(32)
+        tall = px(30)
+        self.add_button.rect = pygame.Rect(
+            x, self._msg_y + 3 * px(17) + px(6), min(px(170), w // 2), tall
+        )
         self.clear_button.rect = pygame.Rect(
-            self.add_button.rect.right + 8, self.add_button.rect.y, 80, 30
+            self.add_button.rect.right + 8, self.add_button.rect.y, px(80), tall
         )
-        self._list_y = self.add_button.rect.bottom + 10
+        self._list_y = self.add_button.rect.bottom + px(10)
         bottom = self.rect.bottom - 10
-        self.ready_button.rect = pygame.Rect(x + w - 120, bottom - 34, 120, 34)
+        self.ready_button.rect = pygame.Rect(x + w - px(120), bottom - px(34), px(120), px(34))
         self.unready_button.rect = self.ready_button.rect.copy()
-        self._status_y = bottom - 34
-        cy = bottom - 34 - 34
+        self._status_y = bottom - px(34)
+        cy = bottom - px(68)
         self._colour_y = cy
-        cw = 64
+        cw = px(64)
         for i, (_, button) in enumerate(self.colour_buttons):
-            button.rect = pygame.Rect(x + 70 + i * (cw + 4), cy, cw, 28)
-        self._list_bottom = (cy - 6) if len(self.colour_buttons) > 1 else (bottom - 44)
+            button.rect = pygame.Rect(x + px(70) + i * (cw + 4), cy, cw, px(28))
+        self._list_bottom = (cy - 6) if len(self.colour_buttons) > 1 else (bottom - px(44))
 
     def buttons(self) -> list[Button]:
-        out = [self.tabs[p] for p in self.phases]
+        out: list[Button] = [self.tabs[p] for p in self.phases]
         if not self.locked:
             out += [self.add_button, self.clear_button]
             if self.phase in HAS_AMOUNT:
@@ -445,7 +452,7 @@ class OrderForm:
         label(
             surface,
             self.planner.count_line(self.colour, self.phase),
-            (x, y + 21),
+            (x, y + px(21)),
             size=13,
             colour=theme.TEXT_MUTED,
             width=w,
@@ -456,7 +463,7 @@ class OrderForm:
             first = "From" if self.phase in NEEDS_TARGET else "Province"
             label(surface, f"{first}:", (x, y), size=14, colour=muted)
             half = w // 2 if self.phase in NEEDS_TARGET else w
-            value_x = x + (44 if self.phase in NEEDS_TARGET else 70)
+            value_x = x + px(44 if self.phase in NEEDS_TARGET else 70)
             label(
                 surface,
                 self._name(self.source),
@@ -470,10 +477,10 @@ class OrderForm:
                 label(
                     surface,
                     self._name(self.target),
-                    (x + half + 28, y),
+                    (x + half + px(30), y),
                     size=14,
                     bold=True,
-                    width=w - half - 28,
+                    width=w - half - px(30),
                 )
         else:
             label(
@@ -485,11 +492,11 @@ class OrderForm:
                 width=w,
             )
         if self.kind.choices:
-            label(surface, "Kind:", (x, self.kind.rect.y + 4), size=14, colour=muted)
+            label(surface, "Kind:", (x, self.kind.rect.y + px(4)), size=14, colour=muted)
             self.kind.shown = kind_label
             self.kind.draw(surface)
         if self.phase in HAS_AMOUNT and not self.locked:
-            label(surface, "Amount:", (x, self._amount_y + 4), size=14, colour=muted)
+            label(surface, "Amount:", (x, self._amount_y + px(4)), size=14, colour=muted)
             for button in [*self.steps, self.max_button]:
                 button.draw(surface)
             pygame.draw.rect(surface, theme.PANEL_LIGHT, self._amount_box, border_radius=6)
@@ -501,24 +508,26 @@ class OrderForm:
                 bold=True,
                 anchor="center",
             )
-        lines = [(part, colour) for text, colour in self.message for part in wrap_text(text, 13, w)]
+        lines = [
+            (part, colour) for text, colour in self.message for part in wrap_text(text, px(13), w)
+        ]
         for i, (text, colour) in enumerate(lines[:3]):
-            label(surface, text, (x, self._msg_y + i * 17), size=13, colour=colour, width=w)
+            label(surface, text, (x, self._msg_y + i * px(17)), size=13, colour=colour, width=w)
         if not self.locked:
             self.add_button.enabled = self.can_add()
             self.add_button.draw(surface)
             self.clear_button.draw(surface)
             if self.odds is not None:
-                self._draw_odds(surface, x + w, self._list_y + 7)
+                self._draw_odds(surface, x + w, self._list_y + px(7))
         self._draw_rows(surface, x, w)
         self._draw_bottom(surface, x, w)
 
     def _draw_odds(self, surface: pygame.Surface, right: int, y: int) -> None:
         """A bar of the planned order's chance of success, right of the list's heading."""
         assert self.odds is not None
-        left = right - min(200, (self.rect.width - 20) // 2)
+        left = right - min(px(200), (self.rect.width - 20) // 2)
         label(surface, "odds", (left - 6, y), size=12, colour=theme.TEXT_MUTED, anchor="midright")
-        bar = pygame.Rect(left, y - 5, right - left - 40, 10)
+        bar = pygame.Rect(left, y - px(5), right - left - px(40), px(10))
         pygame.draw.rect(surface, theme.PANEL_LIGHT, bar, border_radius=5)
         fill = bar.copy()
         fill.width = round(bar.width * max(0.0, min(1.0, self.odds)))
@@ -542,20 +551,21 @@ class OrderForm:
         label(
             surface, f"Entered ({len(orders)})", (x, y), size=13, bold=True, colour=theme.TEXT_MUTED
         )
-        y += 18
-        room = max(0, (self._list_bottom - y) // ROW)
+        y += px(18)
+        step = px(ROW)
+        room = max(0, (self._list_bottom - y) // step)
         if len(self.rows) != len(orders):
             self.rows = [
                 (
                     pygame.Rect(0, 0, 0, 0),
-                    Button(
+                    ZButton(
                         "edit",
                         pygame.Rect(0, 0, 10, 10),
                         self._editor(i),
                         font_size=12,
                         tooltip="Take this order back into the form",
                     ),
-                    Button(
+                    ZButton(
                         "x",
                         pygame.Rect(0, 0, 10, 10),
                         self._remover(i),
@@ -569,7 +579,7 @@ class OrderForm:
         shown = orders[:room] if room < len(orders) else orders
         for i, order in enumerate(shown):
             row, edit, delete = self.rows[i]
-            row.update(x, y + i * ROW, w, ROW - 2)
+            row.update(x, y + i * step, w, step - 2)
             over = self.phase == "attacks" and i >= allowed
             colour = theme.DISABLED if over else theme.TEXT
             text = f"{i + 1}. {order_text(self.view, self.phase, order)}" + (
@@ -581,11 +591,11 @@ class OrderForm:
                 (x, row.y + 2),
                 size=13,
                 colour=colour,
-                width=w - 80 if not self.locked else w,
+                width=w - px(80) if not self.locked else w,
             )
             if not self.locked:
-                edit.rect = pygame.Rect(row.right - 74, row.y, 44, ROW - 3)
-                delete.rect = pygame.Rect(row.right - 26, row.y, 26, ROW - 3)
+                edit.rect = pygame.Rect(row.right - px(74), row.y, px(44), step - 3)
+                delete.rect = pygame.Rect(row.right - px(26), row.y, px(26), step - 3)
                 edit.draw(surface)
                 delete.draw(surface)
             else:
@@ -594,7 +604,7 @@ class OrderForm:
             label(
                 surface,
                 f"+{len(orders) - len(shown)} more",
-                (x, y + len(shown) * ROW),
+                (x, y + len(shown) * step),
                 size=12,
                 colour=theme.TEXT_MUTED,
             )
@@ -610,7 +620,7 @@ class OrderForm:
     def _draw_bottom(self, surface: pygame.Surface, x: int, w: int) -> None:
         assert self.view is not None
         if len(self.colour_buttons) > 1:
-            label(surface, "Colour:", (x, self._colour_y + 5), size=14, colour=theme.TEXT_MUTED)
+            label(surface, "Colour:", (x, self._colour_y + px(5)), size=14, colour=theme.TEXT_MUTED)
             for c, button in self.colour_buttons:
                 button.primary = c == self.colour
                 button.draw(surface)
@@ -628,10 +638,10 @@ class OrderForm:
         label(
             surface,
             status,
-            (x, self._status_y + 8),
+            (x, self._status_y + px(8)),
             size=14,
             colour=theme.TEXT_MUTED,
-            width=w - 130,
+            width=w - px(130),
         )
         if v.alive and v.outcome is None:
             (self.unready_button if v.is_ready else self.ready_button).draw(surface)

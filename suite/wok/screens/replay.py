@@ -17,7 +17,7 @@ from suite.ui.app import App, Scene
 from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import TurnRan
 from suite.wok.rules.views import WokSpectatorView, WokView
-from suite.wok.screens.kit import label
+from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 
 PLAY_SECONDS = 0.8
@@ -63,26 +63,26 @@ class ReplayScene(Scene):
         self.who: int | None = None
         first = self.frames[0][None]
         self.mapview = WokMapView(first.map, pygame.Rect(0, 0, 100, 100))
-        self.prev_button = Button(
+        self.prev_button = ZButton(
             "<", pygame.Rect(0, 0, 40, 32), lambda: self.step(-1), tooltip="Previous turn (Left)"
         )
-        self.play_button = Button(
+        self.play_button = ZButton(
             "Play",
             pygame.Rect(0, 0, 80, 32),
             self.toggle,
             primary=True,
             tooltip="Play or pause (Space)",
         )
-        self.next_button = Button(
+        self.next_button = ZButton(
             ">", pygame.Rect(0, 0, 40, 32), lambda: self.step(1), tooltip="Next turn (Right)"
         )
-        self.who_button = Button(
+        self.who_button = ZButton(
             "View: everyone",
             pygame.Rect(0, 0, 170, 32),
             self.cycle_view,
             tooltip="Whose view to show (V)",
         )
-        self.close_button = Button("Close", pygame.Rect(0, 0, 90, 32), self.close, tooltip="Esc")
+        self.close_button = ZButton("Close", pygame.Rect(0, 0, 90, 32), self.close, tooltip="Esc")
         self.on_resize(app.size)
         self.show()
 
@@ -96,15 +96,17 @@ class ReplayScene(Scene):
         ]
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        set_zoom(size)
         w, h = size
-        side = max(220, min(320, w // 4))
-        self.side = pygame.Rect(w - side, 50, side, h - 50)
-        self.mapview.set_rect(pygame.Rect(0, 50, w - side, h - 50))
+        side = max(220, min(px(320), w // 4))
+        top = px(50)
+        self.side = pygame.Rect(w - side, top, side, h - top)
+        self.mapview.set_rect(pygame.Rect(0, top, w - side, h - top))
         x = 10
-        for button in self.buttons():
-            button.rect.topleft = (x, 9)
+        for button, width in zip(self.buttons(), (40, 80, 40, 170, 90), strict=True):
+            button.rect = pygame.Rect(x, px(9), px(width), px(32))
             x = button.rect.right + 8
-        self.close_button.rect.topright = (w - 10, 9)
+        self.close_button.rect.topright = (w - 10, px(9))
 
     def show(self) -> None:
         frame = self.frames[self.index]
@@ -176,33 +178,33 @@ class ReplayScene(Scene):
         label(
             surface, f"Turn {self.index} of {done}", (x, y), size=18, bold=True, colour=theme.ACCENT
         )
-        y += 30
+        y += px(30)
         for p in public.players:
             plural = "" if p.provinces == 1 else "s"
             state = f"{p.provinces} province{plural}" if p.alive else f"RIP turn {p.rip_turn}"
-            pygame.draw.circle(surface, colour_of(p.colour), (x + 5, y + 9), 5)
+            pygame.draw.circle(surface, colour_of(p.colour), (x + px(5), y + px(9)), px(5))
             label(
                 surface,
                 f"{p.name}: {state}",
-                (x + 16, y),
+                (x + px(16), y),
                 size=14,
                 colour=theme.TEXT if p.alive else theme.DISABLED,
                 width=self.side.width - 40,
             )
-            y += 19
+            y += px(19)
         y += 10
         label(surface, "Top Ten", (x, y), size=15, bold=True)
-        y += 22
+        y += px(22)
         for i, t in enumerate(public.top_ten, 1):
             label(surface, f"{i}. {t.name}  {t.score}", (x, y), size=13, width=self.side.width - 24)
-            y += 17
+            y += px(17)
             if y > self.side.bottom - 20:
                 break
         if public.outcome is not None and self.index == done:
             label(
                 surface,
                 public.outcome.reason,
-                (x, min(y + 10, self.side.bottom - 24)),
+                (x, min(y + 10, self.side.bottom - px(24))),
                 size=13,
                 colour=theme.ACCENT,
                 width=self.side.width - 24,

@@ -16,7 +16,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.views import Report, WokView
-from suite.wok.screens.kit import bar_pair, label, line_chart
+from suite.wok.screens.kit import ZButton, bar_pair, label, line_chart, px, set_zoom
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import Point, WokMatch, replays_dir
 
@@ -136,10 +136,10 @@ class ReportScene(Scene):
         self.scroll = 0
         self.colour_index = 0
         self.tabs = [
-            Button(name, pygame.Rect(0, 0, 10, 10), self._goto(i), font_size=14)
+            ZButton(name, pygame.Rect(0, 0, 10, 10), self._goto(i), font_size=14)
             for i, name in enumerate(PAGES)
         ]
-        self.close_button = Button(
+        self.close_button = ZButton(
             "Close",
             pygame.Rect(0, 0, 100, 32),
             self.close,
@@ -147,7 +147,7 @@ class ReportScene(Scene):
             tooltip="Back to the map (Esc)",
         )
         self.colour_buttons = [
-            Button(r_name, pygame.Rect(0, 0, 70, 28), self._colour(i), font_size=13)
+            ZButton(r_name, pygame.Rect(0, 0, 70, 28), self._colour(i), font_size=13)
             for i, r_name in enumerate(_name(view, r.colour) for r in view.reports)
         ]
         self.on_resize(app.size)
@@ -179,14 +179,17 @@ class ReportScene(Scene):
         return False
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        set_zoom(size)
         w, h = size
-        tw = min(170, (w - 150) // len(PAGES))
+        tw = min(px(170), (w - 150) // len(PAGES))
         for i, tab in enumerate(self.tabs):
-            tab.rect = pygame.Rect(16 + i * (tw + 6), 52, tw, 30)
-        self.close_button.rect.topright = (w - 16, 10)
+            tab.rect = pygame.Rect(16 + i * (tw + 6), px(52), tw, px(30))
+        self.close_button.rect = pygame.Rect(0, 0, px(100), px(32))
+        self.close_button.rect.topright = (w - 16, px(10))
         for i, button in enumerate(self.colour_buttons):
-            button.rect.topright = (self.close_button.rect.x - 10 - i * 76, 12)
-        self.body = pygame.Rect(16, 92, w - 32, h - 108)
+            button.rect = pygame.Rect(0, 0, px(70), px(28))
+            button.rect.topright = (self.close_button.rect.x - 10 - i * px(76), px(12))
+        self.body = pygame.Rect(16, px(92), w - 32, h - px(92) - 16)
 
     def buttons(self) -> list[Button]:
         extra = self.colour_buttons if len(self.colour_buttons) > 1 else []
@@ -221,10 +224,10 @@ class ReportScene(Scene):
         label(
             surface,
             title,
-            (16, 12),
+            (16, px(12)),
             size=22,
             bold=True,
-            width=self.close_button.rect.x - 40 - 76 * len(self.colour_buttons),
+            width=self.close_button.rect.x - 40 - px(76) * len(self.colour_buttons),
         )
         for i, tab in enumerate(self.tabs):
             tab.primary = i == self.page
@@ -292,10 +295,10 @@ class ReportScene(Scene):
         from suite.ui.widgets import wrap_text
 
         size = 15 if rect.height > 500 else 13
-        lh = theme.font(size).get_linesize()
+        lh = theme.font(px(size)).get_linesize()
         wrapped: list[tuple[str, tuple[int, int, int]]] = []
         for text, ink in lines:
-            for k, part in enumerate(wrap_text(text, size, rect.width - 20)):
+            for k, part in enumerate(wrap_text(text, px(size), rect.width - 20)):
                 wrapped.append(("   " + part if k else part, ink))
         room = rect.height // lh
         self.scroll = min(self.scroll, max(0, len(wrapped) - room))
@@ -318,9 +321,9 @@ class ReportScene(Scene):
                 surface, "No battles involved you this turn", rect.topleft, colour=theme.TEXT_MUTED
             )
             return
-        cols = max(1, rect.width // 380)
+        cols = max(1, rect.width // px(380))
         card_w = (rect.width - (cols - 1) * 10) // cols
-        card_h = 96
+        card_h = px(96)
         rows = max(1, rect.height // (card_h + 8))
         per_page = rows * cols
         self.scroll = min(self.scroll, max(0, (len(r.battles) - 1) // cols))
@@ -336,19 +339,24 @@ class ReportScene(Scene):
             where = f"{_prov(v, b.target)} from {_prov(v, b.source)}"
             title = f"{who} attacked {where}: {result} ({b.rounds} rounds)"
             label(
-                surface, title, (card.x + 8, card.y + 5), size=13, bold=True, width=card.width - 16
+                surface,
+                title,
+                (card.x + 8, card.y + px(5)),
+                size=13,
+                bold=True,
+                width=card.width - 16,
             )
             label(
                 surface,
                 f"PATT {b.patt:.0f} vs PDEF {b.pdef:.0f}",
-                (card.x + 8, card.y + 23),
+                (card.x + 8, card.y + px(23)),
                 size=12,
                 colour=theme.TEXT_MUTED,
                 width=card.width - 16,
             )
             bar_pair(
                 surface,
-                pygame.Rect(card.x + 8, card.y + 42, card.width - 16, card.height - 48),
+                pygame.Rect(card.x + 8, card.y + px(42), card.width - 16, card.height - px(48)),
                 [
                     (_name(v, b.attacker), colour_of(b.attacker), b.sent, b.a_lost, b.a_injured),
                     (
@@ -379,23 +387,23 @@ class GameOverScene(Scene):
         self.match = match
         self.seat = match.humans[0]
         self.view = match.view(self.seat)
-        self.watch_button = Button(
+        self.watch_button = ZButton(
             "Watch replay",
             pygame.Rect(0, 0, 170, 36),
             self.watch,
             primary=True,
             tooltip="The game turn by turn",
         )
-        self.save_button = Button(
+        self.save_button = ZButton(
             "Save replay",
             pygame.Rect(0, 0, 150, 36),
             self.save_replay,
             tooltip="Keep the replay in your replays folder",
         )
-        self.done_button = Button(
+        self.done_button = ZButton(
             "Done", pygame.Rect(0, 0, 110, 36), self.done, tooltip="Back to the launcher"
         )
-        self.seat_button = Button(
+        self.seat_button = ZButton(
             f"Charts: {match.seats[self.seat].name}",
             pygame.Rect(0, 0, 170, 36),
             self.next_seat,
@@ -413,7 +421,15 @@ class GameOverScene(Scene):
         return False
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        set_zoom(size)
         w, h = size
+        for button, width in (
+            (self.done_button, 110),
+            (self.save_button, 150),
+            (self.watch_button, 170),
+            (self.seat_button, 170),
+        ):
+            button.rect = pygame.Rect(0, 0, px(width), px(36))
         self.done_button.rect.bottomright = (w - 16, h - 12)
         self.save_button.rect.bottomright = (self.done_button.rect.x - 10, h - 12)
         self.watch_button.rect.bottomright = (self.save_button.rect.x - 10, h - 12)
@@ -460,7 +476,7 @@ class GameOverScene(Scene):
             label(
                 surface,
                 f"{winners} won",
-                (16, 10),
+                (16, px(10)),
                 size=26,
                 bold=True,
                 colour=theme.ACCENT,
@@ -469,7 +485,7 @@ class GameOverScene(Scene):
             label(
                 surface,
                 f"{outcome.reason} - turn {self.view.turn}",
-                (16, 46),
+                (16, px(46)),
                 size=15,
                 colour=theme.TEXT_MUTED,
                 width=w - 32,
@@ -478,10 +494,10 @@ class GameOverScene(Scene):
                 f"{i}. {', '.join(names[s] for s in group)}"
                 for i, group in enumerate(outcome.places, 1)
             )
-            label(surface, places, (16, 68), size=15, width=w - 32)
+            label(surface, places, (16, px(68)), size=15, width=w - 32)
         history_charts(
             surface,
-            pygame.Rect(16, 96, w - 32, h - 96 - 60),
+            pygame.Rect(16, px(96), w - 32, h - px(96) - px(60)),
             self.view,
             self.match.history.get(self.seat, []),
         )

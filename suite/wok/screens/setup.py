@@ -20,11 +20,11 @@ from suite.core.match import ConfigError, Replay, game_spec
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.widgets import Button, draw_panel
+from suite.ui.widgets import draw_panel
 from suite.wok.rules.config import SEAT_NAMES, known_rulesets
 from suite.wok.rules.maps import SHIPPED
 from suite.wok.rules.ruleset import load_ruleset
-from suite.wok.screens.kit import Stepper, label
+from suite.wok.screens.kit import Stepper, ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import HUMAN, SeatPlan, WokMatch, autosave_path, replays_dir, saves_dir
 from suite.wok.screens.overlays import MenuScene
@@ -70,37 +70,38 @@ class SetupScene(Scene):
         )
         self.clock = Stepper(pygame.Rect(0, 0, 10, 10), [], None, shown=self._clock_title)
         self.seat_kinds: list[Stepper] = []
-        self.seed_minus = Button("-", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(-1))
-        self.seed_plus = Button("+", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(1))
-        self.seed_new = Button(
+        self.seed_minus = ZButton("-", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(-1))
+        self.seed_plus = ZButton("+", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(1))
+        self.seed_new = ZButton(
             "New",
             pygame.Rect(0, 0, 60, 30),
             self.new_seed,
             tooltip="A fresh random seed (or type digits; Backspace deletes)",
         )
-        self.start_button = Button(
+        self.start_button = ZButton(
             "Start",
             pygame.Rect(0, 0, 150, 44),
             self.start,
             primary=True,
             tooltip="Start the game (Enter)",
         )
-        self.resume_button = Button(
+        self.resume_button = ZButton(
             "Resume",
             pygame.Rect(0, 0, 130, 44),
             self.resume,
             tooltip="Resume your autosave or a saved game",
         )
-        self.replay_button = Button(
+        self.replay_button = ZButton(
             "Replays",
             pygame.Rect(0, 0, 130, 44),
             self.replays,
             tooltip="Watch a saved replay turn by turn",
         )
-        self.back_button = Button(
+        self.back_button = ZButton(
             "Back", pygame.Rect(0, 0, 110, 44), self.leave, tooltip="Back to the launcher (Esc)"
         )
         self.message = ""
+        self.lead = 120
         self.changed()
 
     # -- choices ----------------------------------------------------------------------------
@@ -288,30 +289,42 @@ class SetupScene(Scene):
         return out
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        set_zoom(size)
         w, h = size
-        self.card = pygame.Rect(0, 0, min(880, w - 30), h - 30)
+        self.card = pygame.Rect(0, 0, min(px(880), w - 30), h - 30)
         self.card.center = (w // 2, h // 2)
         left = self.card.x + 24
-        col = min(420, self.card.width // 2 - 10)
-        y = self.card.y + 64
-        step = ROW if h >= 700 else 34
+        lead = self.lead = px(120)
+        col = min(px(420), self.card.width // 2 - 10)
+        y = self.card.y + px(64)
+        step = px(ROW) if h >= 700 else 34
+        high = px(28)
         for _, stepper in self.rows():
             if stepper is not None:
-                stepper.layout(pygame.Rect(left + 120, y, col - 130, 28))
+                stepper.layout(pygame.Rect(left + lead, y, col - lead - 10, high))
             self._last_y = y
             y += step
-        self.seed_minus.rect.topleft = (left + 120, self._last_y)
-        self.seed_new.rect.topleft = (left + 120 + 36 + 90, self._last_y)
-        self.seed_plus.rect.topleft = (left + 120 + 36 + 90 + 66, self._last_y)
+        small = px(30)
+        self.seed_minus.rect = pygame.Rect(left + lead, self._last_y, small, small)
+        self.seed_new.rect = pygame.Rect(left + lead + px(126), self._last_y, px(60), small)
+        self.seed_plus.rect = pygame.Rect(left + lead + px(192), self._last_y, small, small)
         sx = self.card.x + self.card.width // 2 + 10
-        sy = self.card.y + 64
+        sy = self.card.y + px(64)
         sw = self.card.right - 24 - sx
-        seat_step = min(step, max(28, (self.card.bottom - 80 - sy) // max(1, len(self.seat_kinds))))
+        seats = max(1, len(self.seat_kinds))
+        seat_step = min(step, max(28, (self.card.bottom - px(80) - sy) // seats))
         for i, stepper in enumerate(self.seat_kinds):
             stepper.layout(
-                pygame.Rect(sx + 90, sy + i * seat_step, sw - 90, min(28, seat_step - 4))
+                pygame.Rect(sx + px(90), sy + i * seat_step, sw - px(90), min(high, seat_step - 4))
             )
-        by = self.card.bottom - 62
+        by = self.card.bottom - px(62)
+        for button, width in (
+            (self.start_button, 150),
+            (self.resume_button, 130),
+            (self.replay_button, 130),
+            (self.back_button, 110),
+        ):
+            button.rect = pygame.Rect(0, by, px(width), px(44))
         self.start_button.rect.topright = (self.card.right - 24, by)
         self.resume_button.rect.topright = (self.start_button.rect.x - 10, by)
         self.replay_button.rect.topright = (self.resume_button.rect.x - 10, by)
@@ -355,7 +368,8 @@ class SetupScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         draw_panel(surface, self.card, border=theme.ACCENT, alpha=245)
-        label(surface, "WoK: a new game", (self.card.x + 24, self.card.y + 18), size=26, bold=True)
+        title = (self.card.x + 24, self.card.y + px(18))
+        label(surface, "WoK: a new game", title, size=26, bold=True)
         left = self.card.x + 24
         var = self.variant_rules()
         for name, stepper in self.rows():
@@ -368,33 +382,34 @@ class SetupScene(Scene):
                 label(
                     surface,
                     text,
-                    (left + 120, y + 6),
+                    (left + self.lead, y + px(6)),
                     size=14,
                     colour=theme.TEXT_MUTED,
-                    width=self.card.width // 2 - 150,
+                    width=self.card.width // 2 - self.lead - 30,
                 )
             if name == "Seed":
                 y = self.seed_minus.rect.y
                 label(
                     surface,
                     str(self.seed),
-                    (left + 120 + 36 + 45, y + 5),
+                    (left + self.lead + px(81), y + px(5)),
                     size=16,
                     bold=True,
                     anchor="midtop",
                 )
-            label(surface, name, (left, y + 5), size=15, colour=theme.TEXT_MUTED)
+            label(surface, name, (left, y + px(5)), size=15, colour=theme.TEXT_MUTED)
         sx = self.card.x + self.card.width // 2 + 10
-        label(surface, "Players", (sx, self.card.y + 36), size=15, bold=True)
+        label(surface, "Players", (sx, self.card.y + px(36)), size=15, bold=True)
         for i, stepper in enumerate(self.seat_kinds):
             colours = var.colours_per_seat
-            pygame.draw.circle(surface, colour_of(i * colours), (sx + 8, stepper.rect.centery), 7)
+            dot = (sx + px(8), stepper.rect.centery)
+            pygame.draw.circle(surface, colour_of(i * colours), dot, px(7))
             label(
                 surface,
                 SEAT_NAMES[i % len(SEAT_NAMES)],
-                (sx + 22, stepper.rect.y + 4),
+                (sx + px(22), stepper.rect.y + px(4)),
                 size=15,
-                width=66,
+                width=px(66),
             )
         notes = []
         if var.robots:
@@ -413,12 +428,12 @@ class SetupScene(Scene):
                 colour=theme.TEXT_MUTED,
                 width=self.card.right - sx - 24,
             )
-            y += 18
+            y += px(18)
         if self.message:
             label(
                 surface,
                 self.message,
-                (self.card.x + 24, self.start_button.rect.y - 26),
+                (self.card.x + 24, self.start_button.rect.y - px(26)),
                 size=14,
                 colour=theme.DANGER,
                 width=self.card.width - 48,
