@@ -223,6 +223,10 @@ class ReplayScene(Scene):
             button.rect.topright = (x, 11)
             x = button.rect.left - 8
 
+    def animating(self) -> bool:
+        """Drawn every frame while it plays; a paused or finished replay costs nothing."""
+        return self.playing and self.step < len(self.replay.actions)
+
     def toggle(self) -> None:
         self.playing = not self.playing
         self.pause_button.label = "Pause" if self.playing else "Play"

@@ -28,6 +28,7 @@ from suite.ui.widgets import (
     draw_panel,
     draw_text,
     fit_lines,
+    fit_text,
 )
 from suite.worldwar.rules import SPEC
 from suite.worldwar.rules.cards import CARD_MODES
@@ -52,6 +53,7 @@ from suite.worldwar.screens.scale import px, ui_factor
 RULES = default_rules()
 MAX_SEATS = RULES.setup.max_players
 MIN_SEATS = RULES.setup.min_players
+FILE_MENU_WIDTH = 520  # fits 800x560 with the menu's margins
 MAX_FILES = 8  # saves or replays listed at once (newest first)
 KIND_LABELS = [
     ("human", "Human"),
@@ -101,10 +103,13 @@ def file_menu(
     actions: list[tuple[str, str, Callable[[], object]]] = []
     for path in files[:MAX_FILES]:
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-        label = f"{describe(path) or path.stem.replace('-', ' ')}   ({when})"
+        what = describe(path) or path.stem.replace("-", " ")
+        stamp = f"   ({when})"
+        room = FILE_MENU_WIDTH - 24 - theme.font(15, True).size(stamp)[0]
+        label = fit_text(what, 15, room, True) + stamp
         actions.append((label, str(path), functools.partial(on_pick, path)))
     actions.append(("Cancel", "Back to the set-up (Esc)", lambda: None))
-    return MenuScene(app, title, actions, width=440, font_size=15)
+    return MenuScene(app, title, actions, width=FILE_MENU_WIDTH, font_size=15)
 
 
 class SeatRow:
