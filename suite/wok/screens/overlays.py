@@ -22,7 +22,7 @@ KEYS = (
     ("Tab", "next of your colours (Duel, Trinity)"),
     ("T", "the last turn report and the charts"),
     ("P / L", "your provinces' table / the players list"),
-    ("Wheel, drag", "zoom the map, move a zoomed map;  0 whole map;  N names or numbers"),
+    ("Wheel, drag", "zoom, move the map;  0 whole map;  N names or numbers"),
     ("Badges", "armies (~: old intel, ?: unknown), * protected home, terrain initial"),
     ("F1", "this help;  Esc the menu (save, help, leave)"),
 )
