@@ -127,7 +127,9 @@ class HelpScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         _veil(surface)
         w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, 640, 90 + 30 * len(SHORTCUTS))
+        step = max(22, min(30, (h - 110) // len(SHORTCUTS)))  # fits 800x560
+        size = 16 if step >= 26 else 14
+        rect = pygame.Rect(0, 0, min(640, w - 20), 90 + step * len(SHORTCUTS))
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250, radius=12)
         draw_text(
@@ -144,13 +146,13 @@ class HelpScene(Scene):
                 surface,
                 keys,
                 (rect.x + 190, y),
-                size=16,
+                size=size,
                 bold=True,
                 colour=theme.ACCENT,
                 anchor="topright",
             )
-            draw_text(surface, what, (rect.x + 210, y), size=16)
-            y += 30
+            draw_text(surface, what, (rect.x + 210, y), size=size)
+            y += step
 
 
 class MenuScene(Scene):
