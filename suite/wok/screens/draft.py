@@ -73,11 +73,10 @@ SHORT: dict[Phase, str] = {
     "upgrades": "Upgr.",
     "spies": "Spy",
 }
-ENTRY_LIMIT: dict[Phase, str] = {
+ENTRY_LIMIT: dict[Phase, str] = {  # the `Limits` field of each phase (troops: `[troops]`)
     "bombs": "bomb_orders",
     "attacks": "attack_orders",
     "transforms": "transform_orders",
-    "troops": "",
     "moves": "move_orders",
     "aims": "aim_orders",
     "upgrades": "upgrade_orders",
@@ -285,7 +284,6 @@ class Planner:
         self.seen = {p.id: p.seen for p in view.provinces}
         self.map = view.map.provinces
         self.names = [p.name for p in self.map]
-        self.colour_names = {pl.colour: pl.name for pl in view.players}
 
     # -- facts ------------------------------------------------------------------------------
 
