@@ -379,3 +379,16 @@ def test_menu_declares_an_ally_and_votes(artifacts: Path) -> None:
         h.key(pygame.K_ESCAPE)
         h.click(next(b for b in h.scene.buttons if b.label == "Vote to end"))
         assert 0 in scene.view.votes and scene.view.outcome is None
+
+
+def test_trinity_groups_two_colours_per_player_without_naps() -> None:
+    seats = [SeatPlan("Han"), SeatPlan("Kor", "robot"), SeatPlan("Mir", "robot")]
+    match = WokMatch.new({"variant": "trinity"}, 5, seats)
+    with Harness(size=(800, 560)) as h:
+        scene = GameScene(h.app, match, bot_delay=0.0)
+        h.push(scene)
+        close_reports(h)
+        assert len(scene.form.colour_buttons) == 2
+        assert [len(g.colours) for g in scene.view.variant.groups] == [2, 2, 2]
+        assert all(scene._nap_text(c) == "" for c in range(len(scene.view.players)))
+        assert scene.current().nap is None
