@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import signal
@@ -212,6 +213,7 @@ class MatchServer:
             server_header=SERVER_NAME,
         )
         self._spawn(self._ticker())
+        gc.freeze()  # what exists now (engines, rules data) is never garbage: skip it in GC
         log.info("serving on %s:%d (data in %s)", self.settings.host, self.port, self.data)
 
     @property

@@ -8,8 +8,10 @@ cut may lose the last commits). `unfinished` gives what a restarted server repla
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -69,18 +71,41 @@ class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Store:
-    """One SQLite file; every write commits at once. Not shared between processes."""
+    """One SQLite file; every write commits at once. Not shared between processes.
 
-    def __init__(self, path: Path | str) -> None:
+    Writers never wait for a WAL checkpoint (the one step that syncs the disk): a
+    background thread with its own connection checkpoints every `checkpoint_every`
+    seconds instead.
+    """
+
+    def __init__(self, path: Path | str, checkpoint_every: float = 2.0) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, args=(checkpoint_every,), daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=10)
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
 
     def add_room(
