@@ -62,20 +62,6 @@ def close_reports(h: Harness) -> None:
     assert not isinstance(h.scene, ReportScene)
 
 
-def example_pick(scene: GameScene, phase: str) -> None:
-    """Pick a sensible source and target for `phase` by clicking the map."""
-    form = scene.form
-    planner = form.planner
-    assert planner is not None
-    sources = planner.sources(form.colour, phase)  # type: ignore[arg-type]
-    if not sources:
-        return
-    own = scene.view.provinces
-    source = max(sources, key=lambda p: own[p].figures.arm if own[p].figures else 0)
-    return_pos = scene.mapview.centre(source)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=return_pos, button=1))
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_every_panel_the_report_and_charts(
     size: tuple[int, int], artifacts: Path
