@@ -253,9 +253,11 @@ class RemoteSession:
         return view
 
     def view(self, seat: Seat | None) -> View:
-        """The view the server last sent (this client's seat, or the spectator view)."""
+        """The view the server last sent: this client's seat's (a seated client asking for
+        the public view, `seat` None, gets it too: it holds everything public), or the
+        spectator view for a spectator. Another seat's view is refused."""
         last = self._last()
-        if seat != last.seat:
+        if seat is not None and seat != last.seat:
             raise IllegalAction(f"this client sees seat {last.seat}'s view, not seat {seat}'s")
         cached = self._typed
         if cached is None or cached[0] != last.state_id:
