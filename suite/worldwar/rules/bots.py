@@ -6,8 +6,9 @@
   enemy neighbour holding fewer armies until none is left, moves all but one army into
   each conquest, turns in whenever it can and makes no free move.
 - `EasyBot` ("easy", greedy): all armies on its strongest border, attacks to the end
-  whenever it outnumbers the defender by two (a beaten opponent, holding at most
-  `FINISH` territories, whenever it outnumbers it at all), moves everything in.
+  whenever it outnumbers the defender by two, the biggest army it outnumbers two to one
+  first (a beaten opponent, holding at most `FINISH` territories, whenever it outnumbers
+  it at all), moves everything in.
 - `HardBot` ("hard"): exact conquest odds (`odds.win_probability`), continent values,
   borders, card timing (one conquest a turn for the card) and fortifying the border; it
   finishes a beaten opponent first when the odds favour it.
@@ -230,9 +231,9 @@ class EasyBot:
             return common
         if phase == "attack":
             best_pair: tuple[int, int] | None = None
-            best_gap = 1
             beaten = _beaten(view, seat)
             best_kill = 0
+            best_key = (False, 0)
             for s in range(len(owner)):
                 if owner[s] != seat or armies[s] < 2:
                     continue
@@ -242,8 +243,13 @@ class EasyBot:
                         continue
                     if owner[t] in beaten and gap > best_kill:
                         best_kill, best_pair = gap, (s, t)
-                    elif not best_kill and armies[s] >= 3 and gap > best_gap:
-                        best_gap, best_pair = gap, (s, t)
+                    elif not best_kill and armies[s] >= 3 and gap > 1:
+                        # The biggest enemy army it outnumbers two to one, else the
+                        # biggest margin: a strong stack crushes armies, not just land.
+                        crush = armies[s] >= 2 * armies[t]
+                        key = (crush, armies[t] if crush else gap)
+                        if key > best_key:
+                            best_key, best_pair = key, (s, t)
             if best_pair is not None:
                 return A.Blitz(ids[best_pair[0]], ids[best_pair[1]], True)
         return A.EndTurn()
