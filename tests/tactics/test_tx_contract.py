@@ -12,7 +12,7 @@ from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
 from suite.tactics.rules.config import TacticsConfig
 from suite.tactics.rules.state import MOVE, OVER, TacticsState
-from suite.tactics.rules.view import TacticsView
+from suite.tactics.rules.view import TacticsView, pack_area, unpack_area
 
 SPEC = game_spec("tactics")
 SWORDSMAN, ARCHER = 1, 2
@@ -27,6 +27,34 @@ def battle(seed: int = 1, **config: object) -> TacticsState:
 def roundtrip(view: TacticsView) -> None:
     data = msgspec.json.encode(view)
     assert msgspec.json.decode(data, type=SPEC.view_type) == view
+
+
+def piece_cell(view: TacticsView, uid: int) -> tuple[int, int]:
+    piece = next(p for p in view.pieces if p.uid == uid)
+    return piece.x, piece.y
+
+
+def test_areas_pack_compactly_and_bad_masks_are_refused() -> None:
+    cells = {(4, 5), (2, 3), (3, 1), (9, 3)}
+    mask = pack_area((3, 3), cells, 6)
+    assert len(mask) <= 21 and unpack_area((3, 3), mask, 6) == cells
+    assert pack_area((0, 0), (), 2) == "0" and not unpack_area((0, 0), "0", 2)
+    with pytest.raises(ValueError, match="not 1..2 steps"):
+        pack_area((0, 0), [(3, 0)], 2)
+    with pytest.raises(ValueError):
+        unpack_area((0, 0), "fff", 1)
+    state = battle(2)
+    seat = state.current
+    state.apply(seat, next(a for a in state.legal(seat) if isinstance(a, A.Select)))
+    view = state.view(seat)
+    assert view.area != "0" and all(r.area for r in view.reach)
+    data = msgspec.json.encode(view)
+    for bad in ("zz", "f" * 40, "-1"):
+        broken = data.replace(f'"area":"{view.area}"'.encode(), f'"area":"{bad}"'.encode())
+        assert broken != data
+        with pytest.raises(msgspec.ValidationError, match="area mask"):
+            msgspec.json.decode(broken, type=SPEC.view_type)
+    assert battle(2).view(0).area_at() == frozenset()
 
 
 def test_spec_names_its_types_and_screens() -> None:
@@ -62,6 +90,13 @@ def test_views_round_trip_and_hide_other_seats_xp() -> None:
             cells = {state.terrain.cell(c) for c in state.reachable(unit)}
             assert {(r.x, r.y) for r in view.reach} == cells
             assert set(view.targets) == {t.uid for t in state.targets(unit)}
+            cells_of = state.terrain.cell
+            assert view.area_at() == {cells_of(c) for c in state.shot_cells(unit)}
+            for spot in view.reach:
+                cell = state.terrain.index(spot.x, spot.y)
+                shots = {cells_of(c) for c in state.shot_cells(unit, cell)}
+                assert view.area_at((spot.x, spot.y)) == shots
+                assert {piece_cell(view, t) for t in spot.targets} <= shots
             for odds in view.odds:
                 numbers = state.forecast(unit, state.units[odds.target])
                 assert (odds.miss, odds.hit_damage) == (numbers.miss, numbers.hit_damage)

@@ -518,12 +518,23 @@ def test_clicks_mean_what_the_phase_allows() -> None:
     assert orders.click_action(view, choices, (mine.x, mine.y)) == SkipMove()
     marks = orders.highlights(view, (spot.x, spot.y), True).cells
     assert (spot.x, spot.y) in marks["hover"] and marks["reach"]
+    assert marks["outline"] == view.area_at((spot.x, spot.y)) and marks["outline"]
+    assert marks["threat"] <= marks["outline"]
+    here = orders.highlights(view, (mine.x, mine.y), True).cells
+    assert here["outline"] == view.area_at() and "hover" not in here
     session.act(seat, SkipMove())
     view, choices = state()
     assert view.phase == "attack"
+    marks = orders.highlights(view, None, True).cells
+    assert marks["zone"] == view.area_at() and marks["zone"]
     if not view.targets:
-        assert orders.highlights(view, None, True).cells["target"] == {(mine.x, mine.y)}
+        assert marks["target"] == {(mine.x, mine.y)}
         assert orders.click_action(view, choices, (mine.x, mine.y)) == SkipAttack()
+        empty = next(iter(marks["zone"]))
+        assert orders.click_action(view, choices, empty) == SkipAttack()
+    else:
+        empty = next(c for c in marks["zone"] if orders.piece_at(view, c) is None)
+        assert orders.click_action(view, choices, empty) is None
 
 
 def test_the_battle_follows_window_resizes() -> None:

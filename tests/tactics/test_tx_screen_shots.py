@@ -31,11 +31,14 @@ from suite.ui.harness import Harness
 
 SIZES = ((800, 560), (1280, 800), (1920, 1080))
 SEATS = [SeatInfo("Commander", "human"), SeatInfo("Bot Ada", "normal")]
+ARCHER = 2  # the default pack's archer: range 4, minRange 1
 
 
-def battle(h: Harness, map_id: int, seed: int = 5, size: int | None = 4) -> BattleScene:
-    config = battle_config(SEATS, pack=None, map_id=map_id, pieces_per_turn=0, army_size=size)
-    session = start_battle(config, SEATS, seed)
+def battle(
+    h: Harness, map_id: int, seed: int = 5, size: int | None = 4, seats: list[SeatInfo] = SEATS
+) -> BattleScene:
+    config = battle_config(seats, pack=None, map_id=map_id, pieces_per_turn=0, army_size=size)
+    session = start_battle(config, seats, seed)
     players = [(s.name, s.human) for s in SEATS]
     scene = BattleScene(
         h.app,
@@ -116,6 +119,38 @@ def test_army_choice_is_remembered(artifacts: Path) -> None:
         again = h.push(open_setup(h.app))
         assert isinstance(again, SetupScene)
         assert again.formation == setup.formation
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
+def test_weapon_range_is_drawn_from_the_hovered_tile_and_after_the_hop(
+    artifacts: Path, size: tuple[int, int]
+) -> None:
+    archers = SeatInfo("Commander", "human", (0, 0, 0, 0, ARCHER, 0, 0, 0, 0))
+    with Harness(size=size) as h:
+        scene = battle(h, map_id=1, size=None, seats=[archers, SEATS[1]])
+        settle(h, scene)
+        archer = next(p for p in scene.view.pieces if p.owner == scene.viewer)
+        h.click(scene.screen_point((archer.x, archer.y)))
+        settle(h, scene)
+        view = scene.view
+        assert view.phase == "move" and view.selected == archer.uid
+        spot = max(view.reach, key=lambda r: (len(view.area_at((r.x, r.y))), r.y, r.x))
+        scene.field.look_at((spot.x, spot.y))
+        h.move(scene.screen_point((spot.x, spot.y)))
+        h.frames(3)
+        marks = scene._marks().cells
+        area = view.area_at((spot.x, spot.y))
+        assert marks["outline"] == area and len(area) > 12  # range 4 round the white tile
+        assert (spot.x, spot.y) not in area  # minRange 1: not its own tile
+        tag = f"{size[0]}x{size[1]}"
+        h.screenshot(artifacts / f"tx_battle_range_hover_{tag}.png")
+        h.click(scene.screen_point((spot.x, spot.y)))
+        settle(h, scene)
+        assert scene.view.phase == "attack"
+        h.move((size[0] - 5, size[1] - 5))
+        h.frames(3)
+        assert scene._marks().cells["zone"] == area
+        h.screenshot(artifacts / f"tx_battle_range_zone_{tag}.png")
 
 
 def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:

@@ -11,10 +11,17 @@ rule numbers a screen shows (rest, costs, caps).
 
 `build_view(state, seat)` makes one; `TacticsState.from_view` rebuilds an engine from one
 (bots reason on it; another seat's XP reads 0 there).
+
+Tiles in weapon range travel packed (`pack_area`): a hex bit mask over the diamond of
+step offsets 1..r around the tile, r the selected piece's range, in `diamond(r)` order;
+`TacticsView.area_at` unpacks them for a screen.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -25,6 +32,50 @@ from suite.tactics.rules import combat
 
 if TYPE_CHECKING:
     from suite.tactics.rules.state import TacticsState, Unit
+
+Cell = tuple[int, int]
+_HEX = re.compile("[0-9a-f]{1,64}")
+
+
+@lru_cache(maxsize=16)
+def diamond(radius: int) -> tuple[Cell, ...]:
+    """The (dx, dy) offsets at step distance 1..`radius`, row by row (dy, then dx): the
+    bit order of a packed area."""
+    return tuple(
+        (dx, dy)
+        for dy in range(-radius, radius + 1)
+        for dx in range(-(radius - abs(dy)), radius - abs(dy) + 1)
+        if dx or dy
+    )
+
+
+@lru_cache(maxsize=16)
+def _bit_of(radius: int) -> dict[Cell, int]:
+    return {offset: i for i, offset in enumerate(diamond(radius))}
+
+
+def pack_area(origin: Cell, cells: Iterable[Cell], radius: int) -> str:
+    """`cells` (each within `radius` steps of `origin`, origin excluded) as a hex bit mask
+    over `diamond(radius)`; "0" when empty. Raises ValueError for a cell out of the diamond."""
+    bit = _bit_of(radius)
+    mask = 0
+    for x, y in cells:
+        offset = (x - origin[0], y - origin[1])
+        if offset not in bit:
+            raise ValueError(f"cell {(x, y)} is not 1..{radius} steps from {origin}")
+        mask |= 1 << bit[offset]
+    return format(mask, "x")
+
+
+def unpack_area(origin: Cell, mask: str, radius: int) -> frozenset[Cell]:
+    """The cells a `pack_area` mask names around `origin`; a malformed mask (not hex, or
+    bits past the diamond) raises ValueError."""
+    bits = int(mask, 16) if mask else 0
+    offsets = diamond(radius)
+    if bits < 0 or bits >> len(offsets):
+        raise ValueError(f"area mask {mask!r} does not fit range {radius}")
+    ox, oy = origin
+    return frozenset((ox + dx, oy + dy) for i, (dx, dy) in enumerate(offsets) if bits >> i & 1)
 
 
 class MapRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,11 +132,13 @@ class PieceView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Reach(msgspec.Struct, frozen=True):
-    """A tile the selected piece may move to, and the enemy pieces it could attack there."""
+    """A tile the selected piece may move to, the enemy pieces it could attack there and
+    `area`, every tile in its weapon's range from there (T3; packed, see `pack_area`)."""
 
     x: int
     y: int
     targets: tuple[int, ...]
+    area: str
 
 
 class Odds(msgspec.Struct, frozen=True, kw_only=True):
@@ -132,8 +185,9 @@ class TacticsView(View, frozen=True, kw_only=True, tag="tactics"):
     """A seat's (or, with `seat` None, a spectator's) view of the battle.
 
     `current` is None once the battle is over; `selected` the piece being commanded (None
-    in the select phase); `reach` its tiles in the move phase; `targets` the enemies it
-    may attack from where it stands (move and attack phases); `odds` its forecast on every
+    in the select phase); `reach` its tiles in the move phase; `area` the tiles in its
+    weapon's range from where it stands and `targets` the enemies among them (move and
+    attack phases; `area` "0" when nothing is selected); `odds` its forecast on every
     living enemy; `eliminated` lists beaten seats in the order they fell.
     `pieces_left_this_turn` is None in "all rested" mode (`pieces_per_turn` 0).
     `quiet_rounds` counts whole rounds without damage (T17) and `damage_this_round`
@@ -154,6 +208,7 @@ class TacticsView(View, frozen=True, kw_only=True, tag="tactics"):
     commandable: tuple[int, ...]
     acted: tuple[int, ...]
     reach: tuple[Reach, ...]
+    area: str
     targets: tuple[int, ...]
     odds: tuple[Odds, ...]
     pieces_per_turn: int
@@ -164,6 +219,27 @@ class TacticsView(View, frozen=True, kw_only=True, tag="tactics"):
     damage_this_round: bool
     rules: RuleNumbers
     outcome: Outcome | None
+
+    def __post_init__(self) -> None:
+        """Refuse (ValueError; msgspec.ValidationError when decoding) an area mask that is
+        not lower-case hex or names bits past the selected piece's range."""
+        piece = next((p for p in self.pieces if p.uid == self.selected), None)
+        size = len(diamond(piece.range)) if piece is not None and 0 <= piece.range <= 64 else 0
+        for mask in (self.area, *(r.area for r in self.reach)):
+            if not _HEX.fullmatch(mask) or int(mask, 16).bit_length() > size:
+                raise ValueError(f"area mask {mask!r} does not fit the selected piece's range")
+
+    def area_at(self, cell: Cell | None = None) -> frozenset[Cell]:
+        """The tiles in the selected piece's weapon range from `cell` (a reachable tile;
+        None: where it stands); empty when nothing is selected or `cell` is not reachable."""
+        piece = next((p for p in self.pieces if p.uid == self.selected), None)
+        if piece is None:
+            return frozenset()
+        here = (piece.x, piece.y)
+        if cell is None or cell == here:
+            return unpack_area(here, self.area, piece.range)
+        spot = next((r for r in self.reach if (r.x, r.y) == cell), None)
+        return frozenset() if spot is None else unpack_area(cell, spot.area, piece.range)
 
 
 def _piece(state: TacticsState, unit: Unit, seat: int | None, can_act: bool) -> PieceView:
@@ -222,6 +298,18 @@ def _odds(state: TacticsState, unit: Unit) -> tuple[Odds, ...]:
     return tuple(out)
 
 
+def _area(state: TacticsState, unit: Unit, cell: int) -> str:
+    """The tiles `unit`'s weapon reaches from `cell`, packed."""
+    radius = min(state.pieces[unit.kind].range, state.rules.movement.max_range)
+    terrain = state.terrain
+    cells = (terrain.cell(c) for c in state.shot_cells(unit, cell))
+    return pack_area(terrain.cell(cell), cells, radius)
+
+
+def _targets(state: TacticsState, unit: Unit, cell: int) -> tuple[int, ...]:
+    return tuple(t.uid for t in state.targets(unit, cell))
+
+
 def build_view(state: TacticsState, seat: int | None) -> TacticsView:
     """The view of `seat` (None: a spectator); see the module docstring."""
     from suite.tactics.rules.state import MOVE, OVER
@@ -232,16 +320,19 @@ def build_view(state: TacticsState, seat: int | None) -> TacticsView:
     able = set(commandable)
     selected = None if state.active < 0 else state.units[state.active]
     reach: tuple[Reach, ...] = ()
+    area = "0"
     targets: tuple[int, ...] = ()
     odds: tuple[Odds, ...] = ()
     if selected is not None:
         if state.phase == MOVE:
-            size = state.terrain.size
             reach = tuple(
-                Reach(c % size, c // size, tuple(t.uid for t in state.targets(selected, c)))
+                Reach(
+                    *state.terrain.cell(c), _targets(state, selected, c), _area(state, selected, c)
+                )
                 for c in sorted(state.reachable(selected))
             )
-        targets = tuple(t.uid for t in state.targets(selected))
+        area = _area(state, selected, selected.cell)
+        targets = _targets(state, selected, selected.cell)
         odds = _odds(state, selected)
     limit = state.pieces_per_turn
     seats = []
@@ -274,6 +365,7 @@ def build_view(state: TacticsState, seat: int | None) -> TacticsView:
         commandable=commandable,
         acted=tuple(u.uid for u in state.units if u.acted and u.hp > 0),
         reach=reach,
+        area=area,
         targets=targets,
         odds=odds,
         pieces_per_turn=limit,

@@ -30,8 +30,10 @@ GLIDE = 9.0  # 1/seconds: how quickly the camera closes on its goal
 MARKS: dict[str, tuple[Colour, int, int]] = {
     "reach": ((160, 50, 255), 115, 0),  # purple: where the selected piece may go
     "hover": ((255, 255, 255), 150, 0),  # white: the reachable tile under the mouse
-    "outline": ((255, 150, 30), 255, 3),  # orange outline: attackable from the white tile
-    "target": ((255, 140, 20), 140, 0),  # orange: attackable now
+    "zone": ((255, 150, 30), 70, 0),  # light orange: in weapon range now (attack phase)
+    "outline": ((255, 150, 30), 255, 2),  # orange outline: in range from the white tile
+    "threat": ((255, 120, 20), 150, 0),  # orange: an enemy it could attack from there
+    "target": ((255, 120, 20), 170, 0),  # orange: attackable now
     "selected": ((255, 230, 120), 255, 2),  # the commanded piece's tile
     "ready": ((120, 210, 255), 170, 2),  # own pieces that may be commanded now
     "cursor": ((220, 230, 255), 150, 1),  # the tile under the mouse

@@ -2,11 +2,13 @@
 (pure functions, no drawing): the interaction of the original's Book of Tactics help.
 
 - select phase: own pieces that may act are outlined; clicking one selects it;
-- move phase: reachable tiles purple, the one under the mouse white with orange outlines
-  on the enemies the piece could strike from there; clicking a purple tile walks there,
-  clicking the piece itself stays (Skip Move);
-- attack phase: the enemies in reach glow orange; clicking one attacks it; with none,
-  the piece itself glows and clicking it ends its command (Skip Attack).
+- move phase: reachable tiles purple, the one under the mouse white with an orange
+  outline round every tile the piece could attack from there (the enemies among them
+  filled orange); pointing at the piece itself shows the same from where it stands;
+  clicking a purple tile walks there, clicking the piece itself stays (Skip Move);
+- attack phase: every tile in weapon range glows orange, the enemies on them brighter;
+  clicking one attacks it; with none, the piece itself glows too and clicking it or any
+  orange tile ends its command (Skip Attack), as in the original.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ def click_action(view: TacticsView, choices: Choices, cell: Cell) -> Action | No
             return SkipMove()
         if choices.skip_attack:
             return SkipAttack()
+    if choices.skip_attack and not choices.attacks and cell in view.area_at():
+        return SkipAttack()
     return None
 
 
@@ -93,10 +97,13 @@ def highlights(view: TacticsView, hover: Cell | None, commanding: bool) -> Marks
         hovered = next((r for r in view.reach if (r.x, r.y) == hover), None)
         if hovered is not None:
             cells["hover"] = frozenset({(hovered.x, hovered.y)})
-            cells["outline"] = frozenset(pos[t] for t in hovered.targets if t in pos)
+            cells["outline"] = view.area_at((hovered.x, hovered.y))
+            cells["threat"] = frozenset(pos[t] for t in hovered.targets if t in pos)
         elif selected is not None and hover == (selected.x, selected.y):
-            cells["outline"] = frozenset(pos[t] for t in view.targets if t in pos)
+            cells["outline"] = view.area_at()
+            cells["threat"] = frozenset(pos[t] for t in view.targets if t in pos)
     elif view.phase == "attack":
+        cells["zone"] = view.area_at()
         cells["target"] = frozenset(pos[t] for t in view.targets if t in pos)
         if not cells["target"] and selected is not None:
             cells["target"] = frozenset({(selected.x, selected.y)})
