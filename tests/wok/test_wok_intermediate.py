@@ -289,3 +289,11 @@ def test_the_action_space_describes_troop_upgrades_and_wood():
     assert "CHO" in desc["aims"] and "TRO" in desc["move_units"]
     plain = create({"players": 2}, 2).legal(0).describe()  # type: ignore[union-attr]
     assert plain["troop_upgrades"] is None and "CHO" not in plain["aims"]
+
+
+def test_carried_fractions_stay_below_one_unit(make_world):
+    w = _world(make_world)
+    w.carry[0] = 0.7
+    assert ph._made(w, 0, 0.1, 2.9999999999) == 1 and w.carry[0] == 0.0  # not 0.999999...
+    w.carry[0] = 0.25
+    assert ph._made(w, 0, 2.5, 1.1) == 3 and w.carry[0] == pytest.approx(0.0)  # 2.75 + 0.25

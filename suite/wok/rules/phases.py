@@ -402,9 +402,9 @@ def _made(w: World, p: int, base: float, mult: float) -> int:
     unit waits in the province for the next turn."""
     value = base * mult
     if w.rules.working.carry_fractions:
-        value += w.carry[p]
-        units = math.floor(value + 1e-9)
-        w.carry[p] = round(value - units, 6) if value - units > 1e-9 else 0.0
+        value = round(value + w.carry[p], 6)  # fractions to a millionth, so 0.999999 is 1
+        units = math.floor(value)
+        w.carry[p] = round(value - units, 6)
         return units
     return math.floor(value + 1e-9)
 
