@@ -24,7 +24,7 @@ from suite.core.match import Outcome
 from suite.paths import user_data_dir
 from suite.tactics.rules.data import Rules, load_rules
 from suite.tactics.rules.requirements import Profile
-from suite.tactics.rules.state import TacticsState
+from suite.tactics.rules.view import TacticsView
 
 DB_NAME = "tactics.sqlite"
 WAR_POINTS_KEY = "war_points"
@@ -144,15 +144,22 @@ def war_awards(
     return awards
 
 
-def entrants_from_state(
-    state: TacticsState, names: Sequence[str], humans: Sequence[bool]
+def entrants_from_view(
+    view: TacticsView,
+    names: Sequence[str],
+    humans: Sequence[bool],
+    guilds: Sequence[str] = (),
 ) -> list[Entrant]:
-    """One entrant per seat of a finished battle, with the pieces each seat lost."""
-    lost = [0] * state.players
-    for unit in state.units:
-        if unit.hp <= 0:
-            lost[unit.seat] += 1
-    return [Entrant(names[s], bool(humans[s]), lost[s]) for s in range(state.players)]
+    """One entrant per named seat of a finished battle (any seat's view: the field is
+    public), with the pieces each seat lost and its guild ("" when `guilds` is short)."""
+    lost = [0] * len(names)
+    for piece in view.pieces:
+        if not piece.alive and piece.owner < len(lost):
+            lost[piece.owner] += 1
+    return [
+        Entrant(names[s], bool(humans[s]), lost[s], guilds[s] if s < len(guilds) else "")
+        for s in range(len(names))
+    ]
 
 
 class RatingsDB:

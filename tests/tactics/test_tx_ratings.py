@@ -11,7 +11,7 @@ from suite.tactics.ratings import (
     Entrant,
     RatingsDB,
     elo_changes,
-    entrants_from_state,
+    entrants_from_view,
     war_awards,
 )
 from suite.tactics.rules.data import load_rules
@@ -98,8 +98,8 @@ def test_war_settings_and_guilds_persist(tmp_path: Path) -> None:
 def test_entrants_count_lost_pieces() -> None:
     state = TacticsState.create({"players": 2, "map": 1, "armies": [[1, 1], [2]]}, 1)
     state.units[0].hp = 0
-    seats = entrants_from_state(state, ["a", "b"], [True, False])
-    assert seats == [Entrant("a", True, 1), Entrant("b", False, 0)]
+    seats = entrants_from_view(state.view(None), ["a", "b"], [True, False], ["Red"])
+    assert seats == [Entrant("a", True, 1, "Red"), Entrant("b", False, 0)]
 
 
 def test_default_database_lives_in_the_user_data_folder() -> None:

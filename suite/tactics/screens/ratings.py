@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from suite.core.match import Outcome
-from suite.tactics.ratings import BattleRecord, Entrant, RatingsDB
+from suite.tactics.ratings import BattleRecord, RatingsDB, entrants_from_view
 from suite.tactics.rules.requirements import Profile
 from suite.tactics.rules.view import TacticsView
 from suite.tactics.screens.book import StatsRow
@@ -112,14 +112,7 @@ class Records:
     ) -> tuple[BattleRecord | None, str | None]:
         """Record a finished battle (T10 Elo for humans only, T11 war points); the record
         of what changed, or None and the reason it could not be recorded."""
-        lost = [0] * len(names)
-        for piece in view.pieces:
-            if not piece.alive and piece.owner < len(lost):
-                lost[piece.owner] += 1
-        entrants = [
-            Entrant(names[s], bool(humans[s]), lost[s], guilds[s] if s < len(guilds) else "")
-            for s in range(len(names))
-        ]
+        entrants = entrants_from_view(view, names, humans, guilds)
         try:
             with self._db() as db:
                 return db.record_battle(entrants, outcome), None
