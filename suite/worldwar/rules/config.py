@@ -27,7 +27,8 @@ class WorldWarConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
     `TimeUp`); `max_turns`: after that many rounds the game ends and ranks by territories,
     then armies; `rules`: changes to the shipped rules data, in its shape (e.g.
     ``{"battle": {"attacker_max_dice": 1}}``), kept with the match, its saves and replays;
-    `auto_place`: deal and place every starting army at once (RULINGS R13).
+    `auto_place`: deal and place every starting army at once (RULINGS R13); `mode`: how
+    the match is won, "domination" (R8), "capital" or "mission" (see `modes`).
     """
 
     players: int = 2
@@ -39,6 +40,7 @@ class WorldWarConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
     max_turns: int | None = None
     rules: dict[str, Any] | None = None
     auto_place: bool = False
+    mode: Literal["domination", "capital", "mission"] = "domination"
 
     def __post_init__(self) -> None:
         if self.cards not in CARD_MODES:
@@ -54,7 +56,10 @@ class WorldWarConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
 
 
 def config_dict(config: WorldWarConfig) -> dict[str, Any]:
-    """`config` as JSON-safe builtins (for snapshots and replays)."""
+    """`config` as JSON-safe builtins (for snapshots and replays). The default `mode` is
+    left out, so Domination matches snapshot exactly as before modes existed."""
     out = msgspec.to_builtins(config)
     assert isinstance(out, dict)
+    if out.get("mode") == "domination":
+        del out["mode"]
     return out

@@ -22,6 +22,7 @@ import msgspec
 from suite.core.datafile import convert_rules, read_rules, read_toml
 from suite.paths import asset
 from suite.worldwar.rules.cards import Increasing, NoCards, Poker, Royalty
+from suite.worldwar.rules.modes import Modes
 
 RULES_FILE = ("worldwar", "rules", "rules.toml")
 
@@ -111,6 +112,7 @@ class RuleSet(_Table, frozen=True):
     battle: Battle
     clock: Clock
     cards: Cards
+    modes: Modes = Modes()
 
 
 @lru_cache(maxsize=1)

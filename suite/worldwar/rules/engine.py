@@ -40,6 +40,7 @@ from suite.core.match import (
 )
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
+from suite.worldwar.rules import modes
 from suite.worldwar.rules.cards import CardMode, Deck, make_deck
 from suite.worldwar.rules.config import WorldWarConfig
 from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
@@ -136,6 +137,13 @@ class WorldWarState:
         self.placed_total = 0
         self.lost_total = 0
         self.result: Outcome | None = None
+        self.mode: str = config.mode
+        self.capitals: list[int] = []
+        """Capital mode: each seat's capital territory (`modes`)."""
+        self.missions: list[modes.Mission] = []
+        """Secret Mission: each seat's mission (hidden from the others)."""
+        self.eliminator: list[int] = [-1] * players
+        """Capital and mission modes: who took each seat's last territory (-1: alive)."""
         self.start_events: list[Event] = []
         self.version = 0
         self._pair = (0, 0)
@@ -199,6 +207,8 @@ class WorldWarState:
         start = st.rules.setup.starting(n)
         st.setup_left = [max(0, start - st.counts[s]) for s in range(n)]
         st.start_events = [A.Dealt(tuple(st.owner), st.first, tuple(st.armies))]
+        if st.mode != "domination":
+            modes.start(st)
         st.current = st.first
         if cfg.auto_place:
             # R13 for everyone: every seat's armies placed at once, in turn order.
@@ -266,7 +276,10 @@ class WorldWarState:
         if reason is not None:
             raise IllegalAction(reason)
         self.version += 1
-        return _DO[type(action)](self, seat, action)
+        events = _DO[type(action)](self, seat, action)
+        if self.mode != "domination" and self.result is None:
+            events.extend(modes.after(self, events))
+        return events
 
     def allows(self, seat: Seat, action: Action) -> bool:
         """Would `apply(seat, action)` accept it now? (never raises)"""
@@ -309,6 +322,8 @@ class WorldWarState:
                 assert self.owner[p["target"]] == self.current, "occupying a foreign land"
         else:
             assert self.pending is None or self.phase == "over", "a stale pending battle"
+        if self.mode != "domination":
+            modes.check(self)
 
     # -- helpers -----------------------------------------------------------------
     def _terr(self, tid: str) -> int | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from suite.core.match import Outcome
+from suite.worldwar.rules import modes
 from suite.worldwar.rules.config import config_dict
 from suite.worldwar.rules.data import rules_dict
 
@@ -47,6 +48,9 @@ def snapshot(st: WorldWarState) -> dict[str, Any]:
         "lost_total": st.lost_total,
         "result": None if st.result is None else outcome_dict(st.result),
     }
+    if st.mode == "domination":
+        d["rules"].pop("modes", None)  # unused: Domination snapshots stay as they were
+    d.update(modes.snapshot_part(st))
     if st.embed_board:
         d["board"] = st.board.to_json()
     return d
@@ -84,6 +88,7 @@ def fill(st: WorldWarState, d: Mapping[str, Any], phases: tuple[str, ...]) -> No
     st.lost_total = int(d["lost_total"])
     r = d["result"]
     st.result = None if r is None else msgspec.convert(r, Outcome)
+    modes.fill_part(st, d)
 
 
 def outcome_dict(o: Outcome) -> dict[str, Any]:

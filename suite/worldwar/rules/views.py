@@ -20,6 +20,7 @@ from msgspec.structs import replace
 
 from suite.core.match import Outcome, Seat, View
 from suite.worldwar.rules.data import Battle
+from suite.worldwar.rules.modes import Mission, current_mission
 
 if TYPE_CHECKING:
     from suite.worldwar.rules.engine import WorldWarState
@@ -59,6 +60,8 @@ class WorldWarRules(msgspec.Struct, frozen=True, kw_only=True):
     clock: int
     """Seconds per turn (0: no clock)."""
     max_turns: int | None
+    mode: str = "domination"
+    """How the match is won: "domination" (R8), "capital" or "mission" (`modes`)."""
 
     def dice(self) -> Battle:
         """The match's dice rules (for `odds.odds_for`)."""
@@ -133,6 +136,10 @@ class WorldWarView(View, frozen=True, kw_only=True, tag="worldwar"):
     attack: AttackWaiting | None = None
     occupy: OccupyRange | None = None
     outcome: Outcome | None = None
+    capitals: tuple[int, ...] = ()
+    """Capital mode: each seat's capital territory (public)."""
+    mission: Mission | None = None
+    """Secret Mission: the seat's own mission as it stands (None for the others)."""
 
     def to_place(self) -> int:
         """Armies to place now (the set-up step or the reinforcements)."""
@@ -185,6 +192,7 @@ def rules_of(st: WorldWarState) -> WorldWarRules:
         defender="ask" if st.ask_defender else "auto",
         clock=st.clock,
         max_turns=st.max_turns,
+        mode=st.mode,
     )
 
 
@@ -257,6 +265,13 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
         occupy=occupy,
         outcome=st.result,
     )
+    if st.mode != "domination":
+        own = seat is not None and 0 <= seat < st.players and st.mode == "mission"
+        view = replace(
+            view,
+            capitals=tuple(st.capitals),
+            mission=current_mission(st, seat) if own and seat is not None else None,
+        )
     deck = st.deck_rules
     if deck is None:
         return view
