@@ -21,7 +21,7 @@ import logging
 import ssl
 import threading
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -68,6 +68,11 @@ class RemoteSession:
         self.game = ""
         """The room's game (set when the server first describes the room)."""
         self.seats: frozenset[Seat] = frozenset()
+        self.revision = 0
+        """Counts the messages received: a screen redraws when it moved."""
+        self.on_news: Callable[[], None] | None = None
+        """Called (on the session's thread) after each message; a screen may post a pygame
+        event here to wake its loop."""
         """This connection's seat (empty before a seat is taken, for spectators, or after a
         kick)."""
         self.client: Client = self._call(self._connect())
@@ -134,6 +139,12 @@ class RemoteSession:
 
     def _on_message(self, m: P.ServerMessage) -> None:
         """Runs on the session's loop: turn broadcasts and refusals into notices."""
+        self._note(m)
+        self.revision += 1
+        if self.on_news is not None:
+            self.on_news()
+
+    def _note(self, m: P.ServerMessage) -> None:
         if isinstance(m, P.Room):
             self.game = m.game
         elif isinstance(m, P.Seated):

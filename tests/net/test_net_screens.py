@@ -1,0 +1,96 @@
+"""The Host/Join screen and the lobby, driven by posted events against a live server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+import pytest
+
+from suite.net.screens import LobbyScene, OnlineScene
+from suite.net.server import MatchServer
+from suite.net.session import RemoteSession
+from suite.ui.harness import Harness
+
+from .test_net_session import server  # noqa: F401 - the threaded server fixture
+
+
+def _until(h: Harness, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise TimeoutError
+        h.frames(1)
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
+def test_host_seat_a_bot_ready_and_chat(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+    size: tuple[int, int],
+) -> None:
+    url = f"ws://127.0.0.1:{server.port}"
+    with Harness(size=size) as h:
+        online = OnlineScene(h.app, address=url)
+        h.push(online)
+        h.screenshot(artifacts / f"net_online_{size[0]}x{size[1]}.png")
+        h.click(online.game)  # the next game; its players follow its range
+        while online.game.value != "worldwar":
+            h.click(online.game)
+        h.click(online.host_there)
+        assert isinstance(h.scene, LobbyScene)
+        lobby = h.scene
+        session = lobby.session
+        room = server.rooms[session.code or ""]
+        assert room.game == "worldwar" and session.seat == 0
+        _until(h, lambda: len(lobby.seat_buttons) == 2)
+        h.click(lobby.seat_buttons[1])
+        _until(h, lambda: room.seats[1].kind == "bot")
+        h.click(lobby.chat_entry)  # type: ignore[arg-type]
+        h.type_text("good luck")
+        h.key(pygame.K_RETURN)
+        _until(h, lambda: any(line.text == "good luck" for line in session.chat_lines))
+        h.screenshot(artifacts / f"net_lobby_{size[0]}x{size[1]}.png")
+        h.click(lobby.ready_button)
+        _until(h, lambda: room.phase == "playing")
+        _until(h, lambda: 0 in session.awaiting() or room.state_id > 0)
+        h.frames(2)
+        h.screenshot(artifacts / f"net_lobby_playing_{size[0]}x{size[1]}.png")
+        h.key(pygame.K_ESCAPE)  # leave: the session closes, the seat stays held
+        _until(h, lambda: room.seats[0].peer is None)
+
+
+def test_join_by_code_and_the_reconnecting_banner(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    url = f"ws://127.0.0.1:{server.port}"
+    host = RemoteSession.connect(url, "host")
+    try:
+        host.create("tactics", {"players": 2})
+        with Harness(size=(1280, 800)) as h:
+            online = OnlineScene(h.app, address=url)
+            h.push(online)
+            h.click(online.code_entry)  # type: ignore[arg-type]
+            h.type_text((host.code or "").lower())
+            h.click(online.join_button)
+            assert isinstance(h.scene, LobbyScene)
+            lobby = h.scene
+            assert lobby.session.seat == 1
+            _until(h, lambda: host.room is not None and host.room.seats[1].connected)
+            lobby.session.status = "reconnecting"  # as while the session rejoins
+            h.frames(1)
+            h.screenshot(artifacts / "net_lobby_reconnecting.png")
+            lobby.session.status = "connected"
+            online_unknown = OnlineScene(h.app, address=url)
+            h.push(online_unknown)
+            h.click(online_unknown.code_entry)  # type: ignore[arg-type]
+            h.type_text("ZZZZZZ")
+            h.click(online_unknown.join_button)
+            assert h.scene is online_unknown
+            assert any("no room" in n for n in h.notices)
+    finally:
+        host.close()
