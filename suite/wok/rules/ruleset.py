@@ -326,6 +326,7 @@ class RuleSet(_Table, frozen=True, kw_only=True):
     terrain: Terrains | None = None
     troops: Troops | None = None
     source: str = ""
+    """The rules file's name (set when read)."""
 
     def attacks_allowed(self, tech: int) -> int:
         """S3: attacks per turn = min(max, base + per_tech * tech)."""
@@ -384,7 +385,9 @@ def _checked(rules: RuleSet, source: str) -> RuleSet:
     if ("troop_upgrades" in rules.phases) != (rules.troops is not None):
         raise DataError(f"{source}: at `phases`: troop_upgrades needs a [troops] table")
     variants = {k: msgspec.structs.replace(v, name=k) for k, v in rules.variants.items()}
-    return msgspec.structs.replace(rules, variants=variants, source=source)
+    # The record keeps the file's name only: views carry the rules to every seat, and a
+    # path on the host is nobody's business (errors above name the full path).
+    return msgspec.structs.replace(rules, variants=variants, source=Path(source).name)
 
 
 def parse_ruleset(data: object, source: str) -> RuleSet:
