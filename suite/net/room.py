@@ -163,6 +163,8 @@ class Room:
         self.seed = seed
         self.state = state
         self.state_id = 0
+        self.fence = 0
+        """Actions decided on a state id below this are stale (see `TurnClock.fences`)."""
         self.phase: Phase = "lobby"
         self.seats = [Seat(i) for i in range(int(config["players"]))]
         self.host_seat = 0
@@ -223,8 +225,10 @@ class Room:
             hub, row.code, row.game, row.config, row.seed, state, show_after=show_after, pack=pack
         )
         for entry in row.log:
-            apply_op(state, decode_op(entry))
+            events = apply_op(state, decode_op(entry))
             room.state_id += 1
+            if room.clock.fences(events):
+                room.fence = room.state_id
         for s in row.seats:
             seat = room.seats[s.seat]
             seat.kind = s.kind  # type: ignore[assignment]
@@ -496,7 +500,7 @@ class Room:
         ready_kinds = [self.clock.ready_action(True), self.clock.ready_action(False)]
         if seat.index not in self.state.awaiting() and action not in ready_kinds:
             raise Refused("not_your_turn", f"the game is not waiting for seat {seat.index}")
-        if state_id != self.state_id:
+        if not self.fence <= state_id <= self.state_id:
             raise Refused(
                 "stale", f"you acted on state {state_id}; the state is now {self.state_id}"
             )
@@ -610,6 +614,8 @@ class Room:
             self._rebuild()
             raise Refused("server_error", "the server could not record that; try again") from None
         self.state_id += 1
+        if self.clock.fences(events):
+            self.fence = self.state_id
         self._after(op, events)
 
     def _rebuild(self) -> None:
@@ -619,6 +625,7 @@ class Room:
                 for entry in row.log:
                     apply_op(state, decode_op(entry))
                 self.state, self.state_id = state, len(row.log)
+                self.fence = self.state_id
 
     def _after(self, op: Op, events: list[Event]) -> None:
         events_raw = msgspec.Raw(_json.encode(events))

@@ -134,6 +134,11 @@ class TurnClock:
         """The game's own ready flag as an action, when it has one (WoK)."""
         return None
 
+    def fences(self, events: list[Event]) -> bool:
+        """Whether an op with these events makes actions decided before it stale. In turn
+        games every op does; with simultaneous orders only a turn running does."""
+        return True
+
 
 class WorldWarClock(TurnClock):
     """R7: the current player's turn runs out `state.clock` seconds after it began."""
@@ -209,6 +214,14 @@ class WokClock(TurnClock):
 
     def ready_action(self, ready: bool) -> dict[str, Any] | None:
         return {"kind": "ready", "ready": ready}
+
+    def fences(self, events: list[Event]) -> bool:
+        """Orders entered while others enter theirs stay good until the turn runs."""
+        return any(_tag(e) in ("turn_ran", "game_over") for e in events)
+
+
+def _tag(event: Event) -> str:
+    return str(event.__struct_config__.tag)
 
 
 def turn_clock(game: str, show_after: float) -> TurnClock:

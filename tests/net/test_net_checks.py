@@ -285,3 +285,20 @@ def test_garbage_never_crashes_nor_changes_the_match(
     # the connection is kept and still works
     answer = conn.say(P.Chat(token=conn.token, text="still here"))
     assert any(isinstance(m, P.ChatLine) for m in answer), answer
+
+
+def test_wok_orders_stay_good_until_the_turn_runs(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    room, conns = open_room(server, "wok", {"players": 3, "variant": "skirmish"}, 3)
+    seen = room.state_id
+    empty = {"kind": "orders", "sets": [], "ready": False}
+    for c in conns[:2]:  # both decided on the same state: simultaneous, both accepted
+        answer = c.say(P.Act(token=c.token, state_id=seen, action=empty))
+        assert not [m for m in answer if isinstance(m, P.Error)], answer
+    assert room.state_id == seen + 2
+    turn = room.state.turn
+    for c in conns:
+        c.say(P.Ready(token=c.token))
+    assert room.state.turn == turn + 1  # the turn ran: what was decided before is stale
+    (err,) = conns[0].say(P.Act(token=conns[0].token, state_id=seen + 2, action=empty))
+    assert isinstance(err, P.Error) and err.code == "stale"
