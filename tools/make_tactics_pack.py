@@ -850,8 +850,11 @@ def draw_scout(c: Canvas) -> None:
 
 def draw_ogre(c: Canvas) -> None:
     p = c.pose
-    hand = humanoid(c, "dirt", skin="forest", legs="forest", scale=1.35, cx=46)
-    c.rect(shade("team", 10), 30 + p.lean, 48 + p.bob, 30, 7)
+    # green hide under a team-coloured jerkin, a belt and shoulder strap; a spiked club
+    hand = humanoid(c, "team", skin="forest", legs="forest", scale=1.35, cx=46)
+    c.rect(shade("dirt", 4), 30 + p.lean, 48 + p.bob, 30, 6)
+    c.rect(shade("metal", 12), 43 + p.lean, 48 + p.bob, 5, 6)
+    c.line(shade("dirt", 5), (36 + p.lean, 26 + p.bob), (56 + p.lean, 48 + p.bob), 3)
     c.line(shade("forest", 2), (40 + p.lean, 24 + p.bob), (52 + p.lean, 24 + p.bob), 1)
     angle = p.swing
     end = _tip(*hand, 30, angle)
@@ -881,14 +884,24 @@ def draw_harpy(c: Canvas) -> None:
 
 def draw_naga(c: Canvas) -> None:
     p = c.pose
+    # a scaly sea-green tail with team-coloured fins along its back, a team-coloured
+    # scale vest and sash on the upper body, a trident
     for k in range(7):
         t = k / 6
         x = 30 + 30 * t + p.lean * (1 - t)
         y = 80 + p.bob - 6 * math.sin(t * math.pi)
         c.ellipse(shade("water", 7 + (k % 2) * 2), x, y, 16 - k, 10 - k // 2)
-    c.poly(shade("team", 11), [(62, 76 + p.bob), (72, 68 + p.bob), (70, 82 + p.bob)])
-    hand = humanoid(c, "water", skin="water", legs="water", cx=34)
-    c.rect(shade("team", 10), 26 + p.lean, 48 + p.bob, 16, 4)
+        if k % 2 == 0:
+            top = y - (10 - k // 2) / 2
+            c.poly(shade("team", 10), [(x - 5, top + 2), (x, top - 6), (x + 4, top + 2)])
+    c.poly(shade("team", 11), [(60, 76 + p.bob), (74, 66 + p.bob), (72, 84 + p.bob)])
+    c.poly(shade("team", 7), [(62, 77 + p.bob), (72, 76 + p.bob), (71, 82 + p.bob)])
+    hand = humanoid(c, "team", skin="water", legs="water", cx=34)
+    lean, bob = p.lean, p.bob
+    for row in range(3):  # scales on the vest
+        for col in range(3):
+            c.ellipse(shade("team", 13), 30 + lean + col * 4, 41 + bob + row * 6, 3, 2)
+    c.line(shade("team", 5), (27 + lean, 38 + bob), (41 + lean, 58 + bob), 3)  # sash
     angle = p.swing
     tip = _tip(*hand, 34, angle)
     c.line(shade("metal", 10), _tip(*hand, -10, angle), tip, 2)
@@ -904,16 +917,29 @@ def draw_naga(c: Canvas) -> None:
 def draw_salamander(c: Canvas) -> None:
     p = c.pose
     y = 70 + p.bob
-    c.poly(shade("lava", 6), [(14, y + 2), (30, y - 6), (30, y + 6)])  # tail
-    c.ellipse(shade("lava", 8), 42 + p.lean / 2, y, 34, 16)
-    c.ellipse(shade("lava", 11), 40 + p.lean / 2, y - 3, 22, 6)
-    for lx in (32, 48):
-        c.line(shade("lava", 5), (lx + p.lean / 2, y + 5), (lx - 2, y + 13), 4)
-    head = (62 + p.lean, y - 8 + (6 if p.swing < 0 else 0))
-    c.ellipse(shade("lava", 9), head[0], head[1], 18, 12)
-    c.rect(9, head[0] + 2, head[1] - 3, 3, 3)
-    for k in range(4):
-        c.poly(shade("team", 12), [(30 + k * 7, y - 7), (34 + k * 7, y - 15), (37 + k * 7, y - 7)])
+    # a team-coloured fire lizard: body, head and tail in the army's colour, dark bands,
+    # a glowing lava belly and crest, fire breath when it attacks
+    c.poly(shade("team", 6), [(10, y), (30, y - 7), (30, y + 6)])  # tail
+    c.poly(shade("team", 9), [(14, y - 1), (30, y - 5), (30, y)])
+    for lx, back in ((32, 1), (50, -1)):
+        c.line(shade("team", 4), (lx + p.lean / 2, y + 4), (lx - 2 * back, y + 13), 5)
+        c.ellipse(shade("team", 3), lx - 2 * back + 1, y + 14, 8, 4)
+    c.ellipse(shade("team", 8), 42 + p.lean / 2, y, 36, 17)
+    c.ellipse(shade("team", 12), 40 + p.lean / 2, y - 4, 24, 6)
+    c.ellipse(shade("lava", 11), 43 + p.lean / 2, y + 5, 24, 5)  # belly glow
+    for k in range(3):  # dark bands across the back
+        bx = 32 + k * 9 + p.lean / 2
+        c.line(shade("team", 3), (bx, y - 7), (bx + 2, y + 2), 2)
+    head = (63 + p.lean, y - 8 + (6 if p.swing < 0 else 0))
+    c.line(shade("team", 7), (54 + p.lean / 2, y - 3), head, 7)  # neck
+    c.ellipse(shade("team", 9), head[0], head[1], 19, 13)
+    c.ellipse(shade("team", 12), head[0] - 2, head[1] - 3, 9, 4)
+    c.rect(shade("lava", 14), head[0] + 2, head[1] - 3, 3, 3)  # eye
+    for k in range(4):  # lava crest
+        c.poly(
+            shade("lava", 12),
+            [(30 + k * 7, y - 7), (33 + k * 7, y - 14), (37 + k * 7, y - 7)],
+        )
     if p.swing > 60:
         for k in range(4):
             c.ellipse(shade("lava", 15 - k * 2), head[0] + 12 + k * 5, head[1] + k, 7 - k, 6 - k)
@@ -941,23 +967,33 @@ def draw_wolf(c: Canvas) -> None:
     c.rect(11, head[0] + 1, head[1] - 3, 2, 2)
     if p.swing > 60:
         c.line(8, (head[0] + 6, head[1] + 3), (head[0] + 12, head[1] + 3), 1)
-    c.rect(shade("team", 11), 30 + lunge / 2, y - 9, 14, 12)  # saddle blanket
+    # a team-coloured saddle blanket with a fringe, and a collar
+    c.rect(shade("team", 10), 26 + lunge / 2, y - 10, 22, 14)
+    c.rect(shade("team", 13), 26 + lunge / 2, y - 10, 22, 3)
+    for k in range(5):
+        c.rect(shade("team", 6), 27 + k * 4 + lunge / 2, y + 4, 2, 3)
+    c.line(shade("team", 8), (head[0] - 7, head[1] + 1), (head[0] - 3, head[1] + 7), 3)
 
 
 def draw_catapult(c: Canvas) -> None:
     p = c.pose
     y = 74 + p.bob
+    # a wooden engine with team-painted side boards, wheel rims and a large pennant
     c.rect(shade("wood", 6), 18, y - 8, 56, 8)
-    for wx in (26, 66):
-        c.ellipse(shade("wood", 4), wx, y + 2, 16, 16)
-        c.ellipse(shade("metal", 9), wx, y + 2, 5, 5)
+    c.rect(shade("team", 9), 20, y - 7, 52, 5)
     c.poly(shade("wood", 8), [(38, y - 8), (46, y - 30), (54, y - 8)])
+    c.poly(shade("team", 8), [(41, y - 9), (46, y - 24), (51, y - 9)])
+    for wx in (26, 66):
+        c.ellipse(shade("team", 6), wx, y + 2, 17, 17)
+        c.ellipse(shade("wood", 4), wx, y + 2, 12, 12)
+        c.ellipse(shade("metal", 9), wx, y + 2, 5, 5)
     angle = -60 + p.swing * 0.9 if p.swing > 0 else -70
     end = _tip(46, y - 26, 34, angle)
     c.line(shade("wood", 10), (46, y - 26), end, 4)
     c.ellipse(shade("stone", 8), end[0], end[1], 9, 9)
-    c.line(shade("wood", 5), (60, y - 8), (60, y - 42), 2)
-    c.poly(shade("team", 12), [(60, y - 42), (74, y - 38), (60, y - 33)])
+    c.line(shade("wood", 5), (62, y - 8), (62, y - 50), 2)
+    c.poly(shade("team", 12), [(62, y - 50), (82, y - 44), (62, y - 36)])
+    c.poly(shade("team", 9), [(62, y - 43), (82, y - 44), (62, y - 36)])
 
 
 PIECE_ART: dict[str, Callable[[Canvas], None]] = {

@@ -47,6 +47,7 @@ from suite.tactics.skins import (
 )
 
 U8 = npt.NDArray[np.uint8]
+OUTLINE_INDEX = 7  # the pack tool's dark outline round every figure
 TEAM = range(232, 248)  # a 16-shade team ramp, as the default pack names in teamColors
 SIZE = 20
 
@@ -198,6 +199,22 @@ def test_armies_are_distinct_on_the_default_pack() -> None:
         ]
         for a, b in itertools.combinations(means, 2):
             assert np.linalg.norm(a - b) > 60, piece_id
+
+
+def test_every_default_piece_wears_its_army_colour_in_every_frame() -> None:
+    """The team shades cover a fair share of each figure (not a tail tip or a flag), so
+    every army reads at a glance on the battlefield."""
+    pack = load_pack(asset("tactics"))
+    cache = SkinCache(pack)
+    team = list(pack.team_color_indices())
+    for piece_id, piece in pack.pieces.items():
+        bitmap = cache.bitmap(piece_id)
+        side = bitmap.height
+        for k in range(1, SKIN_FRAMES):
+            frame = bitmap.indices[:, k * side : (k + 1) * side]
+            body = (frame != TRANSPARENT_INDEX) & (frame != OUTLINE_INDEX)
+            share = np.isin(frame, team).sum() / body.sum()
+            assert share >= 0.2, (piece.name, k, round(share, 3))
 
 
 def test_unknown_army_is_refused() -> None:
