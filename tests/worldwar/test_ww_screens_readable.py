@@ -10,7 +10,9 @@ import pygame
 import pytest
 
 from suite.ui.harness import Harness
+from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.maps import resolve_map
+from suite.worldwar.rules.modes import current_mission
 from suite.worldwar.screens.effects import BattleCard, DiceTray
 from suite.worldwar.screens.game import GameScene
 from suite.worldwar.screens.gameover import GameOverScene
@@ -323,3 +325,38 @@ def test_screens_at_three_window_sizes(size: tuple[int, int], artifacts: Path) -
         for button in scene.buttons:
             assert pygame.Rect((0, 0), size).contains(button.rect)
         h.screenshot(artifacts / f"ww_size_over_{name}.png")
+
+
+@pytest.mark.parametrize("mode", ["capital", "mission"])
+def test_modes_on_the_set_up_and_map_screens(mode: str, artifacts: Path) -> None:
+    """Issue 15.12: the mode is chosen at set-up; capitals are starred on the map and the
+    player sees its own mission (only its own)."""
+    from suite.worldwar.screens import open_setup
+    from suite.worldwar.screens.hud import goal_line
+    from suite.worldwar.screens.setup import SetupScene
+
+    with Harness(size=SMALL) as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        while setup.mode.value != mode:
+            h.click(setup.mode)
+        h.screenshot(artifacts / f"ww_setup_mode_{mode}.png")
+        h.click(setup.start_button)
+        g = h.scene
+        assert isinstance(g, GameScene)
+        v = g.v
+        assert v.rules.mode == mode
+        until_human(h, g, ("setup",))
+        line = goal_line(g)
+        if mode == "capital":
+            assert len(v.capitals) == 2 and line.startswith("Win: hold every capital")
+            h.move(g.map.point_in(v.capitals[0]) or (0, 0), frames=40)
+        else:
+            mission = g.v.mission
+            state = g.match.local.state
+            assert isinstance(state, WorldWarState) and g.viewer is not None
+            assert mission == current_mission(state, g.viewer)
+            assert line.startswith("Mission: ")
+            assert g.match.view(None).mission is None
+        check_side_panel(g)
+        h.screenshot(artifacts / f"ww_map_mode_{mode}.png")

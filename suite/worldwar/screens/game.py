@@ -299,7 +299,7 @@ class GameScene(Scene):
         self.panel = pygame.Rect(
             w - self.side + gap, self.top + gap, self.side - 2 * gap, h - self.top - 2 * gap
         )
-        rows = len(self.match.seats)
+        rows = len(self.match.seats) + (1 if self.v.rules.mode != "domination" else 0)
         self.row_h = px(30 if h >= 700 else 24 if rows <= 4 else 22, k)
         self.players_rect = pygame.Rect(
             self.panel.x, self.panel.y, self.panel.width, px(38, k) + self.row_h * rows
@@ -1007,6 +1007,7 @@ class GameScene(Scene):
             targets=targets,
             group=group,
             extra=self.buffered(),
+            marks={t: self.colour(s) for s, t in enumerate(v.capitals) if t >= 0},
         )
         for ring in self.rings:
             ring.draw_at(surface, self.map.label_screen(ring.territory))
@@ -1068,6 +1069,8 @@ class GameScene(Scene):
                 f"{m.names[t]} ({m.continent_names[cont]}, +{m.continent_bonus[cont]}):"
                 f" {owner}, {v.armies[t]} {'army' if v.armies[t] == 1 else 'armies'}"
             )
+            if t in v.capitals:
+                text += f"; capital of {self.match.name(v.capitals.index(t))}"
             area = self.map.rect  # never over the side panel
             near = (self.mouse[0] - area.x, self.mouse[1] - area.y)
             draw_tooltip(surface.subsurface(area), text, near)

@@ -263,6 +263,38 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
                 anchor="midright",
                 colour=theme.TEXT_MUTED,
             )
+    goal = goal_line(scene)
+    if goal:
+        y = r.y + px(33, k) + scene.row_h * len(scene.match.seats) + scene.row_h // 2 - 1
+        text = fit_text(goal, px(14, k), r.width - px(28, k), True)
+        draw_text(
+            surface,
+            text,
+            (r.x + px(14, k), y),
+            size=px(14, k),
+            bold=True,
+            colour=theme.ACCENT,
+            anchor="midleft",
+        )
+
+
+def goal_line(scene: GameScene) -> str:
+    """The players panel's last row in Capital and Secret Mission games: the goal (the
+    viewer's own mission, which only the viewer's view holds)."""
+    v = scene.v
+    if v.rules.mode == "capital":
+        return "Win: hold every capital (stars)"
+    if v.rules.mode != "mission":
+        return ""
+    m = v.mission
+    if m is None:
+        return "Secret missions: each player has one"
+    if m.kind == "continents":
+        return "Mission: conquer " + " and ".join(v.map.continent_names[c] for c in m.continents)
+    if m.kind == "territories":
+        held = f" with {m.min_armies}+ armies each" if m.min_armies > 1 else ""
+        return f"Mission: hold {m.territories} territories{held}"
+    return f"Mission: destroy {scene.match.name(m.target)}"
 
 
 def text_bottom(scene: GameScene) -> int:

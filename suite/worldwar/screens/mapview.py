@@ -10,7 +10,7 @@ under the mouse" by a single array lookup.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ import pygame
 from suite.core.board import Board
 from suite.ui import theme
 from suite.ui.theme import Colour
+from suite.ui.widgets import draw_star
 from suite.worldwar.rules.topology import topology
 from suite.worldwar.screens.artwork import load_artwork
 
@@ -420,10 +421,12 @@ class MapView:
         extra: dict[int, int] | None = None,
         badges: bool = True,
         group: Sequence[int] = (),
+        marks: Mapping[int, Colour] | None = None,
     ) -> None:
         """Paint the map: the static layer, then outlines for the hovered territory (and its
         neighbours), a `group` (a continent), the selection and its targets, then the army
-        badges. `extra` adds armies not yet committed (shown as "+n")."""
+        badges. `extra` adds armies not yet committed (shown as "+n"); `marks` puts a star in
+        a colour on territories (the capitals)."""
         self._settle -= 1
         self._ensure_layer(settle=True)
         assert self._layer is not None
@@ -450,6 +453,11 @@ class MapView:
         radius = self.badge_radius()
         for t in range(len(armies) if badges else 0):
             self._badge(surface, t, armies[t], radius, (extra or {}).get(t, 0))
+        for t, colour in (marks or {}).items():
+            x, y = self.label_screen(t)
+            centre = (x + radius, y - radius)
+            draw_star(surface, centre, radius * 1.15, theme.SHADOW)
+            draw_star(surface, centre, radius * 0.9, colour)
         surface.set_clip(clip)
 
     def _blit_scaled(self, surface: pygame.Surface) -> None:

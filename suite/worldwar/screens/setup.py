@@ -64,6 +64,7 @@ KIND_LABELS = [
 CARD_LABELS = [(name, mode.title) for name, mode in CARD_MODES.items()]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
 DEPLOYMENT_LABELS = [(False, "By hand"), (True, "Automatic")]
+MODE_LABELS = [("domination", "Domination"), ("capital", "Capitals"), ("mission", "Secret mission")]
 BOT_NAMES = ("Ada", "Bismarck", "Cleo", "Drake", "Eisen", "Foch")
 UI_SIZES = [(0.8, "80%"), (1.0, "100%"), (1.25, "125%"), (1.5, "150%"), (2.0, "200%")]
 """The UI-size setting's choices (`Settings.ui_scale`)."""
@@ -213,6 +214,14 @@ class SetupScene(Scene):
             "every army is placed at once on the borders when the game starts.",
             font_size=15,
         )
+        self.mode = Cycler(
+            "Victory",
+            pygame.Rect(0, 0, 380, 40),
+            MODE_LABELS,
+            tooltip="Domination: the last player left wins. Capitals: hold every player's "
+            "capital. Secret mission: complete your own hidden mission first.",
+            font_size=15,
+        )
         self.speed = Cycler(
             "Bot speed",
             pygame.Rect(0, 0, 380, 40),
@@ -312,6 +321,7 @@ class SetupScene(Scene):
                 self.clock,
                 self.defence,
                 self.deployment,
+                self.mode,
                 self.speed,
                 self.add_button,
                 self.start_button,
@@ -371,6 +381,7 @@ class SetupScene(Scene):
             self.clock,
             self.defence,
             self.deployment,
+            self.mode,
             self.speed,
         )
         for cycler in cyclers:
@@ -447,6 +458,7 @@ class SetupScene(Scene):
             "clock": self.clock.value,
             "defender": self.defence.value,
             "auto_place": self.deployment.value,
+            "mode": self.mode.value,
         }
 
     def leave(self) -> None:
