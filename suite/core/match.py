@@ -106,7 +106,10 @@ class State(Protocol):
         """Seats whose action the game waits for (several at once for simultaneous orders)."""
 
     def legal(self, seat: Seat) -> Legal:
-        """What `seat` may do now (empty when it is not awaited)."""
+        """What `seat` may do now (empty when it can do nothing).
+
+        A seat that is not awaited may still have something to do: a WoK seat that is
+        ready is not awaited, yet may take its ready flag back."""
 
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Validate then perform. On a bad action raise IllegalAction and change nothing."""
