@@ -173,6 +173,7 @@ class Room:
         self.pack = pack
         self.paused_at: float | None = None
         self.over_at: float | None = None
+        self.empty_since: float | None = None
         self.bot_rng = Rng(secrets.randbits(63))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
@@ -479,7 +480,7 @@ class Room:
             if seat.peer is not None:
                 seat.peer.send(self._view_bytes(seat.index))
         view = self._view_bytes(None)
-        for spec in self.spectators:
+        for spec in list(self.spectators):
             spec.send(view)
         self._maybe_bots()
 
@@ -572,6 +573,18 @@ class Room:
         if self.phase == "playing":
             self._broadcast_clock()  # only when something but the time changed
 
+    def expire(self, after: float) -> None:
+        """Close a lobby nobody has been connected to for `after` seconds."""
+        if self.phase != "lobby":
+            return
+        now = self.hub.clock.now()
+        if self.connected_peers():
+            self.empty_since = None
+        elif self.empty_since is None:
+            self.empty_since = now
+        elif now - self.empty_since >= after:
+            self._finish(None, "nobody came back to the lobby")
+
     def bot_step(self) -> None:
         """Let one awaited bot seat act (the server calls this when `bots_due` asked)."""
         if self.phase != "playing":
@@ -645,7 +658,7 @@ class Room:
                 seat.peer.send(self._view_bytes(seat.index, events_raw, actor, shown))
         if self.spectators:
             view = self._view_bytes(None, events_raw, actor, public)
-            for peer in self.spectators:
+            for peer in list(self.spectators):
                 peer.send(view)
         outcome = self.state.outcome()
         if outcome is not None:
@@ -787,10 +800,11 @@ class Room:
         self._send_all(self._room_msg(), but)
 
     def _send_all(self, data: bytes, but: Peer | None = None) -> None:
+        """Send to every seat and spectator (a peer dropped meanwhile is skipped)."""
         for seat in self.seats:
             if seat.peer is not None and seat.peer is not but:
                 seat.peer.send(data)
-        for peer in self.spectators:
+        for peer in list(self.spectators):
             if peer is not but:
                 peer.send(data)
 

@@ -52,7 +52,8 @@ class Settings(msgspec.Struct, kw_only=True):
     `show_after`: seconds before the waiting timer shows (the Tactics manual's 10 s);
     `bot_delay`: seconds a server bot waits before acting (0 in tests and benchmarks);
     `tick`: seconds between clock checks; `keep_over`: seconds a finished room stays
-    (for its last messages and spectators) before the server forgets it.
+    (for its last messages and spectators) before the server forgets it, and that a lobby
+    may stay with nobody connected before it is closed.
     """
 
     host: str = "127.0.0.1"
@@ -266,6 +267,7 @@ class MatchServer:
                 room.event("forgotten")
                 continue
             try:
+                room.expire(self.settings.keep_over)
                 room.tick()
             except Exception:
                 log.exception("room %s: clock failed", room.code)

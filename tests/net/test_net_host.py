@@ -96,3 +96,28 @@ def test_restart_in_process_keeps_every_action(tmp_path: Path) -> None:
             await close_all([a2, b2])
 
     run(main())
+
+
+def test_an_empty_lobby_is_closed_and_forgotten(tmp_path: Path) -> None:
+    from suite.net.clock import ManualClock
+
+    from .fakes import FakeConn, make_server
+
+    clock = ManualClock()
+    server = make_server(tmp_path, clock, keep_over=60.0, max_rooms=1)
+    host = FakeConn(server, "h")
+    host.say(P.Hello(name="h"))
+    host.say(P.Create(game="tactics", config={"players": 2}))
+    room = server.rooms[host.last(P.Room).code]
+    room.disconnected(host)  # the host's connection dropped
+    server.tick()
+    clock.advance(61)
+    server.tick()
+    assert room.phase == "over" and server.store.unfinished() == []
+    clock.advance(61)
+    server.tick()
+    assert room.code not in server.rooms  # room for a new one (max_rooms is 1)
+    other = FakeConn(server, "o")
+    other.say(P.Hello(name="o"))
+    other.say(P.Create(game="tactics", config={"players": 2}))
+    assert not other.errors()
