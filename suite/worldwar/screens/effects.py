@@ -58,6 +58,8 @@ class DiceTray:
     defender_loss: int
     age: float = 0.0
     tumble: random.Random = field(default_factory=lambda: random.Random(7))
+    scale: float = 1.0
+    """The screen's UI factor (`scale.ui_factor`)."""
 
     @property
     def done(self) -> bool:
@@ -79,7 +81,9 @@ class DiceTray:
     def rect_in(self, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()) -> pygame.Rect:
         """Where the tray goes: the top of `area`, or its bottom when the top would cover a
         point of `avoid` (the battle's territories)."""
-        return _clear_spot(pygame.Rect(0, 0, 380, 172), area, avoid)
+        k = self.scale
+        size = (min(round(380 * k), area.width - 24), round(172 * k))
+        return _clear_spot(pygame.Rect((0, 0), size), area, avoid)
 
     def draw(
         self, surface: pygame.Surface, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()
@@ -89,48 +93,54 @@ class DiceTray:
         fade = min(1.0, (SHOW - self.age) / 0.3)
         if fade <= 0:
             return
-        die = 40
+        k = self.scale
+
+        def px(v: float) -> int:
+            return round(v * k)
+
+        die = px(40)
         rect = self.rect_in(area, avoid)
         draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
-        title = fit_text(self.title, 16, rect.width - 24, True)
-        draw_text(surface, title, (rect.centerx, rect.y + 10), size=16, bold=True, anchor="midtop")
+        title = fit_text(self.title, px(16), rect.width - px(24), True)
+        top = (rect.centerx, rect.y + px(10))
+        draw_text(surface, title, top, size=px(16), bold=True, anchor="midtop")
         settled = self.age >= SHUFFLE
-        x0 = rect.x + 110
-        rows = ((rect.y + 40, "attacker", self.attacker_colour), (rect.y + 90, "defender", None))
-        for y, label, _ in rows:
+        x0 = rect.x + px(110)
+        rows = (rect.y + px(40), rect.y + px(90))
+        for y, label in zip(rows, ("attacker", "defender"), strict=True):
             draw_text(
                 surface,
                 label,
-                (x0 - 14, y + die // 2),
-                size=14,
+                (x0 - px(14), y + die // 2),
+                size=px(14),
                 colour=theme.TEXT_MUTED,
                 anchor="midright",
             )
         for i, (a, d) in enumerate(self.pairs()):
-            x = x0 + i * (die + 14)
+            x = x0 + i * (die + px(14))
+            compared = a is not None and d is not None
             for face, y, colour, beaten in (
-                (a, rect.y + 40, self.attacker_colour, a is not None and d is not None and a <= d),
-                (d, rect.y + 90, self.defender_colour, a is not None and d is not None and a > d),
+                (a, rows[0], self.attacker_colour, compared and (a or 0) <= (d or 0)),
+                (d, rows[1], self.defender_colour, compared and (a or 0) > (d or 0)),
             ):
                 if face is None:
                     continue
                 shown = face if settled else self.tumble.randint(1, 6)
-                wobble = 0 if settled else round(6 * math.sin(self.age * 40 + i))
-                unpaired = a is None or d is None
+                wobble = 0 if settled else round(6 * k * math.sin(self.age * 40 + i))
                 draw_die(
                     surface,
                     pygame.Rect(x, y + wobble, die, die),
                     shown,
                     colour,
-                    dim=settled and (beaten or unpaired),
+                    dim=settled and (beaten or not compared),
                 )
         if settled:
             summary = f"attacker -{self.attacker_loss}   defender -{self.defender_loss}"
             draw_text(
                 surface,
                 summary,
-                (rect.centerx, rect.bottom - 8),
-                size=14,
+                (rect.centerx, rect.bottom - px(8)),
+                size=px(14),
                 colour=theme.TEXT_MUTED,
                 anchor="midbottom",
             )
@@ -161,6 +171,7 @@ class BattleCard:
     defender_loss: int
     won: bool
     age: float = 0.0
+    scale: float = 1.0
 
     @property
     def done(self) -> bool:
@@ -171,16 +182,19 @@ class BattleCard:
 
     def rect_in(self, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()) -> pygame.Rect:
         """Where the card goes (as `DiceTray.rect_in`)."""
-        return _clear_spot(pygame.Rect(0, 0, min(440, area.width - 24), 96), area, avoid)
+        k = self.scale
+        size = (min(round(440 * k), area.width - 24), round(96 * k))
+        return _clear_spot(pygame.Rect((0, 0), size), area, avoid)
 
     def draw(
         self, surface: pygame.Surface, area: pygame.Rect, avoid: Sequence[tuple[int, int]] = ()
     ) -> None:
         rect = self.rect_in(area, avoid)
         draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, alpha=255, radius=12)
-        draw_text(
-            surface, self.title, (rect.centerx, rect.y + 12), size=16, bold=True, anchor="midtop"
-        )
+        k = self.scale
+        title = fit_text(self.title, round(16 * k), rect.width - round(24 * k), True)
+        top = (rect.centerx, rect.y + round(12 * k))
+        draw_text(surface, title, top, size=round(16 * k), bold=True, anchor="midtop")
         shown = min(1.0, self.age / SHUFFLE)
         a = round(self.attacker_loss * shown)
         d = round(self.defender_loss * shown)
@@ -188,8 +202,8 @@ class BattleCard:
         draw_text(
             surface,
             f"attacker -{a}   defender -{d}   {verdict if shown >= 1 else ''}",
-            (rect.centerx, rect.y + 52),
-            size=18,
+            (rect.centerx, rect.y + round(52 * k)),
+            size=round(18 * k),
             anchor="midtop",
             colour=theme.SUCCESS if self.won and shown >= 1 else theme.TEXT,
         )

@@ -638,6 +638,7 @@ class GameScene(Scene):
                     f"{self.match.territory_name(e.target)}",
                     e.attacker_loss,
                     e.defender_loss,
+                    scale=self.k,
                 )
                 self.sound("dice")
             elif isinstance(e, A.BattleFought):
@@ -647,6 +648,7 @@ class GameScene(Scene):
                     e.attacker_loss,
                     e.defender_loss,
                     v.owner[index(e.target)] == e.seat,
+                    scale=self.k,
                 )
                 self.sound("dice")
             elif isinstance(e, A.Conquered):
