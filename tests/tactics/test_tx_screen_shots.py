@@ -153,8 +153,10 @@ def test_weapon_range_is_drawn_from_the_hovered_tile_and_after_the_hop(
         h.screenshot(artifacts / f"tx_battle_range_zone_{tag}.png")
 
 
-def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
-    with Harness() as h:
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_flat_battlefield_highlights_and_popup(artifacts: Path, size: tuple[int, int]) -> None:
+    tag = "" if size == (1280, 800) else f"_{size[0]}x{size[1]}"
+    with Harness(size=size) as h:
         scene = battle(h, map_id=1)
         march_until_in_reach(h, scene)
         view = scene.view
@@ -164,7 +166,7 @@ def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
         h.frames(3)
         marks = scene._marks().cells
         assert marks["reach"] and (spot.x, spot.y) in marks["hover"] and marks["outline"]
-        h.screenshot(artifacts / "tx_battle_flat_highlights.png")
+        h.screenshot(artifacts / f"tx_battle_flat_highlights{tag}.png")
         h.click(scene.screen_point((spot.x, spot.y)))
         settle(h, scene)
         assert scene.view.phase == "attack" and scene.view.targets
@@ -175,9 +177,9 @@ def test_flat_battlefield_highlights_and_popup(artifacts: Path) -> None:
         assert scene.hover_uid == target.uid
         odds = next(o for o in scene.view.odds if o.target == target.uid)
         assert odds.in_range
-        h.screenshot(artifacts / "tx_battle_popup_forecast.png")
+        h.screenshot(artifacts / f"tx_battle_popup_forecast{tag}.png")
         h.key(pygame.K_F1)
-        h.screenshot(artifacts / "tx_battle_help.png")
+        h.screenshot(artifacts / f"tx_battle_help{tag}.png")
         h.key(pygame.K_SPACE)
         assert h.scene is scene
         h.key(pygame.K_b)

@@ -8,7 +8,7 @@ come from the pack the view names. The launcher opens the game through `UI`.
 
 from __future__ import annotations
 
-from suite.ui import card_art
+from suite.tactics.screens.card_art import tactics_art
 from suite.ui.app import App, Scene
 from suite.ui.game_cards import GameUI
 
@@ -22,7 +22,7 @@ def open_setup(app: App) -> Scene:
 
 UI = GameUI(
     open_setup=open_setup,
-    art=card_art.tactics_art,
+    art=tactics_art,
     tooltip="Isometric battles of up to four armies on WoS Tactics packs: pick your nine "
     "pieces, walk, strike and outlast humans and bots.",
     tags=("2-4 armies", "bots", "any pack", "replays"),

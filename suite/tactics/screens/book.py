@@ -22,6 +22,7 @@ from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.skins import STAND, default_style, frame_index
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.scale import px
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel, draw_text, text_image
 
@@ -146,9 +147,12 @@ class PlayerLine:
     reserve: int = 0
 
 
-def draw_players(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[PlayerLine]) -> int:
-    """The player list (colour, name, pack version, score line); returns the row height."""
-    row = max(34, min(52, rect.height // max(4, len(lines) or 1)))
+def draw_players(
+    surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[PlayerLine], k: float = 1.0
+) -> int:
+    """The player list (colour, name, pack version, score line) at UI factor `k`; returns
+    the row height."""
+    row = max(px(34, k), min(px(52, k), rect.height // max(4, len(lines) or 1)))
     y = rect.y
     for line in lines:
         box = pygame.Rect(rect.x, y, rect.width, row - 6)
@@ -160,34 +164,42 @@ def draw_players(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Pla
             radius=8,
             shadow=2,
         )
-        swatch = pygame.Rect(box.x + 8, box.y + 6, 14, box.height - 12)
+        swatch = pygame.Rect(box.x + 8, box.y + 6, px(14, k), box.height - 12)
         pygame.draw.rect(surface, team_colour(line.army), swatch, border_radius=4)
         ink = theme.DISABLED if line.out else theme.TEXT
         x = swatch.right + 8
         if line.current:
             cy = box.centery
-            pygame.draw.polygon(surface, theme.ACCENT, [(x, cy - 6), (x + 9, cy), (x, cy + 6)])
-        x += 16
-        right_edge = box.right - 10 - line.reserve
+            pygame.draw.polygon(
+                surface, theme.ACCENT, [(x, cy - px(6, k)), (x + px(9, k), cy), (x, cy + px(6, k))]
+            )
+        x += px(16, k)
+        right_edge = box.right - 10 - px(line.reserve, k)
         width = 0
         if not line.note:
-            score = text_image(f"{line.pieces} / {line.hp}", 16, ink, True)
+            score = text_image(f"{line.pieces} / {line.hp}", px(16, k), ink, True)
             surface.blit(score, score.get_rect(midright=(right_edge, box.centery)))
             width = score.get_width() + 10
         room = right_edge - width - x
-        name_y = box.y + 4 if box.height >= 40 else box.centery - 11
+        tall = box.height >= px(40, k)
+        name_y = box.y + 4 if tall else box.centery - px(11, k)
         draw_text(
-            surface, fit(line.name, 16, room, True), (x, name_y), size=16, colour=ink, bold=True
+            surface,
+            fit(line.name, px(16, k), room, True),
+            (x, name_y),
+            size=px(16, k),
+            colour=ink,
+            bold=True,
         )
-        if box.height >= 40:
+        if tall:
             detail = f"v{line.version}  {line.kind}" + (
                 f"  \u2022  {line.note}" if line.note else ""
             )
             draw_text(
                 surface,
-                fit(detail, 13, room),
-                (x, box.y + 4 + theme.font(16, True).get_linesize()),
-                size=13,
+                fit(detail, px(13, k), room),
+                (x, box.y + 4 + theme.font(px(16, k), True).get_linesize()),
+                size=px(13, k),
                 colour=theme.TEXT_MUTED,
             )
         y += row
@@ -492,32 +504,35 @@ def draw_stats(
     rows: Sequence[StatsRow],
     wars: Sequence[str],
     empty_wars: str = "none",
+    k: float = 1.0,
 ) -> None:
     """The stats view: one line per player (yours: totals; others: against you), then
     the guilds at open war (`empty_wars` when there are none). Narrow rects get short
-    column titles (W, L, %, Elo, WP)."""
-    narrow = rect.width < 420
+    column titles (W, L, %, Elo, WP). Sizes at UI factor `k`."""
+    narrow = rect.width < px(420, k)
     columns = NARROW_COLUMNS if narrow else WIDE_COLUMNS
-    size = 13 if narrow else 15
+    size = px(13 if narrow else 15, k)
     for title, at in columns:
         draw_text(
             surface,
             title,
             (rect.x + round(rect.width * at), rect.y),
-            size=13 if narrow else 14,
+            size=px(13 if narrow else 14, k),
             colour=theme.TEXT_MUTED,
             bold=True,
         )
-    y = rect.y + 24
+    y = rect.y + px(24, k)
     for row in rows:
         ink = theme.ACCENT if row.own else theme.TEXT
-        pygame.draw.rect(surface, team_colour(row.army), (rect.x, y + 4, 8, 14), border_radius=3)
+        pygame.draw.rect(
+            surface, team_colour(row.army), (rect.x, y + 4, px(8, k), px(14, k)), border_radius=3
+        )
         name = row.name + (f" [{row.guild}]" if row.guild else "") + ("" if row.own else " vs you")
-        room = round(rect.width * columns[1][1]) - 18
+        room = round(rect.width * columns[1][1]) - px(18, k)
         draw_text(
             surface,
             fit(name, size, room, row.own),
-            (rect.x + 14, y),
+            (rect.x + px(14, k), y),
             size=size,
             colour=ink,
             bold=row.own,
@@ -532,18 +547,27 @@ def draw_stats(
         )
         for (_, at), text in zip(columns[1:], cells, strict=True):
             draw_text(surface, text, (rect.x + round(rect.width * at), y), size=size, colour=ink)
-        y += 26
+        y += px(26, k)
     y += 10
     draw_text(
-        surface, "Guilds at open war", (rect.x, y), size=14, colour=theme.TEXT_MUTED, bold=True
+        surface,
+        "Guilds at open war",
+        (rect.x, y),
+        size=px(14, k),
+        colour=theme.TEXT_MUTED,
+        bold=True,
     )
-    y += 22
+    y += px(22, k)
     if not wars:
         draw_text(
-            surface, fit(empty_wars, 14, rect.width), (rect.x, y), size=14, colour=theme.TEXT_MUTED
+            surface,
+            fit(empty_wars, px(14, k), rect.width),
+            (rect.x, y),
+            size=px(14, k),
+            colour=theme.TEXT_MUTED,
         )
     for war in wars:
-        if y > rect.bottom - 18:
+        if y > rect.bottom - px(18, k):
             break
-        draw_text(surface, fit(war, 14, rect.width), (rect.x, y), size=14)
-        y += 20
+        draw_text(surface, fit(war, px(14, k), rect.width), (rect.x, y), size=px(14, k))
+        y += px(20, k)

@@ -36,7 +36,7 @@ from suite.tactics.screens import hud, orders
 from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
 from suite.tactics.screens.book import StatsRow, fit, team_colour
-from suite.tactics.screens.buttons import make_tools, pack_button_images
+from suite.tactics.screens.buttons import TOOL_SIZE, make_tools, pack_button_images
 from suite.tactics.screens.drivers import Driver
 from suite.tactics.screens.field import Battlefield, Marks
 from suite.tactics.screens.match import SeatInfo
@@ -48,6 +48,7 @@ from suite.tactics.skins import STAND, frame_index
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import TOOLTIP_DELAY, draw_text
 
 SPEEDS: tuple[tuple[float, str], ...] = (
@@ -112,7 +113,9 @@ class BattleScene(Scene):
         grid = pack.grids[self.view.map.map_id]
         self.pack = pack
         self.art = BattleArt(pack, grid)
-        self.field = Battlefield(self.art, pygame.Rect(0, hud.TOP, *app.size))
+        self.k = ui_factor(app.size)
+        self.top = px(hud.TOP, self.k)
+        self.field = Battlefield(self.art, pygame.Rect(0, self.top, *app.size))
         self.sounds = PackSounds(pack, app.audio)
         self.show = Show(self._piece_sound)
         self.figures: dict[int, Figure] = {}
@@ -610,17 +613,23 @@ class BattleScene(Scene):
 
     # -- layout and drawing ------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
-        self.field.rect = pygame.Rect(0, hud.TOP, size[0], size[1] - hud.TOP)
+        k = self.k = ui_factor(size)
+        self.top = px(hud.TOP, k)
+        self.field.rect = pygame.Rect(0, self.top, size[0], size[1] - self.top)
         x = size[0] - 8
         for tool in reversed(self.tools):
-            tool.rect.topright = (x, 4)
-            x -= tool.rect.width + 6
-        self.book.layout(size)
+            tool.rect.size = (px(TOOL_SIZE, k), px(TOOL_SIZE, k))
+            tool.rect.topright = (x, px(4, k))
+            x -= tool.rect.width + px(6, k)
+        self.book.layout(size, self.top, k)
+        self._proxy_images.clear()
         self._layout_proxies()
         self.dirty = True
 
     def _layout_proxies(self) -> None:
-        self.proxies = hud.layout_proxies(self.view, self.viewer, hud.TOP, self.app.size[1])
+        self.proxies = hud.layout_proxies(
+            self.view, self.viewer, self.top, self.app.size[1], self.k
+        )
 
     def _marks(self) -> Marks:
         return orders.highlights(self.view, self.hover_cell, self.my_turn() and not self.show.busy)
@@ -653,7 +662,8 @@ class BattleScene(Scene):
             tool.draw_tooltip(surface)
 
     def _draw_top(self, surface: pygame.Surface) -> None:
-        bar = pygame.Rect(0, 0, surface.get_width(), hud.TOP)
+        bar = pygame.Rect(0, 0, surface.get_width(), self.top)
+        k = self.k
         surface.fill((16, 19, 28), bar)
         pygame.draw.line(surface, theme.PANEL_BORDER, bar.bottomleft, bar.bottomright)
         local = self.my_turn()
@@ -665,14 +675,14 @@ class BattleScene(Scene):
         colour = hud.army_of(self.view, current) if current is not None else None
         x = 12
         if colour is not None:
-            pygame.draw.circle(surface, team_colour(colour), (x + 8, bar.centery), 8)
-            x += 24
+            pygame.draw.circle(surface, team_colour(colour), (x + px(8, k), bar.centery), px(8, k))
+            x += px(24, k)
         room = self.tools[0].rect.x - x - 12
         draw_text(
             surface,
-            fit(text, 17, room, True),
+            fit(text, px(17, k), room, True),
             (x, bar.centery),
-            size=17,
+            size=px(17, k),
             bold=True,
             colour=theme.ACCENT if local else theme.TEXT,
             anchor="midleft",
@@ -686,7 +696,7 @@ class BattleScene(Scene):
         if key not in self._proxy_images:
             frame = self.art.art.frames(piece.kind, army, False)[frame_index(STAND)]
             self._proxy_images[key] = pygame.transform.smoothscale(
-                frame, (hud.PROXY_H - 4, hud.PROXY_H - 4)
+                frame, (px(hud.PROXY_H - 4, self.k), px(hud.PROXY_H - 4, self.k))
             )
         return self._proxy_images[key]
 
@@ -707,6 +717,7 @@ class BattleScene(Scene):
                 self._proxy_image(piece),
                 hot == proxy.uid,
                 piece.uid == self.view.selected,
+                self.k,
             )
 
     def _draw_popup(self, surface: pygame.Surface) -> None:
@@ -721,7 +732,7 @@ class BattleScene(Scene):
         if piece is None or not piece.alive:
             return
         owner = self.names[piece.owner] if piece.owner < len(self.names) else ""
-        draw_popup(surface, self.view, piece, owner, self.mouse)
+        draw_popup(surface, self.view, piece, owner, self.mouse, self.k)
 
     # -- for tests ---------------------------------------------------------------------------
     def screen_point(self, cell: tuple[int, int]) -> tuple[int, int]:

@@ -21,6 +21,7 @@ from suite.tactics.screens.match import save_replay
 from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 PLACES = ("1st", "2nd", "3rd", "4th")
@@ -104,10 +105,14 @@ class GameOverScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.rect = pygame.Rect(0, 0, min(w - 40, 760), min(h - 40, 470))
+        k = self.k = ui_factor(size)
+        self.rect = pygame.Rect(0, 0, min(w - 40, px(760, k)), min(h - 40, px(470, k)))
         self.rect.center = (w // 2, h // 2)
-        self.book_button.rect.bottomright = (self.rect.centerx - 10, self.rect.bottom - 20)
-        self.watch_button.rect.bottomleft = (self.rect.centerx + 10, self.rect.bottom - 20)
+        for button in (self.book_button, self.watch_button):
+            button.rect.size = (px(200, k), px(46, k))
+            button.font_size = px(18, k)
+        self.book_button.rect.bottomright = (self.rect.centerx - 10, self.rect.bottom - px(20, k))
+        self.watch_button.rect.bottomleft = (self.rect.centerx + 10, self.rect.bottom - px(20, k))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -132,12 +137,12 @@ class GameOverScene(Scene):
         veil.fill((4, 6, 12, 180))
         surface.blit(veil, (0, 0))
         draw_panel(surface, self.rect, border=theme.ACCENT, alpha=250)
-        r = self.rect
+        r, k = self.rect, self.k
         draw_text(
             surface,
             self.title(),
-            (r.centerx, r.y + 16),
-            size=30,
+            (r.centerx, r.y + px(16, k)),
+            size=px(30, k),
             bold=True,
             anchor="midtop",
             colour=theme.ACCENT,
@@ -148,11 +153,11 @@ class GameOverScene(Scene):
             surface,
             fit(
                 f"{reason}  \u2022  {self.view.map.name}, {self.view.round} rounds",
-                15,
+                px(15, k),
                 r.width - 40,
             ),
-            (r.centerx, r.y + 58),
-            size=15,
+            (r.centerx, r.y + px(58, k)),
+            size=px(15, k),
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
@@ -163,37 +168,37 @@ class GameOverScene(Scene):
             ("Rating", 0.68),
             ("War pts", 0.84),
         )
-        y = r.y + 96
+        y = r.y + px(96, k)
         for title, at in columns:
             draw_text(
                 surface,
                 title,
                 (r.x + round(r.width * at), y),
-                size=14,
+                size=px(14, k),
                 bold=True,
                 colour=theme.TEXT_MUTED,
             )
-        y += 26
+        y += px(26, k)
         lines = {line.seat: line for line in self.view.seats}
         places = outcome.places if outcome is not None else ()
         for place, group in enumerate(places):
             for seat in group:
                 self._row(surface, y, place, seat, lines.get(seat))
-                y += 34
+                y += px(34, k)
         if self.replay_path is not None:
             draw_text(
                 surface,
-                fit(f"Replay saved: {self.replay_path}", 13, r.width - 40),
-                (r.x + 20, self.book_button.rect.y - 48),
-                size=13,
+                fit(f"Replay saved: {self.replay_path}", px(13, k), r.width - 40),
+                (r.x + 20, self.book_button.rect.y - px(48, k)),
+                size=px(13, k),
                 colour=theme.TEXT_MUTED,
             )
         if self.problem:
             draw_text(
                 surface,
-                fit(self.problem, 13, r.width - 40),
-                (r.x + 20, self.book_button.rect.y - 28),
-                size=13,
+                fit(self.problem, px(13, k), r.width - 40),
+                (r.x + 20, self.book_button.rect.y - px(28, k)),
+                size=px(13, k),
                 colour=theme.DANGER,
             )
         for button in (self.book_button, self.watch_button):
@@ -202,7 +207,7 @@ class GameOverScene(Scene):
             button.draw_tooltip(surface)
 
     def _row(self, surface: pygame.Surface, y: int, place: int, seat: int, line: object) -> None:
-        r = self.rect
+        r, k = self.rect, self.k
         name = self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
         kind = self.kinds[seat] if seat < len(self.kinds) else ""
         army = hud.army_of(self.view, seat)
@@ -211,27 +216,27 @@ class GameOverScene(Scene):
             surface,
             PLACES[min(place, 3)],
             (r.x + round(r.width * 0.04), y),
-            size=17,
+            size=px(17, k),
             bold=True,
             colour=ink,
         )
         pygame.draw.rect(
             surface,
             team_colour(army),
-            (r.x + round(r.width * 0.14), y + 3, 12, 18),
+            (r.x + round(r.width * 0.14), y + px(3, k), px(12, k), px(18, k)),
             border_radius=3,
         )
         label = name + ("" if kind == "human" else f" ({kind} bot)")
         draw_text(
             surface,
-            fit(label, 17, round(r.width * 0.34)),
-            (r.x + round(r.width * 0.14) + 20, y),
-            size=17,
+            fit(label, px(17, k), round(r.width * 0.34)),
+            (r.x + round(r.width * 0.14) + px(20, k), y),
+            size=px(17, k),
             colour=ink,
         )
         pieces = getattr(line, "pieces_left", 0)
         hp = getattr(line, "total_hp", 0)
-        draw_text(surface, f"{pieces} / {hp}", (r.x + round(r.width * 0.50), y), size=17)
+        draw_text(surface, f"{pieces} / {hp}", (r.x + round(r.width * 0.50), y), size=px(17, k))
         rating = "\u2014"
         points = "\u2014"
         if self.record is not None:
@@ -240,5 +245,5 @@ class GameOverScene(Scene):
                 rated = len(self.record.elo) > 1  # T10: only between humans
                 rating = f"{delta:+.1f}" if rated else "unrated"
             points = str(self.record.war_points.get(name, 0)) if kind == "human" else "\u2014"
-        draw_text(surface, rating, (r.x + round(r.width * 0.68), y), size=17)
-        draw_text(surface, points, (r.x + round(r.width * 0.84), y), size=17)
+        draw_text(surface, rating, (r.x + round(r.width * 0.68), y), size=px(17, k))
+        draw_text(surface, points, (r.x + round(r.width * 0.84), y), size=px(17, k))

@@ -27,6 +27,7 @@ from suite.tactics.screens.book import (
 )
 from suite.ui import theme
 from suite.ui.app import Scene
+from suite.ui.scale import px
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 TOP = 46  # height of the top line
@@ -101,13 +102,15 @@ def may_still_act(view: TacticsView, piece: PieceView) -> bool:
     return view.pieces_per_turn != 0 or piece.rest >= view.rules.act_threshold
 
 
-def layout_proxies(view: TacticsView, seat: int | None, top: int, bottom: int) -> list[Proxy]:
+def layout_proxies(
+    view: TacticsView, seat: int | None, top: int, bottom: int, k: float = 1.0
+) -> list[Proxy]:
     """One proxy per piece of `seat`, down the left side: wide when it may act now, narrow
-    otherwise, a blank spot for a dead one."""
+    otherwise, a blank spot for a dead one (sizes at UI factor `k`)."""
     if seat is None:
         return []
     mine = [p for p in view.pieces if p.owner == seat]
-    step = min(PROXY_H + 6, max(24, (bottom - top - 8) // max(1, len(mine))))
+    step = min(px(PROXY_H + 6, k), max(24, (bottom - top - 8) // max(1, len(mine))))
     height = step - 6
     able = {p.uid for p in mine if may_still_act(view, p)} if view.current == seat else set()
     proxies = []
@@ -115,7 +118,7 @@ def layout_proxies(view: TacticsView, seat: int | None, top: int, bottom: int) -
         if not piece.alive:
             proxies.append(Proxy(piece.uid, None))
             continue
-        width = PROXY_W if piece.uid in able else PROXY_NARROW
+        width = px(PROXY_W if piece.uid in able else PROXY_NARROW, k)
         proxies.append(Proxy(piece.uid, pygame.Rect(8, top + 8 + i * step, width, height)))
     return proxies
 
@@ -128,6 +131,7 @@ def draw_proxy(
     image: pygame.Surface,
     hot: bool,
     selected: bool,
+    k: float = 1.0,
 ) -> None:
     border = theme.ACCENT if hot or selected else theme.PANEL_BORDER
     draw_panel(
@@ -139,7 +143,7 @@ def draw_proxy(
         shadow=2,
         border_width=2 if selected else 1,
     )
-    meter = pygame.Rect(rect.x + 4, rect.y + 4, 5, rect.height - 8)
+    meter = pygame.Rect(rect.x + 4, rect.y + 4, px(5, k), rect.height - 8)
     pygame.draw.rect(surface, (20, 20, 24), meter)
     share = max(0.0, min(1.0, piece.hp / max(1, piece.max_hp)))
     filled = round(meter.height * share)
@@ -148,13 +152,13 @@ def draw_proxy(
     side = rect.height - 4
     pic = pygame.transform.smoothscale(image, (side, side)) if image.get_height() != side else image
     surface.blit(pic, (meter.right + 2, rect.y + 2))
-    if rect.width > PROXY_NARROW:
+    if rect.width > px(PROXY_NARROW, k):
         x = meter.right + side + 6
         draw_text(
             surface,
-            fit(piece.name, 14, rect.right - x - 4, True),
+            fit(piece.name, px(14, k), rect.right - x - 4, True),
             (x, rect.y + 3),
-            size=14,
+            size=px(14, k),
             bold=True,
             colour=team_colour(army),
         )
@@ -162,7 +166,7 @@ def draw_proxy(
             surface,
             f"{piece.hp}/{piece.max_hp} HP  r{piece.rest}",
             (x, rect.bottom - 3),
-            size=12,
+            size=px(12, k),
             colour=theme.TEXT_MUTED,
             anchor="bottomleft",
         )
@@ -192,6 +196,7 @@ class BookPanel:
         self.view_name = "map"
         self.open = False
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.k = 1.0
         self.slot_uids: list[int] = []
         self.army = ArmyGrid(art, pack, None, self._pick_slot)
         self.tabs = [
@@ -222,12 +227,16 @@ class BookPanel:
         self.open = not self.open
         self._stats_cache = None
 
-    def layout(self, size: tuple[int, int]) -> None:
-        w = min(440, max(300, size[0] // 3))
-        h = min(size[1] - TOP - 20, 560)
-        self.rect = pygame.Rect(size[0] - w - 10, TOP + 10, w, h)
+    def layout(self, size: tuple[int, int], top: int = TOP, k: float = 1.0) -> None:
+        """Place the book under the top line (`top` pixels high) at UI factor `k`."""
+        self.k = k
+        w = min(px(440, k), max(300, size[0] // 3))
+        h = min(size[1] - top - 20, px(560, k))
+        self.rect = pygame.Rect(size[0] - w - 10, top + 10, w, h)
         for i, tab in enumerate(self.tabs):
-            tab.rect.topleft = (self.rect.x + 12 + i * 88, self.rect.bottom - 42)
+            tab.rect.size = (px(80, k), px(30, k))
+            tab.font_size = px(14, k)
+            tab.rect.topleft = (self.rect.x + 12 + i * px(88, k), self.rect.bottom - px(42, k))
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """True when the event was for the book (it is open and the mouse is on it)."""
@@ -266,25 +275,33 @@ class BookPanel:
     ) -> None:
         if not self.open:
             return
+        k = self.k
         draw_panel(
             surface, self.rect, colour=(20, 24, 36), border=theme.ACCENT, radius=12, alpha=245
         )
         draw_text(
-            surface, "Book of Tactics", (self.rect.x + 14, self.rect.y + 10), size=20, bold=True
+            surface,
+            "Book of Tactics",
+            (self.rect.x + 14, self.rect.y + px(10, k)),
+            size=px(20, k),
+            bold=True,
         )
         draw_text(
             surface,
             fit(
                 f"{view.map.name}  ({view.map.size}x{view.map.size}, {view.map.elevation})",
-                13,
+                px(13, k),
                 self.rect.width - 28,
             ),
-            (self.rect.x + 14, self.rect.y + 38),
-            size=13,
+            (self.rect.x + 14, self.rect.y + px(38, k)),
+            size=px(13, k),
             colour=theme.TEXT_MUTED,
         )
         body = pygame.Rect(
-            self.rect.x + 12, self.rect.y + 62, self.rect.width - 24, self.rect.height - 62 - 52
+            self.rect.x + 12,
+            self.rect.y + px(62, k),
+            self.rect.width - 24,
+            self.rect.height - px(62 + 52, k),
         )
         for tab in self.tabs:
             tab.primary = tab.label.lower() == self.view_name
@@ -297,7 +314,7 @@ class BookPanel:
             players = pygame.Rect(
                 body.x, mini.bottom + 10, body.width, body.bottom - mini.bottom - 10
             )
-            draw_players(surface, players, player_lines(view, names, kinds, viewer))
+            draw_players(surface, players, player_lines(view, names, kinds, viewer), k)
         elif self.view_name == "army":
             mine = [p for p in view.pieces if p.owner == viewer] if viewer is not None else []
             mine = mine[: len(self.army.slots)]
@@ -311,7 +328,7 @@ class BookPanel:
                     surface,
                     "Spectators have no army.",
                     body.center,
-                    size=15,
+                    size=px(15, k),
                     colour=theme.TEXT_MUTED,
                     anchor="center",
                 )
@@ -321,7 +338,7 @@ class BookPanel:
             if self._stats_cache is None:
                 self._stats_cache = self.stats()
             rows, wars = self._stats_cache
-            draw_stats(surface, body, rows, wars)
+            draw_stats(surface, body, rows, wars, k=k)
         for tab in self.tabs:
             tab.draw_tooltip(surface)
 

@@ -11,6 +11,7 @@ import pygame
 from suite.tactics.rules.view import Odds, PieceView, TacticsView
 from suite.tactics.screens.book import team_colour
 from suite.ui import theme
+from suite.ui.scale import px
 from suite.ui.widgets import draw_panel, draw_text
 
 WIDTH = 250
@@ -75,11 +76,13 @@ def draw_popup(
     piece: PieceView,
     owner_name: str,
     near: tuple[int, int],
+    k: float = 1.0,
 ) -> pygame.Rect:
-    """Draw the popup of `piece` beside screen point `near`, kept on screen."""
+    """Draw the popup of `piece` beside screen point `near`, kept on screen, at UI
+    factor `k` (`suite.ui.scale`)."""
     lines = popup_lines(view, piece, owner_name)
-    meter = 14 if piece.xp is not None and piece.xp_next else 0
-    rect = pygame.Rect(0, 0, WIDTH, 44 + meter + LINE * len(lines))
+    meter = px(14, k) if piece.xp is not None and piece.xp_next else 0
+    rect = pygame.Rect(0, 0, px(WIDTH, k), px(44, k) + meter + px(LINE, k) * len(lines))
     rect.topleft = (near[0] + 44, near[1] - rect.height // 2)
     if rect.right > surface.get_width() - 8:
         rect.right = near[0] - 44
@@ -89,20 +92,25 @@ def draw_popup(
         surface, rect, colour=(14, 18, 28), border=colour, radius=10, alpha=245, border_width=2
     )
     draw_text(
-        surface, f"{piece.name}", (rect.x + 12, rect.y + 8), size=19, bold=True, colour=colour
+        surface,
+        f"{piece.name}",
+        (rect.x + px(12, k), rect.y + px(8, k)),
+        size=px(19, k),
+        bold=True,
+        colour=colour,
     )
     draw_text(
         surface,
         f"L{piece.level}",
-        (rect.right - 12, rect.y + 10),
-        size=16,
+        (rect.right - px(12, k), rect.y + px(10, k)),
+        size=px(16, k),
         bold=True,
         anchor="topright",
     )
-    y = rect.y + 38
+    y = rect.y + px(38, k)
     if meter and piece.xp is not None and piece.xp_next:
         back, fill = METER_BACK, METER_FILL
-        bar = pygame.Rect(rect.x + 12, y, rect.width - 24, 7)
+        bar = pygame.Rect(rect.x + 12, y, rect.width - 24, px(7, k))
         pygame.draw.rect(surface, back, bar, border_radius=3)
         done = bar.copy()
         done.width = round(bar.width * min(1.0, piece.xp / piece.xp_next))
@@ -117,9 +125,15 @@ def draw_popup(
                 surface, theme.PANEL_BORDER, (rect.x + 10, y - 2), (rect.right - 10, y - 2)
             )
         ink = TIRED if warn else theme.TEXT
-        draw_text(surface, label, (rect.x + 12, y), size=15, colour=theme.TEXT_MUTED)
+        draw_text(surface, label, (rect.x + px(12, k), y), size=px(15, k), colour=theme.TEXT_MUTED)
         draw_text(
-            surface, value, (rect.right - 12, y), size=15, colour=ink, bold=True, anchor="topright"
+            surface,
+            value,
+            (rect.right - px(12, k), y),
+            size=px(15, k),
+            colour=ink,
+            bold=True,
+            anchor="topright",
         )
-        y += LINE
+        y += px(LINE, k)
     return rect

@@ -62,6 +62,7 @@ from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 VIEWS = ("map", "army", "stats")
@@ -91,6 +92,8 @@ class SetupScene(Scene):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
+        self.k = 1.0  # the UI factor (`suite.ui.scale`), set by on_resize
+        self._button_base: dict[int, tuple[int, int, int]] = {}
         self.make_ui()
         self.rules = load_rules()
         self.profile, problem = load_profile()
@@ -560,41 +563,58 @@ class SetupScene(Scene):
             f"Confirm End Turn: {'on' if self.profile.confirm_end_turn else 'off'}"
         )
 
+    def _scale_buttons(self, k: float) -> None:
+        """Every button at its designed size and font times `k`."""
+        for button in self.buttons:
+            w, h, font = self._button_base.setdefault(
+                id(button), (button.rect.width, button.rect.height, button.font_size)
+            )
+            button.rect.size = (px(w, k), px(h, k))
+            button.font_size = px(font, k)
+
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        head = 64
+        k = self.k = ui_factor(size)
+        self._scale_buttons(k)
+        head = px(64, k)
         left = pygame.Rect(16, head, round(w * 0.56) - 24, h - head - 16)
         right = pygame.Rect(left.right + 16, head, w - left.right - 32, h - head - 16)
         self.layout_rects = {"left": left, "right": right}
-        self.back_button.rect.topright = (w - 16, 14)
-        self.replays_button.rect.topright = (self.back_button.rect.x - 8, 14)
-        self.resume_button.rect.topright = (self.replays_button.rect.x - 8, 14)
-        self.pack_button.rect.topright = (self.resume_button.rect.x - 8, 14)
+        self.back_button.rect.topright = (w - 16, px(14, k))
+        self.replays_button.rect.topright = (self.back_button.rect.x - 8, px(14, k))
+        self.resume_button.rect.topright = (self.replays_button.rect.x - 8, px(14, k))
+        self.pack_button.rect.topright = (self.resume_button.rect.x - 8, px(14, k))
         for i, tab in enumerate(self.tabs):
-            tab.rect.bottomleft = (left.x + 14 + i * 100, left.bottom - 12)
+            tab.rect.bottomleft = (left.x + 14 + i * px(100, k), left.bottom - 12)
         body = self.body_rect()
         self.prev_map.rect.bottomleft = (body.x, body.bottom)
         self.next_map.rect.bottomright = (body.right, body.bottom)
         x, y = right.x + 14, right.y + 14
         bw = right.width - 28
         for button in (self.ppt_button, self.size_button, self.speed_button, self.confirm_button):
-            button.rect = pygame.Rect(x, y, bw, 34)
-            y += 40
-        self.layout_rects["players"] = pygame.Rect(x, y + 8, bw, 4 * 48)
+            button.rect = pygame.Rect(x, y, bw, px(34, k))
+            y += px(40, k)
+        row = px(48, k)
+        self.layout_rects["players"] = pygame.Rect(x, y + 8, bw, 4 * row)
         for i, (level, remove) in enumerate(self.seat_buttons, start=1):
-            row_y = y + 8 + i * 48
-            remove.rect = pygame.Rect(x + bw - 30, row_y + 6, 28, 28)
-            level.rect = pygame.Rect(remove.rect.x - 92, row_y + 6, 86, 28)
-        y += 8 + 4 * 48 + 6
+            row_y = y + 8 + i * row
+            remove.rect = pygame.Rect(x + bw - px(30, k), row_y + px(6, k), px(28, k), px(28, k))
+            level.rect = pygame.Rect(
+                remove.rect.x - px(92, k), row_y + px(6, k), px(86, k), px(28, k)
+            )
+            level.font_size, remove.font_size = px(13, k), px(14, k)
+        y += 8 + 4 * row + 6
         half = (bw - 8) // 2
-        self.add_bot_button.rect = pygame.Rect(x, y, half, 34)
-        self.add_human_button.rect = pygame.Rect(x + half + 8, y, half, 34)
-        self.launch_button.rect = pygame.Rect(x, right.bottom - 62, bw, 48)
+        self.add_bot_button.rect = pygame.Rect(x, y, half, px(34, k))
+        self.add_human_button.rect = pygame.Rect(x + half + 8, y, half, px(34, k))
+        self.launch_button.rect = pygame.Rect(x, right.bottom - px(62, k), bw, px(48, k))
         self._layout_entries()
 
     def body_rect(self) -> pygame.Rect:
         left = self.layout_rects.get("left", pygame.Rect(0, 0, 400, 400))
-        return pygame.Rect(left.x + 14, left.y + 14, left.width - 28, left.height - 28 - 48)
+        return pygame.Rect(
+            left.x + 14, left.y + 14, left.width - 28, left.height - 28 - px(48, self.k)
+        )
 
     def _layout_entries(self) -> None:
         if self.ui is None:
@@ -639,7 +659,8 @@ class SetupScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
-        draw_text(surface, "Book of Tactics", (20, 4), size=26, bold=True)
+        k = self.k
+        draw_text(surface, "Book of Tactics", (20, px(4, k)), size=px(26, k), bold=True)
         problems = len(self.pack.problems)
         version = "?" if self.pack.version is None else f"{self.pack.version:g}"
         where = self.profile.pack or "shipped pack"
@@ -647,9 +668,9 @@ class SetupScene(Scene):
         pack_line = f"{where}  v{version}  \u2022  {problems} problem{plural} (Pack: details)"
         draw_text(
             surface,
-            fit(pack_line, 13, self.pack_button.rect.x - 30, False),
-            (22, 40),
-            size=13,
+            fit(pack_line, px(13, k), self.pack_button.rect.x - 30, False),
+            (22, px(40, k)),
+            size=px(13, k),
             colour=theme.TEXT_MUTED,
         )
         left, right = self.layout_rects["left"], self.layout_rects["right"]
@@ -664,10 +685,11 @@ class SetupScene(Scene):
             rows, wars = self.stats()
             draw_stats(
                 surface,
-                pygame.Rect(body.x, body.y, body.width, body.height - 90),
+                pygame.Rect(body.x, body.y, body.width, body.height - px(90, k)),
                 rows,
                 wars,
                 "none yet: set your guild and a guild at war with it below",
+                k,
             )
         for tab in self.tabs:
             tab.primary = tab.label.lower() == self.view_name
@@ -679,27 +701,28 @@ class SetupScene(Scene):
 
     def _draw_map(self, surface: pygame.Surface, body: pygame.Rect) -> None:
         map_id = self.map_id
+        k = self.k
         if map_id is None:
             draw_text(
                 surface,
                 "No map of this pack has starts for this many armies.",
                 body.center,
-                size=15,
+                size=px(15, k),
                 anchor="center",
             )
             return
         grid = self.pack.grids[map_id]
         info = self.pack.maps.get(map_id)
-        side = min(body.width, body.height - 80)
+        side = min(body.width, body.height - px(80, k))
         self.minimap.draw(surface, pygame.Rect(body.x, body.y, body.width, side), grid)
         y = body.y + side + 8
         blocked = self.map_blocked()
         title = f"{grid.name}  ({grid.size}x{grid.size})"
         draw_text(
             surface,
-            fit(title, 18, body.width - 100, True),
+            fit(title, px(18, k), body.width - 100, True),
             (body.centerx, y),
-            size=18,
+            size=px(18, k),
             bold=True,
             anchor="midtop",
             colour=theme.DANGER if blocked else theme.TEXT,
@@ -714,23 +737,24 @@ class SetupScene(Scene):
             detail = blocked
         draw_text(
             surface,
-            fit(detail, 14, body.width - 100),
-            (body.centerx, y + 26),
-            size=14,
+            fit(detail, px(14, k), body.width - 100),
+            (body.centerx, y + px(26, k)),
+            size=px(14, k),
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
 
     def _draw_army(self, surface: pygame.Surface, body: pygame.Rect) -> None:
+        k = self.k
         draw_text(
             surface,
             "Right-click a slot to choose its piece",
             (body.centerx, body.y),
-            size=14,
+            size=px(14, k),
             colour=theme.TEXT_MUTED,
             anchor="midtop",
         )
-        grid = pygame.Rect(body.x, body.y + 24, body.width, body.height - 24)
+        grid = pygame.Rect(body.x, body.y + px(24, k), body.width, body.height - px(24, k))
         kept = trimmed(self.formation, self.army_size)
         dim = [bool(pid) and not kept[i] for i, pid in enumerate(self.formation)]
         self.army.draw(surface, grid, self.formation, 0, dim=dim)
@@ -752,31 +776,37 @@ class SetupScene(Scene):
                     i, seat.name, version, score_pieces, score_hp, kind, note=note, reserve=reserve
                 )
             )
-        draw_players(surface, rect, lines)
+        k = self.k
+        draw_players(surface, rect, lines, k)
         hint = "Positions (colours) are drawn at random at launch; bots pick random armies."
-        if self.add_bot_button.rect.bottom + 26 > self.launch_button.rect.y:
+        if self.add_bot_button.rect.bottom + px(26, k) > self.launch_button.rect.y:
             return
         draw_text(
             surface,
-            fit(hint, 12, rect.width),
+            fit(hint, px(12, k), rect.width),
             (rect.x, self.add_bot_button.rect.bottom + 8),
-            size=12,
+            size=px(12, k),
             colour=theme.TEXT_MUTED,
         )
-        self._draw_army_strip(surface, rect.x, self.add_bot_button.rect.bottom + 34, rect.width)
+        self._draw_army_strip(
+            surface, rect.x, self.add_bot_button.rect.bottom + px(34, k), rect.width
+        )
 
     def _draw_army_strip(self, surface: pygame.Surface, x: int, top: int, width: int) -> None:
         """Your army at a glance (when the panel has room): its pieces and "17/7"s."""
         kept = [pid for pid in trimmed(self.formation, self.army_size) if pid in self.pieces]
-        side = min(72, (width - 8 * 8) // 9)
-        if not kept or self.launch_button.rect.y - top < side + 56:
+        k = self.k
+        side = min(px(72, k), (width - 8 * 8) // 9)
+        if not kept or self.launch_button.rect.y - top < side + px(56, k):
             return
         hp = sum(self.pieces[p].hp for p in kept)
         title = f"Your army: {len(kept)} pieces, {hp} HP (Army view: right-click to change)"
-        draw_text(surface, fit(title, 14, width, True), (x, top), size=14, bold=True)
+        draw_text(surface, fit(title, px(14, k), width, True), (x, top), size=px(14, k), bold=True)
         for i, pid in enumerate(kept):
-            box = pygame.Rect(x + i * (side + 8), top + 24, side, side + 18)
+            box = pygame.Rect(x + i * (side + 8), top + px(24, k), side, side + px(18, k))
             draw_panel(surface, box, radius=6, shadow=2)
             surface.blit(self.army.image(pid, 0, side - 4), (box.x + 2, box.y + 2))
             label = short_form(self.pieces[pid])
-            draw_text(surface, label, (box.centerx, box.bottom - 2), size=12, anchor="midbottom")
+            draw_text(
+                surface, label, (box.centerx, box.bottom - 2), size=px(12, k), anchor="midbottom"
+            )
