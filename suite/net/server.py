@@ -234,8 +234,15 @@ class MatchServer:
         log.info("server stopped")
 
     async def serve_forever(self) -> None:
-        """Run until SIGTERM/SIGINT, then shut down gracefully."""
+        """Run until SIGTERM/SIGINT, then shut down gracefully (the `suite serve` process).
+
+        A server process makes many short-lived messages: it collects the young generation
+        less often and keeps what exists once it listens (code, rules data, rebuilt rooms)
+        out of collections. Fewer pauses keep the tail of the broadcast latency short.
+        """
         await self.start()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 20)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -476,10 +483,5 @@ class MatchServer:
 def run(settings: Settings) -> int:
     """Run a server until SIGTERM (the `suite serve` command)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    # A server process makes many short-lived messages: collect the young generation less
-    # often, and keep what exists at start (code, rules data) out of collections. Fewer
-    # pauses keep the tail of the broadcast latency short.
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
     asyncio.run(MatchServer(settings).serve_forever())
     return 0

@@ -302,3 +302,28 @@ def test_wok_orders_stay_good_until_the_turn_runs(tmp_path: Path) -> None:
     assert room.state.turn == turn + 1  # the turn ran: what was decided before is stale
     (err,) = conns[0].say(P.Act(token=conns[0].token, state_id=seen + 2, action=empty))
     assert isinstance(err, P.Error) and err.code == "stale"
+
+
+def test_long_legal_lists_come_in_pages(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    room, conns = open_room(server, "worldwar", WW, 3)
+    rng = Rng(5)
+    bot = game_spec("worldwar").bots["easy"]()
+    for _ in range(300):
+        seat = min(room.state.awaiting())
+        conn = conns[seat]
+        view = conn.last(P.ViewMsg)
+        expected = [encode(a) for a in room.state.legal(seat)]
+        if view.legal_pages:
+            assert not P.present(view.legal)
+            got = [encode(a) for a in legal_of(conn, room)]
+            assert got == expected and len(got) > 200
+            (err,) = conn.say(
+                P.LegalRequest(token=conn.token, state_id=room.state_id, page=view.legal_pages)
+            )
+            assert isinstance(err, P.Error) and err.code == "no_page"
+            return
+        assert [encode(a) for a in legal_of(conn, room)] == expected
+        action = bot.choose(room.state.view(seat), room.state.legal(seat), rng)
+        conn.say(P.Act(token=conn.token, state_id=room.state_id, action=encode(action)))
+    raise AssertionError("no long legal list in 300 actions")

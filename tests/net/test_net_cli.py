@@ -1,0 +1,43 @@
+"""`suite serve` flags: bad ones are clear errors (exit 2), never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from suite.cli import main
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cert", "x.pem"], "--cert and --key go together"),
+        (["--cert", "nope.pem", "--key", "nope.key"], "--cert: no file"),
+        (["--max-rooms", "0"], "--max-rooms must be at least 1"),
+        (["--rate", "-1"], "--rate must be positive"),
+        (["--bot-delay", "-2"], "--bot-delay cannot be negative"),
+        (["--port", "70000"], "--port must be 0 to 65535"),
+    ],
+)
+def test_bad_flags(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--port", str(port), "--data", str(tmp_path)])
+    assert code == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_serve_is_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "serve" in capsys.readouterr().out
