@@ -6,11 +6,11 @@ scene. Screens talk to a match only through `suite.core.session` (views, legal, 
 
 from __future__ import annotations
 
-from suite.ui import card_art
 from suite.ui.app import App, Scene
 from suite.ui.game_cards import GameUI
 from suite.wok.rules.config import known_rulesets
 from suite.wok.rules.ruleset import load_ruleset
+from suite.wok.screens.card_art import wok_art
 
 
 def open_setup(app: App) -> Scene:
@@ -30,7 +30,7 @@ def _tooltip() -> str:
 
 UI = GameUI(
     open_setup=open_setup,
-    art=card_art.wok_art,
+    art=wok_art,
     tooltip=_tooltip(),
     tags=("2-10 players", "Simultaneous turns", "Bots"),
 )

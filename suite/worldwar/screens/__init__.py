@@ -7,9 +7,9 @@ match only through `suite.core.session.Session` (see `match.Match`).
 
 from __future__ import annotations
 
-from suite.ui import card_art
 from suite.ui.app import App, Scene
 from suite.ui.game_cards import GameUI
+from suite.worldwar.screens.card_art import worldwar_art
 
 
 def open_setup(app: App) -> Scene:
@@ -21,7 +21,7 @@ def open_setup(app: App) -> Scene:
 
 UI = GameUI(
     open_setup=open_setup,
-    art=card_art.worldwar_art,
+    art=worldwar_art,
     tooltip=(
         "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
         "reinforcements, and roll for every border."
