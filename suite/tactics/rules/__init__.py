@@ -32,10 +32,7 @@ from suite.tactics.rules.config import TacticsConfig
 from suite.tactics.rules.state import TacticsState
 from suite.tactics.rules.view import TacticsView
 
-BLURB = (
-    "Isometric battles of up to four armies on the maps and pieces of a WoS Tactics pack: "
-    "move, shoot and outlast; rest, levels and weapon dominance decide the fights."
-)
+BLURB = "Squad battles on isometric hills: height, rest and crits."
 
 
 def _load(d: dict[str, Any]) -> TacticsState:
@@ -72,6 +69,7 @@ SPEC = register_game(
         view_type=TacticsView,
         event_type=TacticsEvent,
         blurb=BLURB,
+        order=30,
         ui="suite.tactics.screens:UI",
         save_kind="tactics-battle",
         sim_options=(

@@ -69,11 +69,8 @@ SPEC = register_game(
         config_type=WokConfig,
         view_type=WokViews,
         event_type=WokEvent,
-        blurb=(
-            "Kingdoms of simultaneous orders: bomb, attack, work, grow, spy and upgrade, "
-            "then watch the turn run for everyone at once. Standard rules (Skirmish, "
-            "Duel, Trinity) and Intermediate (terrains, troop types, wood; Skirmish)."
-        ),
+        blurb="Secret orders, then the turn runs for every kingdom at once.",
+        order=20,
         ui="suite.wok.screens:UI",
         save_kind="wok-save",
     )
