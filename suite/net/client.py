@@ -83,6 +83,7 @@ class Client:
         self.game_over: P.GameOverMsg | None = None
         self.errors: list[P.Error] = []
         self.chat: list[P.ChatLine] = []
+        self.missed: list[P.Events] = []
         self.received: list[P.ServerMessage] = []
         self.keep_received = False
         self.listeners: list[Callable[[P.ServerMessage], None]] = []
@@ -151,6 +152,8 @@ class Client:
             self.errors.append(m)
             if m.code in ("kicked", "replaced"):
                 self.seat = self.token = None
+        elif isinstance(m, P.Events):
+            self.missed.append(m)
         elif isinstance(m, P.ChatLine):
             self.chat.append(m)
         for listener in self.listeners:
@@ -201,9 +204,11 @@ class Client:
         await self.send(P.Join(code=code, seat=seat))
         await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
 
-    async def rejoin(self, token: str) -> None:
+    async def rejoin(self, token: str, since: int | None = None) -> None:
+        """Take the seat back; with `since` (the last state id seen) the server first sends
+        the updates missed meanwhile (an `events` message)."""
         self.view = None
-        await self.send(P.Rejoin(token=token))
+        await self.send(P.Rejoin(token=token, since=since))
         await self.wait(lambda c: c.view is not None and c.token == token, fail_on_error=True)
 
     async def spectate(self, code: str) -> None:

@@ -101,9 +101,14 @@ class Join(Message, frozen=True, tag="join"):
 
 
 class Rejoin(Message, frozen=True, tag="rejoin"):
-    """Take back a held seat with its token (after a drop or a server restart)."""
+    """Take back a held seat with its token (after a drop or a server restart).
+
+    `since`: the last `state_id` this client saw; the server then sends an `events`
+    message with the updates it missed (as many of the latest as it still keeps).
+    """
 
     token: str
+    since: int | None = None
 
 
 class Spectate(Message, frozen=True, tag="spectate"):
@@ -280,12 +285,27 @@ class ViewMsg(Message, frozen=True, tag="view"):
     choices: dict[str, Any] | None = None
 
 
+class Missed(msgspec.Struct, frozen=True, kw_only=True):
+    """One update a rejoining client missed: the state it made, who acted (the action
+    when this client may know it) and the events."""
+
+    state_id: int
+    actor: int | None
+    action: msgspec.Raw = msgspec.Raw(b"null")
+    events: msgspec.Raw = msgspec.Raw(b"[]")
+
+
 class Events(Message, frozen=True, tag="events"):
-    """Game events without a new view (kept for clients that only follow the log)."""
+    """The updates a rejoining client missed, oldest first, sent before its new view.
+
+    `first` is the state id of the first one included: a gap after the client's last
+    state id means older updates are no longer kept (the view is current anyway).
+    """
 
     code: str
     state_id: int
-    events: msgspec.Raw
+    first: int
+    updates: tuple[Missed, ...]
 
 
 class LegalPage(Message, frozen=True, tag="legal_page"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -55,6 +56,8 @@ LEGAL_INLINE = 16 * 1024
 LEGAL_INLINE_ACTIONS = 200
 """Legal actions ride inside the view message when there are at most LEGAL_INLINE_ACTIONS
 of them and their JSON is at most LEGAL_INLINE bytes (else the client asks for pages)."""
+KEEP_RECENT = 128
+"""Updates a room keeps for clients that rejoin after a drop."""
 LEGAL_PAGE_ACTIONS = 300
 """Actions per `legal_page` message (game actions are small records, well under 200
 bytes each, so a page stays under the message limit)."""
@@ -173,6 +176,10 @@ class Room:
         self.pack = pack
         self.paused_at: float | None = None
         self.over_at: float | None = None
+        self.recent: deque[tuple[int, int | None, msgspec.Raw, msgspec.Raw, msgspec.Raw]] = deque(
+            maxlen=KEEP_RECENT
+        )
+        """The latest updates (state id, actor, action, public action, events) for rejoins."""
         self.empty_since: float | None = None
         self.bot_rng = Rng(secrets.randbits(63))
         self._legal = _LegalCache()
@@ -294,8 +301,9 @@ class Room:
         self._broadcast_room(but=peer)
         return seat
 
-    def rejoin(self, peer: Peer, token: str) -> Seat:
-        """Take a held seat back; a live older connection of that seat is let go."""
+    def rejoin(self, peer: Peer, token: str, since: int | None = None) -> Seat:
+        """Take a held seat back; a live older connection of that seat is let go. With
+        `since`, the updates after that state id that the room still keeps come first."""
         seat = self._seat_of(token)
         old = seat.peer
         if old is not None and old is not peer:
@@ -304,7 +312,7 @@ class Room:
         self._detach_peer_elsewhere(peer)
         seat.peer = peer
         self.event(f"seat {seat.index} ({seat.name!r}) reconnected")
-        self._greet(peer, seat)
+        self._greet(peer, seat, since)
         self._broadcast_room(but=peer)
         return seat
 
@@ -652,6 +660,7 @@ class Room:
                 public = private
         elif isinstance(op, PokeOp):
             actor = op.seat
+        self.recent.append((self.state_id, actor, private, public, events_raw))
         for seat in self.seats:
             if seat.peer is not None:
                 shown = private if seat.index == actor else public
@@ -687,9 +696,9 @@ class Room:
 
     # -- messages ----------------------------------------------------------------------------
 
-    def _greet(self, peer: Peer, seat: Seat) -> None:
-        """Seated, room, view and clock for a (re)joining seat; the caller then tells the
-        others (`_broadcast_room(but=peer)`)."""
+    def _greet(self, peer: Peer, seat: Seat, since: int | None = None) -> None:
+        """Seated, room, missed updates (after `since`), view and clock for a (re)joining
+        seat; the caller then tells the others (`_broadcast_room(but=peer)`)."""
         assert seat.token is not None
         peer.send(
             P.encode(
@@ -702,8 +711,38 @@ class Room:
             )
         )
         peer.send(self._room_msg())
+        if since is not None and since < self.state_id:
+            missed = self._missed(seat.index, since)
+            if missed is not None:
+                peer.send(missed)
         peer.send(self._view_bytes(seat.index))
         peer.send(P.encode(self._clock_msg()))
+
+    def _missed(self, seat: int, since: int) -> bytes | None:
+        """The kept updates after `since` as seen by `seat`, as many of the latest as fit."""
+        updates = [
+            P.Missed(
+                state_id=sid,
+                actor=actor,
+                action=private if actor == seat else public,
+                events=events,
+            )
+            for sid, actor, private, public, events in self.recent
+            if sid > since
+        ]
+        while updates:
+            data = P.encode(
+                P.Events(
+                    code=self.code,
+                    state_id=self.state_id,
+                    first=updates[0].state_id,
+                    updates=tuple(updates),
+                )
+            )
+            if len(data) <= P.MAX_MESSAGE:
+                return data
+            updates = updates[len(updates) // 4 + 1 :]
+        return None
 
     def _room_msg(self) -> bytes:
         return P.encode(

@@ -356,7 +356,7 @@ class MatchServer:
         elif isinstance(m, P.Rejoin):
             room = self._room_by_token(m.token)
             self._leave_other(conn, room)
-            room.rejoin(conn, m.token)
+            room.rejoin(conn, m.token, m.since)
             conn.room = room
         elif isinstance(m, P.Spectate):
             room = self._room_by_code(m.code)

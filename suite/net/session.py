@@ -120,10 +120,11 @@ class RemoteSession:
             await asyncio.sleep(delay)
             waited += delay
             delay = min(delay * 2, 5.0)
+            since = client.view.state_id if client.view is not None else None
             try:
                 fresh = await self._connect()
                 fresh.room = client.room
-                await fresh.rejoin(token)
+                await fresh.rejoin(token, since)
             except (OSError, ServerError, TimeoutError, ConnectionError) as exc:
                 log.info("rejoin failed (%s); retrying", exc)
                 continue
@@ -153,12 +154,7 @@ class RemoteSession:
             self.seats = frozenset()
         if isinstance(m, P.ViewMsg) and m.actor is not None and self.client.room is not None:
             game = self.client.room.game
-            action: Action | None = None
-            if P.present(m.action):
-                try:
-                    action = decode_action(game, msgspec.json.decode(m.action))
-                except ValueError:
-                    action = None
+            action = _action(game, m.action)
             events = tuple(typed_events(game, m.events))
             if m.seat is None:
                 self.seats = frozenset()
@@ -166,6 +162,17 @@ class RemoteSession:
                 if self._pending and m.actor == self._pending[0][0]:
                     self._pending.popleft()
                 self._notices.append(Update(m.actor, action, events))
+        elif isinstance(m, P.Events) and self.client.room is not None:
+            game = self.client.room.game
+            with self._lock:
+                for missed in m.updates:
+                    if missed.actor is None:
+                        continue
+                    action = _action(game, missed.action)
+                    events = tuple(typed_events(game, missed.events))
+                    if self._pending and missed.actor == self._pending[0][0]:
+                        self._pending.popleft()  # accepted before the drop
+                    self._notices.append(Update(missed.actor, action, events))
         elif isinstance(m, P.Error) and m.ref == "action":
             with self._lock:
                 if self._pending:
@@ -313,6 +320,16 @@ class RemoteSession:
         with self._lock:
             out, self._notices = self._notices, []
         return out
+
+
+def _action(game: str, raw: msgspec.Raw) -> Action | None:
+    """The action a broadcast carries, or None (hidden from this client, or unreadable)."""
+    if not P.present(raw):
+        return None
+    try:
+        return decode_action(game, msgspec.json.decode(raw))
+    except ValueError:
+        return None
 
 
 def as_session(remote: RemoteSession) -> Session:

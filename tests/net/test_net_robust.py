@@ -232,3 +232,36 @@ def test_an_action_reaches_everyone_before_the_next(tmp_path: Path) -> None:
             await close_all([*clients, watcher])
 
     run(main())
+
+
+def test_a_rejoin_gets_the_updates_it_missed(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            clients = await seated_room(server, "tactics", {"players": 2}, humans=2, seed=3)
+            room = server.rooms[clients[0].code or ""]
+            actor = min(room.state.awaiting())
+            a, b = clients[actor], clients[1 - actor]
+            await b.wait(lambda c: c.view is not None and c.view.state_id == room.state_id)
+            assert b.view is not None
+            since, token = b.view.state_id, b.token or ""
+            await b.close()
+            await a.wait(lambda c: c.room is not None and not c.room.seats[b.seat or 0].connected)
+            played = 0
+            while played < 3 and actor in room.state.awaiting():
+                sid = room.state_id
+                await a.wait(lambda c, n=sid: c.view is not None and c.view.state_id == n)
+                legal = await a.legal(a.view)  # type: ignore[arg-type]
+                await a.act(legal[0])
+                await until(lambda n=sid: room.state_id == n + 1)
+                played += 1
+            assert played and room.state_id == since + played
+            b2 = await connect(server, "b again")
+            await b2.rejoin(token, since=since)
+            (missed,) = b2.missed
+            assert missed.first == since + 1 and missed.state_id == room.state_id
+            assert [u.state_id for u in missed.updates] == list(range(since + 1, room.state_id + 1))
+            assert {u.actor for u in missed.updates} == {actor}
+            assert all(json.loads(bytes(u.events)) for u in missed.updates)
+            await close_all([a, b2])
+
+    run(main())
