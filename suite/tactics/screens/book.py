@@ -22,7 +22,7 @@ from suite.tactics.rules.requirements import Profile, satisfied
 from suite.tactics.skins import STAND, default_style, frame_index
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.scale import px
+from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel, draw_text, text_image
 
@@ -277,9 +277,10 @@ class ArmyGrid:
         *,
         life: Sequence[float | None] = (),
         dim: Sequence[bool] = (),
+        k: float = 1.0,
     ) -> None:
-        """Draw the formation (piece ids row by row); `life` (0..1, None = dead) and `dim`
-        per slot are shown in battle."""
+        """Draw the formation (piece ids row by row) at UI factor `k`; `life` (0..1, None =
+        dead) and `dim` per slot are shown in battle."""
         self.layout(rect)
         for i, slot in enumerate(self.slots):
             kind = formation[i] if i < len(formation) else 0
@@ -297,10 +298,15 @@ class ArmyGrid:
             if piece is None or not alive:
                 label = "empty" if piece is None else "fallen"
                 draw_text(
-                    surface, label, slot.center, size=13, colour=theme.TEXT_MUTED, anchor="center"
+                    surface,
+                    label,
+                    slot.center,
+                    size=px(13, k),
+                    colour=theme.TEXT_MUTED,
+                    anchor="center",
                 )
                 continue
-            side = max(16, slot.height - 34)
+            side = max(16, slot.height - px(34, k))
             image = self.image(kind, army, side)
             if i < len(dim) and dim[i]:
                 image = image.copy()
@@ -310,20 +316,20 @@ class ArmyGrid:
                 surface,
                 short_form(piece),
                 (slot.right - 6, slot.y + 4),
-                size=16,
+                size=px(16, k),
                 bold=True,
                 colour=theme.ACCENT,
                 anchor="topright",
             )
             draw_text(
                 surface,
-                fit(piece.name, 13, slot.width - 8),
+                fit(piece.name, px(13, k), slot.width - 8),
                 (slot.centerx, slot.bottom - 6),
-                size=13,
+                size=px(13, k),
                 anchor="midbottom",
             )
             if i < len(life) and life[i] is not None:
-                bar = pygame.Rect(slot.x + 5, slot.y + 6, 5, slot.height - 30)
+                bar = pygame.Rect(slot.x + 5, slot.y + 6, px(5, k), slot.height - px(30, k))
                 pygame.draw.rect(surface, (20, 20, 24), bar)
                 filled = round(bar.height * float(life[i] or 0.0))
                 pygame.draw.rect(
@@ -397,6 +403,7 @@ class PieceMenu(Scene):
         ]
         self.labels = [label for _, label, _, _ in entries]
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.k = 1.0
         self.on_resize(app.size)
 
     @property
@@ -406,22 +413,25 @@ class PieceMenu(Scene):
         return self.buttons[start : start + self.rows * self.columns]
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        self.rows = max(4, min(len(self.buttons), (size[1] - 24) // self.ROW))
+        k = self.k = ui_factor(size)
+        row_h = px(self.ROW, k)
+        self.rows = max(4, min(len(self.buttons), (size[1] - 24) // row_h))
         needed = -(-len(self.buttons) // self.rows)
-        width = max(self.MIN_COLUMN, min(self.COLUMN, (size[0] - 24) // needed))
+        width = max(px(self.MIN_COLUMN, k), min(px(self.COLUMN, k), (size[0] - 24) // needed))
         self.columns = max(1, min(needed, (size[0] - 24) // width))
         self.pages = needed - self.columns
         self.first = max(0, min(self.first, self.pages))
-        height = self.rows * self.ROW + 12 + (20 if self.pages else 0)
+        height = self.rows * row_h + 12 + (px(20, k) if self.pages else 0)
         self.rect = pygame.Rect(self.at[0], self.at[1], width * self.columns + 12, height)
         self.rect.clamp_ip(pygame.Rect((0, 0), size))
         for (_, button), label in zip(self.buttons, self.labels, strict=True):
             button.rect = pygame.Rect(0, 0, 0, 0)
-            button.label = fit(label, 14, width - 20, True)
-        for k, (_, button) in enumerate(self.shown):
-            col, row = divmod(k, self.rows)
+            button.label = fit(label, px(14, k), width - 20, True)
+            button.font_size = px(14, k)
+        for i, (_, button) in enumerate(self.shown):
+            col, row = divmod(i, self.rows)
             x = self.rect.x + 6 + col * width
-            button.rect = pygame.Rect(x, self.rect.y + 6 + row * self.ROW, width - 6, self.ROW - 2)
+            button.rect = pygame.Rect(x, self.rect.y + 6 + row * row_h, width - 6, row_h - 2)
 
     def pick(self, pid: int) -> None:
         if self.app.stack and self.app.scene is self:
@@ -457,7 +467,7 @@ class PieceMenu(Scene):
                 surface,
                 f"columns {self.first + 1}-{last} of {total}: wheel for more",
                 (self.rect.centerx, self.rect.bottom - 6),
-                size=12,
+                size=px(12, self.k),
                 colour=theme.TEXT_MUTED,
                 anchor="midbottom",
             )

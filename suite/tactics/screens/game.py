@@ -49,7 +49,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import TOOLTIP_DELAY, draw_text
+from suite.ui.widgets import TOOLTIP_DELAY, draw_text, text_image
 
 SPEEDS: tuple[tuple[float, str], ...] = (
     (0.9, "slow"),
@@ -678,6 +678,10 @@ class BattleScene(Scene):
             pygame.draw.circle(surface, team_colour(colour), (x + px(8, k), bar.centery), px(8, k))
             x += px(24, k)
         room = self.tools[0].rect.x - x - 12
+        if text_image(text, px(17, k), theme.TEXT, True).get_width() > room:
+            text = hud.top_line(self.view, self.names, self.waiting, local, compact=True)
+            if self.watching:
+                text = ("Paused" if self.paused else "Replay") + "  \u2022  " + text
         draw_text(
             surface,
             fit(text, px(17, k), room, True),

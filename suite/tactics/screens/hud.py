@@ -27,7 +27,7 @@ from suite.tactics.screens.book import (
 )
 from suite.ui import theme
 from suite.ui.app import Scene
-from suite.ui.scale import px
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 TOP = 46  # height of the top line
@@ -42,15 +42,21 @@ def army_of(view: TacticsView, seat: int) -> int:
     return next((line.colour for line in view.seats if line.seat == seat), seat % 4)
 
 
-def top_line(view: TacticsView, names: Sequence[str], waiting: float, local: bool) -> str:
-    """Whose turn it is, the phase, the round and what is left of the turn."""
+def top_line(
+    view: TacticsView, names: Sequence[str], waiting: float, local: bool, compact: bool = False
+) -> str:
+    """Whose turn it is, the phase, the round and what is left of the turn; `compact`
+    (for a narrow window) leaves out the team name, which the colour dot shows."""
     if view.outcome is not None or view.current is None:
         return f"Battle over after {view.round} rounds"
     name = names[view.current] if view.current < len(names) else f"Seat {view.current + 1}"
     team = next((s.team for s in view.seats if s.seat == view.current), "")
     whose = f"{name}, your turn" if local else f"{name}'s turn"
     phase = PHASES.get(view.phase, view.phase)
-    text = f"Round {view.round}  \u2022  {whose} ({team})  \u2022  {phase}"
+    if compact:
+        text = f"R{view.round}  \u2022  {whose}  \u2022  {phase}"
+    else:
+        text = f"Round {view.round}  \u2022  {whose} ({team})  \u2022  {phase}"
     if view.pieces_left_this_turn is not None:
         text += f"  \u2022  {view.pieces_left_this_turn} to move"
     if not local and waiting >= WAIT_SHOWN_AFTER:
@@ -333,7 +339,7 @@ class BookPanel:
                     anchor="center",
                 )
             else:
-                self.army.draw(surface, body, formation, army, life=life, dim=dim)
+                self.army.draw(surface, body, formation, army, life=life, dim=dim, k=k)
         else:
             if self._stats_cache is None:
                 self._stats_cache = self.stats()
@@ -346,8 +352,10 @@ class BookPanel:
 # -- help ------------------------------------------------------------------------------------
 SHORTCUTS = (
     ("Click a piece", "select it (purple: where it may go, white: under the mouse)"),
-    ("Click a purple tile", "walk there; orange outlines: what it could hit from there"),
+    ("Point at a purple tile", "orange outlines: every tile it could hit from there"),
+    ("Click a purple tile", "walk there; then the tiles it can hit glow orange"),
     ("Click an orange enemy", "attack it (point at it first to see the forecast)"),
+    ("Click an orange tile", "with no enemy in reach: end the piece's attack"),
     ("Right click", "centre the view on that tile"),
     ("Drag, arrow keys", "pan the view"),
     ("Wheel, + and -", "zoom 50 / 75 / 100 %"),
@@ -375,29 +383,33 @@ class HelpScene(Scene):
         veil.fill((4, 6, 12, 170))
         surface.blit(veil, (0, 0))
         w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, min(w - 40, 700), min(h - 40, 80 + 30 * len(SHORTCUTS)))
+        k = ui_factor((w, h))
+        rect = pygame.Rect(
+            0, 0, min(w - 40, px(700, k)), min(h - 40, px(80 + 30 * len(SHORTCUTS), k))
+        )
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
         draw_text(
             surface,
             "WoS Tactics: mouse and keys",
-            (rect.centerx, rect.y + 16),
-            size=22,
+            (rect.centerx, rect.y + px(16, k)),
+            size=px(22, k),
             bold=True,
             anchor="midtop",
         )
-        step = min(30, (rect.height - 70) // len(SHORTCUTS))
-        y = rect.y + 60
-        split = rect.x + min(230, rect.width // 3)
+        step = min(px(30, k), (rect.height - px(70, k)) // len(SHORTCUTS))
+        size = min(px(15, k), step - 4)
+        y = rect.y + px(60, k)
+        split = rect.x + min(px(230, k), rect.width // 3)
         for keys, what in SHORTCUTS:
             draw_text(
                 surface,
                 keys,
                 (split - 10, y),
-                size=15,
+                size=size,
                 bold=True,
                 colour=theme.ACCENT,
                 anchor="topright",
             )
-            draw_text(surface, fit(what, 15, rect.right - split - 20), (split + 10, y), size=15)
+            draw_text(surface, fit(what, size, rect.right - split - 20), (split + 10, y), size=size)
             y += step

@@ -565,7 +565,9 @@ class SetupScene(Scene):
 
     def _scale_buttons(self, k: float) -> None:
         """Every button at its designed size and font times `k`."""
-        for button in self.buttons:
+        for button in {
+            id(b): b for b in (*self.buttons, self.guild_button, self.war_button)
+        }.values():
             w, h, font = self._button_base.setdefault(
                 id(button), (button.rect.width, button.rect.height, button.font_size)
             )
@@ -620,41 +622,43 @@ class SetupScene(Scene):
         if self.ui is None:
             return
         body = self.body_rect()
+        k = self.k
+        line, gap = px(32, k), px(40, k)
         if self.view_name != "stats":
             for entry in (self.guild_entry, self.war_entry):
                 if entry is not None:
                     entry.hide()  # type: ignore[no-untyped-call]
             return
-        y = body.bottom - 34
-        entry_w = max(120, body.width - 130)
+        y = body.bottom - px(34, k)
+        entry_w = max(120, body.width - px(130, k))
         if self.guild_entry is None:
             self.guild_entry = UITextEntryLine(
-                pygame.Rect(body.x, y - 40, entry_w, 32),
+                pygame.Rect(body.x, y - gap, entry_w, line),
                 self.ui,
                 initial_text=self.profile.guild,
                 placeholder_text="your guild",
             )
             self.guild_entry.set_text_length_limit(24)
             self.war_entry = UITextEntryLine(
-                pygame.Rect(body.x, y, entry_w, 32),
+                pygame.Rect(body.x, y, entry_w, line),
                 self.ui,
                 placeholder_text="guild at war with yours",
             )
             if self.war_entry is not None:
                 self.war_entry.set_text_length_limit(24)
         else:
-            self.guild_entry.set_relative_position((body.x, y - 40))
-            self.guild_entry.set_dimensions((entry_w, 32))
+            self.guild_entry.set_relative_position((body.x, y - gap))
+            self.guild_entry.set_dimensions((entry_w, line))
             self.guild_entry.show()  # type: ignore[no-untyped-call]
             if self.war_entry is not None:
                 self.war_entry.set_relative_position((body.x, y))
-                self.war_entry.set_dimensions((entry_w, 32))
+                self.war_entry.set_dimensions((entry_w, line))
                 self.war_entry.show()  # type: ignore[no-untyped-call]
         self.guild_button.rect = pygame.Rect(
-            body.x + entry_w + 8, y - 40, body.right - body.x - entry_w - 8, 32
+            body.x + entry_w + 8, y - gap, body.right - body.x - entry_w - 8, line
         )
         self.war_button.rect = pygame.Rect(
-            body.x + entry_w + 8, y, body.right - body.x - entry_w - 8, 32
+            body.x + entry_w + 8, y, body.right - body.x - entry_w - 8, line
         )
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -757,7 +761,7 @@ class SetupScene(Scene):
         grid = pygame.Rect(body.x, body.y + px(24, k), body.width, body.height - px(24, k))
         kept = trimmed(self.formation, self.army_size)
         dim = [bool(pid) and not kept[i] for i, pid in enumerate(self.formation)]
-        self.army.draw(surface, grid, self.formation, 0, dim=dim)
+        self.army.draw(surface, grid, self.formation, 0, dim=dim, k=k)
 
     def _draw_players(self, surface: pygame.Surface) -> None:
         rect = self.layout_rects["players"]
