@@ -78,7 +78,9 @@ def load_tmx(path: str | Path) -> Board:
         tmap = pytmx.TiledMap(str(p), allow_duplicate_names=True)
     except ET.ParseError as exc:
         raise BoardError(f"broken XML: {exc}", src) from exc
-    except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, OSError, LookupError) as exc:
+        # LookupError: an XML declaration naming an unknown encoding (UnicodeError is a
+        # ValueError); IndexError and KeyError are LookupErrors too.
         raise BoardError(f"unreadable Tiled map: {exc}", src) from exc
 
     map_props = dict(tmap.properties)

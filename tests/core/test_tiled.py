@@ -254,3 +254,10 @@ def test_random_boards_round_trip(
     path = tmp_path_factory.mktemp("rt") / "rt.tmx"
     write_tmx(board, path, 500, 500)
     assert load_tmx(path) == board
+
+
+def test_an_unknown_xml_encoding_is_a_board_error(tmp_path: Path) -> None:
+    path = tmp_path / "odd.tmx"
+    path.write_bytes(b'<?xml version="1.0" encoding="no-such-encoding"?>\n<map></map>\n')
+    with pytest.raises(BoardError, match="odd.tmx"):
+        load_tmx(path)
