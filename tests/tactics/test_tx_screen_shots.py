@@ -22,6 +22,7 @@ from suite.tactics.screens.drivers import LiveDriver
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.gameover import GameOverScene
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle
+from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.profile import TacticsProfile
 from suite.tactics.screens.ratings import Records
@@ -318,3 +319,31 @@ def test_game_over_of_four_with_ratings_and_war_points(artifacts: Path) -> None:
         winner_name = seats[first_human].name
         assert over.record.war_points.get(winner_name, 0) > 0
         h.screenshot(artifacts / "tx_game_over_four.png")
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
+def test_overlays_fit_and_grow_with_the_window(artifacts: Path, size: tuple[int, int]) -> None:
+    """The battle menu, the pack panel and the Book's buttons stay inside the window and
+    their text grows on a large one (fonts follow the UI factor)."""
+    tag = f"{size[0]}x{size[1]}"
+    with Harness(size=size) as h:
+        screen = h.app.screen.get_rect()
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        big = size[0] >= 1920
+        assert (setup.launch_button.font_size > 18) == big
+        h.click(setup.pack_button)
+        panel = h.scene
+        assert isinstance(panel, PackScene) and screen.contains(panel.rect)
+        assert all(panel.rect.contains(b.rect) for b in panel.buttons)
+        h.screenshot(artifacts / f"tx_pack_panel_{tag}.png")
+        h.click(panel.close_button)
+        scene = battle(h, map_id=1)
+        settle(h, scene)
+        scene.open_menu()
+        menu = h.scene
+        assert isinstance(menu, MenuScene) and screen.contains(menu.rect)
+        assert all(menu.rect.contains(b.rect) for b in menu.buttons)
+        assert (menu.buttons[0].font_size > 16) == big
+        h.frames(2)
+        h.screenshot(artifacts / f"tx_battle_menu_{tag}.png")

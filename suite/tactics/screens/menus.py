@@ -10,6 +10,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 Entry = tuple[str, str, Callable[[], object]]
@@ -23,6 +24,8 @@ class MenuScene(Scene):
     def __init__(self, app: App, title: str, entries: Sequence[Entry], *, width: int = 300) -> None:
         super().__init__(app)
         self.title = title
+        self.width = width
+        self.k = 1.0
         self.buttons = [
             Button(
                 label, pygame.Rect(0, 0, width, 42), self._closing(run), tooltip=tip, font_size=16
@@ -31,7 +34,7 @@ class MenuScene(Scene):
         ]
         if self.buttons:
             self.buttons[0].primary = True
-        self.rect = pygame.Rect(0, 0, width + 60, 0)
+        self.rect = pygame.Rect(0, 0, 0, 0)
         self.on_resize(app.size)
 
     def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
@@ -43,11 +46,16 @@ class MenuScene(Scene):
         return go
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        step = max(44, min(52, (size[1] - 140) // max(1, len(self.buttons))))
-        self.rect.height = 80 + step * len(self.buttons)
+        """Lay the column out at the window's UI factor (`suite.ui.scale`)."""
+        k = self.k = ui_factor(size)
+        count = max(1, len(self.buttons))
+        step = max(44, min(px(52, k), (size[1] - px(140, k)) // count))
+        self.rect.size = (px(self.width + 60, k), px(80, k) + step * len(self.buttons))
         self.rect.center = (size[0] // 2, size[1] // 2)
         for i, button in enumerate(self.buttons):
-            button.rect.midtop = (self.rect.centerx, self.rect.y + 62 + i * step)
+            button.rect.size = (px(self.width, k), min(px(42, k), step - 4))
+            button.font_size = px(16, k)
+            button.rect.midtop = (self.rect.centerx, self.rect.y + px(62, k) + i * step)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         for button in self.buttons:
@@ -66,8 +74,8 @@ class MenuScene(Scene):
         draw_text(
             surface,
             self.title,
-            (self.rect.centerx, self.rect.y + 16),
-            size=22,
+            (self.rect.centerx, self.rect.y + px(16, self.k)),
+            size=px(22, self.k),
             bold=True,
             anchor="midtop",
         )

@@ -21,6 +21,7 @@ from suite.tactics.rules.packs import playable_maps
 from suite.tactics.screens.book import fit
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 ROW = 20
@@ -68,6 +69,7 @@ class PackScene(Scene):
         self.verdict = "in use"
         self.scroll = 0
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.k = 1.0
         self.entry: UITextEntryLine | None = None
         self.check_button = Button(
             "Check",
@@ -98,6 +100,7 @@ class PackScene(Scene):
             font_size=15,
             tooltip="Keep the current pack (Esc)",
         )
+        self._sizes = [button.rect.size for button in self.buttons]  # at UI factor 1
         self.on_resize(app.size)
 
     @property
@@ -106,10 +109,14 @@ class PackScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.rect = pygame.Rect(0, 0, min(w - 40, 900), min(h - 40, 620))
+        k = self.k = ui_factor(size)
+        self.rect = pygame.Rect(0, 0, min(w - 40, px(900, k)), min(h - 40, px(620, k)))
         self.rect.center = (w // 2, h // 2)
-        x, y = self.rect.x + 20, self.rect.y + 56
-        entry_rect = pygame.Rect(x, y, self.rect.width - 160, 34)
+        for button, (width, height) in zip(self.buttons, self._sizes, strict=True):
+            button.rect.size = (px(width, k), px(height, k))
+            button.font_size = px(15, k)
+        x, y = self.rect.x + 20, self.rect.y + px(56, k)
+        entry_rect = pygame.Rect(x, y, self.rect.width - px(160, k), px(34, k))
         if self.entry is None and self.ui is not None:
             self.entry = UITextEntryLine(
                 entry_rect,
@@ -121,7 +128,7 @@ class PackScene(Scene):
             self.entry.set_relative_position(entry_rect.topleft)
             self.entry.set_dimensions(entry_rect.size)
         self.check_button.rect.topleft = (entry_rect.right + 10, y)
-        bottom = self.rect.bottom - 50
+        bottom = self.rect.bottom - px(50, k)
         self.close_button.rect.topright = (self.rect.right - 20, bottom)
         self.shipped_button.rect.topright = (self.close_button.rect.x - 10, bottom)
         self.use_button.rect.topright = (self.shipped_button.rect.x - 10, bottom)
@@ -171,27 +178,36 @@ class PackScene(Scene):
         veil.fill((4, 6, 12, 190))
         surface.blit(veil, (0, 0))
         draw_panel(surface, self.rect, border=theme.ACCENT, alpha=252)
-        draw_text(surface, "Tactics pack", (self.rect.x + 20, self.rect.y + 14), size=22, bold=True)
-        y = self.rect.y + 100
+        k = self.k
+        draw_text(
+            surface,
+            "Tactics pack",
+            (self.rect.x + 20, self.rect.y + px(14, k)),
+            size=px(22, k),
+            bold=True,
+        )
+        y = self.rect.y + px(100, k)
         width = self.rect.width - 40
         if self.pack is not None:
             draw_text(
                 surface,
-                fit(summary(self.pack), 14, width),
+                fit(summary(self.pack), px(14, k), width),
                 (self.rect.x + 20, y),
-                size=14,
+                size=px(14, k),
                 colour=theme.TEXT_MUTED,
             )
         ok = self.verdict in ("playable", "in use")
         draw_text(
             surface,
-            fit(f"Verdict: {self.verdict}", 15, width, True),
-            (self.rect.x + 20, y + 22),
-            size=15,
+            fit(f"Verdict: {self.verdict}", px(15, k), width, True),
+            (self.rect.x + 20, y + px(22, k)),
+            size=px(15, k),
             bold=True,
             colour=theme.SUCCESS if ok else theme.DANGER,
         )
-        box = pygame.Rect(self.rect.x + 20, y + 50, width, self.use_button.rect.y - y - 62)
+        box = pygame.Rect(
+            self.rect.x + 20, y + px(50, k), width, self.use_button.rect.y - y - px(62, k)
+        )
         pygame.draw.rect(surface, (10, 12, 20), box, border_radius=6)
         lines = problem_lines(self.pack) if self.pack is not None else []
         if not lines:
@@ -199,18 +215,19 @@ class PackScene(Scene):
                 surface,
                 "No problems found.",
                 (box.x + 10, box.y + 8),
-                size=14,
+                size=px(14, k),
                 colour=theme.TEXT_MUTED,
             )
-        room = max(1, (box.height - 12) // ROW)
+        row = px(ROW, k)
+        room = max(1, (box.height - 12) // row)
         self.scroll = min(self.scroll, max(0, len(lines) - room))
         for i, (text, error) in enumerate(lines[self.scroll : self.scroll + room]):
             colour = theme.DANGER if error else theme.TEXT
             draw_text(
                 surface,
-                fit(text, 13, box.width - 20),
-                (box.x + 10, box.y + 6 + i * ROW),
-                size=13,
+                fit(text, px(13, k), box.width - 20),
+                (box.x + 10, box.y + 6 + i * row),
+                size=px(13, k),
                 colour=colour,
             )
         if len(lines) > room:
@@ -220,7 +237,7 @@ class PackScene(Scene):
                 surface,
                 more,
                 (box.right - 8, box.bottom + 4),
-                size=12,
+                size=px(12, k),
                 colour=theme.TEXT_MUTED,
                 anchor="topright",
             )
