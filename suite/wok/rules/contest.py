@@ -8,6 +8,7 @@ the raw 64-bit words, so results are identical on every machine and numpy versio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,3 +94,50 @@ def contest(
         d_lost=d_units - d_left,
         d_injured=d_inj,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class WornContest:
+    """A contest with DEF wear (WoK IV): the result and the defender's DEF left, in tenths."""
+
+    result: ContestResult
+    def_tenths: int
+
+
+def worn_contest(
+    rng: Rng,
+    a_units: int,
+    a_power: float,
+    d_units: int,
+    d_power_at: Callable[[int], float],
+    def_tenths: int,
+    wear: tuple[float, int],
+) -> WornContest:
+    """A W6 contest without injuries in which every round destroys `wear[1]` tenths of the
+    defender's DEF with chance `wear[0]` % (WoK IV's 3 % per round); the defender's power
+    is `d_power_at(def_tenths)`, so it drops with the DEF from the next round on."""
+    if a_units <= 0 or d_units <= 0:
+        raise ValueError(f"a contest needs units on both sides, got {a_units} and {d_units}")
+    wear_percent, wear_tenths = wear
+    bits = np.random.PCG64(rng.randbelow(_SEED_SPACE))
+    a_hi = contest_range(a_power)
+    threshold = round(wear_percent * 100)  # wear draws are 0..9999, hundredths of a percent
+    a_left, d_left = a_units, d_units
+    rounds = 0
+    while a_left > 0 and d_left > 0:
+        d_hi = contest_range(d_power_at(def_tenths))
+        batch = a_left + d_left + 8
+        da = _uniform(bits, a_hi, batch)
+        dd = _uniform(bits, d_hi, batch)
+        worn = _uniform(bits, 9999, batch) < threshold
+        cum_a = np.cumsum(da < dd)
+        cum_d = np.cumsum(da > dd)
+        stop = (cum_a >= a_left) | (cum_d >= d_left) | (worn & (def_tenths > 0))
+        end = int(np.argmax(stop)) + 1 if bool(stop.any()) else batch
+        a_left -= int(cum_a[end - 1])
+        d_left -= int(cum_d[end - 1])
+        rounds += end
+        if def_tenths > 0 and bool(worn[end - 1]):
+            def_tenths = max(0, def_tenths - wear_tenths)
+    result = ContestResult(rounds, a_units - a_left, 0, d_units - d_left, 0)
+    return WornContest(result, def_tenths)

@@ -18,9 +18,18 @@ from suite.wok.rules.ruleset import RuleSet
 TransformKind = Literal["POP_WOK", "POP_ARM", "WOK_POP", "POP_SPY"]
 TroopKind = Literal["ARM", "PIK", "ARC", "KNI", "CAT"]
 UnitKind = Literal["POP", "WOK", "ARM", "MIS", "SPY", "PIK", "ARC", "KNI", "CAT", "TRO"]
-AimKind = Literal["DEF", "LEV", "MIS", "SPY", "MIN", "EFF", "CHO"]
+AimKind = Literal["DEF", "LEV", "MIS", "SPY", "MIN", "EFF", "CHO", "TECH"]
 UpgradeKind = Literal["TECH", "EFF", "DEF", "LEV", "MIS", "SPY"]
-SpyOp = Literal["SPY_PROVINCE", "SPY_PLAYER", "PROPAGANDA", "FALSE_ORDERS", "STEAL_GOLD"]
+SpyOp = Literal[
+    "SPY_PROVINCE",
+    "SPY_PLAYER",
+    "PROPAGANDA",
+    "FALSE_ORDERS",
+    "STEAL_GOLD",
+    "SABOTAGE_MIS",
+    "SABOTAGE_DEF",
+    "STEAL_POP",
+]
 
 
 class Bomb(msgspec.Struct, frozen=True):
@@ -90,6 +99,12 @@ class TroopUpgrade(msgspec.Struct, frozen=True):
     amount: int
 
 
+class Trade(msgspec.Struct, frozen=True):
+    """Trade `points` tech points for one of the rule set's trades (WoK IV Phase V)."""
+
+    points: int
+
+
 class OrderSet(msgspec.Struct, frozen=True):
     """One colour's orders for one turn, phase by phase, in the order entered."""
 
@@ -102,6 +117,7 @@ class OrderSet(msgspec.Struct, frozen=True):
     upgrades: tuple[Upgrade, ...] = ()
     spies: tuple[Spy, ...] = ()
     troops: tuple[TroopUpgrade, ...] = ()
+    trades: tuple[Trade, ...] = ()
 
 
 class SubmitOrders(Action, frozen=True, tag="orders"):
@@ -179,6 +195,22 @@ def _troop_problem(orders: OrderSet, rules: RuleSet, n: int) -> str | None:
     return None
 
 
+def _trade_problem(orders: OrderSet, rules: RuleSet) -> str | None:
+    """Entry checks of tech trades (WoK IV); a rule set without trades has none."""
+    if not orders.trades:
+        return None
+    tr = rules.trades
+    if tr is None:
+        return f"{rules.title} has no tech trades"
+    if len(orders.trades) > tr.orders:
+        return f"{len(orders.trades)} trade orders, at most {tr.orders}"
+    for i, t in enumerate(orders.trades, 1):
+        if tr.offer(t.points) is None:
+            known = ", ".join(str(o.points) for o in tr.offers)
+            return f"trade {i}: no trade for {t.points} tech points (have {known})"
+    return None
+
+
 def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | None:
     """The first entry-limit problem of `orders` as a reason, or None when it may be entered.
 
@@ -237,6 +269,7 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
         if u.kind not in rules.upgrades.kinds:
             problems.append(f"upgrade {i}: unknown upgrade {u.kind!r}")
     problems.append(_troop_problem(orders, rules, n))
+    problems.append(_trade_problem(orders, rules))
     for i, sp in enumerate(orders.spies, 1):
         what = f"spy order {i}"
         problems += [_province(sp.source, n, what), _province(sp.target, n, what)]

@@ -15,7 +15,7 @@ import msgspec
 
 from suite.core.rng import Rng
 from suite.wok.rules import troops
-from suite.wok.rules.contest import contest
+from suite.wok.rules.contest import WornContest, contest, worn_contest
 from suite.wok.rules.orders import OrderSet
 from suite.wok.rules.ruleset import Variant
 from suite.wok.rules.world import NEUTRAL, TROOPS, World
@@ -33,6 +33,7 @@ class TurnLog:
     upgrades: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     captures: list[dict[str, Any]] = field(default_factory=list)
     rips: list[dict[str, Any]] = field(default_factory=list)
+    trades: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     def cancel(self, colour: int, phase: str, index: int, order: Any, reason: str) -> None:
         entry = {
@@ -99,8 +100,45 @@ def _frac(x: int, fraction: float) -> int:
 
 
 # -- 1. bombing -------------------------------------------------------------
+def _kill(w: World, ctx: TurnContext, kind: str, t: int) -> int:
+    """One equal-chance hit on `kind` in province t (S2; WoK IV's ranges); what it removed
+    (DEF in tenths, TECH in tech points of the owner)."""
+    b = w.rules.bombing
+    if kind == "TECH":
+        o = w.owner[t]
+        if o == NEUTRAL:
+            return 0
+        col = w.colours[o]
+        lost = min(col.tech, ctx.rng.randint(*b.tech_per_hit))
+        col.tech -= lost
+        return lost
+    if kind == "DEF":
+        lost = min(b.def_tenths_per_hit, w.dfn[t])
+        w.dfn[t] -= lost
+        return lost
+    low, high = (
+        (b.arm_per_hit, b.arm_per_hit_max) if kind == "ARM" else (b.spy_per_hit, b.spy_per_hit_max)
+    )
+    units = w.units(kind)
+    if units[t] == 0:
+        return 0
+    lost = min(units[t], ctx.rng.randint(low, high) if high > low else low)
+    units[t] -= lost
+    return lost
+
+
+def _detected(w: World, ctx: TurnContext, t: int) -> bool | None:
+    """WoK IV: whether the bombed province detects the source (None: no detection rule)."""
+    b = w.rules.bombing
+    if b.target_sees != "detected":
+        return None
+    chance = max(b.detect_min_percent, b.detect_percent_per_spy * w.spy[t])
+    return ctx.rng.percent(min(100.0, chance))
+
+
 def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
-    """S2: short range EFF%, long range 0.75*EFF% per missile; a hit removes ARM, SPY or DEF."""
+    """S2: short range EFF%, long range 0.75*EFF% per missile; a hit removes ARM, SPY or DEF
+    (WoK IV: 1-5 ARM, 1-5 SPY, 0.1 DEF or 5-13 tech points; detection of the source)."""
     r = w.rules
     for i, b in enumerate(orders.bombs, 1):
         reason = None
@@ -128,6 +166,7 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
         hits = 0
         destroyed = dict.fromkeys(r.bombing.hit_kinds, 0)
         t = b.target
+        detected = _detected(w, ctx, t)
         for _ in range(fired):
             if not ctx.rng.percent(chance):
                 continue
@@ -136,30 +175,20 @@ def bombing(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
                 _proportional_hit(w, ctx, t, destroyed)
                 continue
             kind = ctx.rng.choice(r.bombing.hit_kinds)
-            if kind == "ARM" and w.arm[t] > 0:
-                lost = min(r.bombing.arm_per_hit, w.arm[t])
-                w.arm[t] -= lost
-                destroyed["ARM"] += lost
-            elif kind == "SPY" and w.spy[t] > 0:
-                lost = min(r.bombing.spy_per_hit, w.spy[t])
-                w.spy[t] -= lost
-                destroyed["SPY"] += lost
-            elif kind == "DEF" and w.dfn[t] > 0:
-                lost = min(r.bombing.def_tenths_per_hit, w.dfn[t])
-                w.dfn[t] -= lost
-                destroyed["DEF"] += lost
-        ctx.log.bombings.append(
-            {
-                "by": colour,
-                "owner": w.owner[t],
-                "source": b.source,
-                "target": t,
-                "range": "short" if short else "long",
-                "fired": fired,
-                "hits": hits,
-                "destroyed": {k: (n / 10 if k == "DEF" else n) for k, n in destroyed.items()},
-            }
-        )
+            destroyed[kind] += _kill(w, ctx, kind, t)
+        record: dict[str, Any] = {
+            "by": colour,
+            "owner": w.owner[t],
+            "source": b.source,
+            "target": t,
+            "range": "short" if short else "long",
+            "fired": fired,
+            "hits": hits,
+            "destroyed": {k: (n / 10 if k == "DEF" else n) for k, n in destroyed.items()},
+        }
+        if detected is not None:
+            record["detected"] = detected
+        ctx.log.bombings.append(record)
 
 
 def _proportional_hit(w: World, ctx: TurnContext, t: int, destroyed: dict[str, int]) -> None:
@@ -195,7 +224,14 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             ctx.log.cancel(colour, "attacking", i, a, "your empire has fallen")
             continue
         reason = None
-        if w.owner[a.source] != colour:
+        if r.attack.count_invalid:
+            # WoK IV: the first N orders are the attacks, whether they can run or not.
+            used += 1
+            if used > allowed:
+                reason = f"over your limit of {allowed} attacks this turn (order {i})"
+        if reason is not None:
+            pass
+        elif w.owner[a.source] != colour:
             reason = f"you do not own province {a.source}"
         elif w.owner[a.target] == colour:
             reason = f"you already own province {a.target}"
@@ -207,12 +243,13 @@ def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None
             reason = f"only {w.troops(a.source)} armies in province {a.source}, {a.keep} to keep"
         else:
             reason = ctx.protection(w, colour, a.target)
-        if reason is None and used >= allowed:
+        if reason is None and not r.attack.count_invalid and used >= allowed:
             reason = f"over your limit of {allowed} attacks this turn"
         if reason:
             ctx.log.cancel(colour, "attacking", i, a, reason)
             continue
-        used += 1
+        if not r.attack.count_invalid:
+            used += 1
         sent = min(a.armies, w.troops(a.source) - a.keep)
         if r.troops is not None:
             typed_battle_order(w, ctx, colour, a.source, a.target, sent)
@@ -227,8 +264,10 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
     a_lev = w.lev[source]
     defender = w.owner[target]
     d_arm, d_lev, d_def = w.arm[target], w.lev[target], w.dfn[target] / 10
-    patt = w.colours[colour].eff * (r.attack.att_level_factor * a_lev)
-    pdef = w.eff_of(target) * (r.attack.def_level_factor * d_lev + r.attack.def_def_factor * d_def)
+    a_eff = w.colours[colour].eff * r.attack.eff_factor
+    d_eff = w.eff_of(target) * r.attack.eff_factor
+    patt = a_eff * (r.attack.att_level_factor * a_lev)
+    pdef = d_eff * (r.attack.def_level_factor * d_lev + r.attack.def_def_factor * d_def)
     record: dict[str, Any] = {
         "attacker": colour,
         "defender": defender,
@@ -240,11 +279,17 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
         "pdef": round(pdef, 1),
     }
     if d_arm == 0:
-        gain = r.attack.empty_gain / a_lev
+        gain = r.attack.empty_gain if r.attack.empty_gain_flat else r.attack.empty_gain / a_lev
         record.update(rounds=0, a_lost=0, a_injured=0, d_lost=0, d_injured=0, won=True)
         _capture(w, ctx, colour, target, sent, w.bound_lev(a_lev + gain))
     else:
-        res = contest(ctx.rng, sent, patt, d_arm, pdef, r.attack.injured_fraction)
+        if r.attack.def_wear_percent > 0:
+            worn = _worn(w, ctx, target, sent, patt, d_arm, d_eff)
+            record["def_worn"] = (w.dfn[target] - worn.def_tenths) / 10
+            w.dfn[target] = worn.def_tenths
+            res = worn.result
+        else:
+            res = contest(ctx.rng, sent, patt, d_arm, pdef, r.attack.injured_fraction)
         won = res.attacker_won(sent)
         record.update(
             rounds=res.rounds,
@@ -262,6 +307,20 @@ def battle(w: World, ctx: TurnContext, colour: int, source: int, target: int, se
             w.arm[target] = d_arm - res.d_lost + res.d_injured
             w.lev[target] = w.bound_lev(d_lev + r.attack.gain_defender_won * res.rounds)
     ctx.log.battles.append(record)
+
+
+def _worn(
+    w: World, ctx: TurnContext, target: int, sent: int, patt: float, d_arm: int, d_eff: float
+) -> WornContest:
+    """WoK IV's fight: each round may wear 0.1 DEF away, lowering PDEF from then on."""
+    a = w.rules.attack
+    d_lev = w.lev[target]
+
+    def pdef_at(tenths: int) -> float:
+        return d_eff * (a.def_level_factor * d_lev + a.def_def_factor * tenths / 10)
+
+    wear = (a.def_wear_percent, a.def_wear_tenths)
+    return worn_contest(ctx.rng, sent, patt, d_arm, pdef_at, w.dfn[target], wear)
 
 
 def typed_battle_order(
@@ -424,7 +483,9 @@ def working(w: World, ctx: TurnContext) -> None:
         if aim == "DEF":
             w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + _made(w, p, wok / wr.def_per, mult))
         elif aim == "LEV":
-            if w.troops(p) > 0:
+            if w.troops(p) > 0 and wr.lev_per_wok:
+                w.lev[p] = w.bound_lev(w.lev[p] + wok * wr.lev_per_wok)  # WoK IV
+            elif w.troops(p) > 0:
                 gain = min(wr.lev_max_gain, wok / (w.troops(p) * w.lev[p])) * mult
                 w.lev[p] = w.bound_lev(w.lev[p] + gain)
         elif aim == "MIS":
@@ -437,6 +498,9 @@ def working(w: World, ctx: TurnContext) -> None:
         elif aim == "CHO":
             if o != NEUTRAL:
                 w.colours[o].wood += _made(w, p, wok * wr.wood_per_wok, mult)
+        elif aim == "TECH" and o != NEUTRAL:
+            col = w.colours[o]
+            col.tech = r.bound_tech(col.tech + _made(w, p, wok * wr.tech_per_wok, mult))
         elif aim == "EFF" and o != NEUTRAL:
             made = _made(w, p, wok / wr.eff_per, mult)
             w.colours[o].eff = w.bound_eff(w.colours[o].eff + made)
@@ -469,7 +533,7 @@ def transforming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> N
         src[p] -= taken
         made = taken // r.transform.ratios[t.kind]
         if dst_kind == "ARM":
-            w.add_arm(p, made, r.transform.new_arm_lev)
+            w.add_arm(p, made, r.transform.new_arm_lev, planned=r.transform.mix_planned)
         else:
             dst = w.units(dst_kind)
             dst[p] = min(w.cap(dst_kind), dst[p] + made)

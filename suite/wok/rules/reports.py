@@ -8,8 +8,10 @@ source only as far as the rules' `bombing.target_sees` reveals it), ``spying`` (
 operations in full with the intel gained; operations against it without their source),
 ``intel`` (what its spies saw this turn), ``upgrades``, ``cancelled`` (every cancelled
 order with its phase, number and reason), ``rips`` (everyone's, public), ``next_oop``
-(next turn's Order of Play) and ``top_ten`` (colour, name, score). `views.Report` is the
-typed form screens get.
+(next turn's Order of Play), ``top_ten`` (colour, name, score) and ``trades`` (WoK IV's
+tech trades with what each gave). Under WoK IV a bombing or spy operation against the
+colour names its source only when the target province detected it (``detected``).
+`views.Report` is the typed form screens get.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ _BOMB_HIDDEN = {
     "player": (),
     "province": ("by",),
     "none": ("by", "source", "range"),
+    "detected": ("by", "source", "range"),
 }
+_DETECTED_SHOWS = ("by", "source", "range")
 
 
 def _provinces(contents: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -48,7 +52,8 @@ def _bombings(w: World, log: TurnLog, colour: int) -> list[dict[str, Any]]:
         if b["by"] == colour:
             out.append(dict(b))
         elif b["owner"] == colour:
-            out.append({k: v for k, v in b.items() if k not in hidden})
+            shown = _DETECTED_SHOWS if b.get("detected") else ()
+            out.append({k: v for k, v in b.items() if k not in hidden or k in shown})
     return out
 
 
@@ -70,7 +75,10 @@ def build_report(
             if s["success"] and s["op"] in ("SPY_PROVINCE", "SPY_PLAYER"):
                 intel.append({"op": s["op"], "target": s["target"], "seen": s["result"]})
         elif s["owner"] == colour:
-            spying.append({k: v for k, v in s.items() if k not in _HIDDEN_FROM_TARGET})
+            shown = _DETECTED_SHOWS if s.get("detected") else ()
+            spying.append(
+                {k: v for k, v in s.items() if k not in _HIDDEN_FROM_TARGET or k in shown}
+            )
     return {
         "turn": turn,
         "colour": colour,
@@ -85,4 +93,5 @@ def build_report(
         "rips": list(log.rips),
         "next_oop": list(next_oop),
         "top_ten": top_ten(w, scores),
+        "trades": list(log.trades.get(colour, [])),
     }

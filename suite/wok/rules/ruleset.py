@@ -37,6 +37,8 @@ class Caps(_Table, frozen=True, kw_only=True):
     spy: int
     eff_min: int
     eff_max: int
+    tech: int = 0
+    """Most tech points a colour may store (WoK IV: 999); 0: no cap (tech levels)."""
 
 
 class StartFigures(_Table, frozen=True, kw_only=True):
@@ -87,7 +89,7 @@ class Limits(_Table, frozen=True, kw_only=True):
     spy_amount: int
 
 
-RevealSource = Literal["none", "province", "player"]
+RevealSource = Literal["none", "province", "player", "detected"]
 
 PHASE_NAMES = (
     "upgrades",
@@ -100,7 +102,9 @@ PHASE_NAMES = (
     "growth",
     "movement",
     "aims",
+    "trading",
     "spying",
+    "covert_ops",
 )
 """Every phase a rule set's `phases` list may name (run in the listed order)."""
 
@@ -113,7 +117,15 @@ class Bombing(_Table, frozen=True, kw_only=True):
     otherwise one unit among the troops and spies picked in proportion (I3).
 
     `target_sees` is what the bombed player's report names of the source: nothing, the
-    province the missiles came from, or the province and the player.
+    province the missiles came from, or the province and the player; "detected" (WoK IV)
+    names both when the target province detects the source, with chance
+    max(`detect_min_percent`, `detect_percent_per_spy` x its SPY) per bombing order.
+
+    `range_model` "ring2" makes a neighbour of a neighbour long range (S2); "number"
+    (WoK IV) makes any province whose number is within `number_reach` of the source's
+    long range. A hit removes `arm_per_hit`..`arm_per_hit_max` ARM (and likewise SPY;
+    a max of 0 means exactly the min), 0.1 DEF x `def_tenths_per_hit`, or TECH:
+    `tech_per_hit` [min, max] tech points of the target's owner.
     """
 
     short_chance: float
@@ -126,10 +138,26 @@ class Bombing(_Table, frozen=True, kw_only=True):
     target_sees: RevealSource
     hit_model: Literal["equal", "def_then_proportional"] = "equal"
     def_hit_percent_per_def: float = 0.0
+    range_model: Literal["ring2", "number"] = "ring2"
+    number_reach: int = 0
+    arm_per_hit_max: int = 0
+    spy_per_hit_max: int = 0
+    tech_per_hit: tuple[int, int] = (0, 0)
+    detect_percent_per_spy: float = 0.0
+    detect_min_percent: float = 0.0
 
 
 class AttackRules(_Table, frozen=True, kw_only=True):
-    """S3 attacking, W6 contest, W8 capture."""
+    """S3 attacking, W6 contest, W8 capture.
+
+    WoK IV: with `tech_steps` the attacks allowed are `base_attacks` plus one for every
+    step the colour's tech points reach; with `count_invalid` the first N attack orders
+    are spent whether they can run or not. Powers are multiplied by EFF x `eff_factor`
+    (Standard 1: EFF as a whole number; WoK IV 0.01: "x 0,EFF"). With `empty_gain_flat`
+    an empty province gives + `empty_gain` instead of + `empty_gain` / LEV. Every round
+    of a fight destroys `def_wear_tenths` tenths of the defender's DEF with chance
+    `def_wear_percent` %.
+    """
 
     base_attacks: int
     attacks_per_tech: int
@@ -146,6 +174,12 @@ class AttackRules(_Table, frozen=True, kw_only=True):
     capture_mis: float
     capture_spy: float
     capture_keeps_false_orders: bool
+    tech_steps: tuple[int, ...] = ()
+    count_invalid: bool = False
+    eff_factor: float = 1.0
+    empty_gain_flat: bool = False
+    def_wear_percent: float = 0.0
+    def_wear_tenths: int = 1
 
 
 class Entropy(_Table, frozen=True, kw_only=True):
@@ -170,13 +204,20 @@ class Working(_Table, frozen=True, kw_only=True):
     wood_per_wok: int = 0
     tech_bonus: float = 0.0
     carry_fractions: bool = False
+    tech_per_wok: int = 0
+    lev_per_wok: float = 0.0
 
 
 class TransformRules(_Table, frozen=True, kw_only=True):
-    """S6: `ratios` maps a transformation kind to its source units per target unit."""
+    """S6: `ratios` maps a transformation kind to its source units per target unit.
+
+    With `mix_planned` (WoK IV, "for the experts") new armies that pass the ARM cap still
+    count in the level mix: the level is mixed over the planned total, not the capped one.
+    """
 
     ratios: dict[str, int]
     new_arm_lev: float
+    mix_planned: bool = False
 
 
 class GrowthTier(_Table, frozen=True, kw_only=True):
@@ -215,6 +256,75 @@ class Spying(_Table, frozen=True, kw_only=True):
     propaganda_eff: int
     operations: tuple[str, ...]
     once_per_target: bool = False
+
+
+class TradeOffer(_Table, frozen=True, kw_only=True):
+    """One WoK IV tech trade: pay `points` tech points for what it gives every own
+    province (DEF in tenths, MIS, SPY, LEV for provinces with armies) and EFF."""
+
+    points: int
+    def_tenths: int = 0
+    mis: int = 0
+    spy: int = 0
+    lev: float = 0.0
+    eff: int = 0
+
+
+class Trades(_Table, frozen=True, kw_only=True):
+    """WoK IV's Phase V tech trades: up to `orders` a turn, paid one after another.
+    With `mis_needs_wok` MIS come only to provinces with workers, with `spy_needs_pop`
+    SPY only to provinces with population."""
+
+    orders: int
+    offers: tuple[TradeOffer, ...]
+    mis_needs_wok: bool
+    spy_needs_pop: bool
+
+    def offer(self, points: int) -> TradeOffer | None:
+        """The trade that costs `points`, or None."""
+        return next((o for o in self.offers if o.points == points), None)
+
+
+class CovertOp(_Table, frozen=True, kw_only=True):
+    """One WoK IV spy operation: chance % = `eff_factor` x EFF + `eff_offset` +
+    `per_spy` x spies used (a far target: `far_eff_factor` x EFF); `far` says whether
+    the target may lie anywhere (else it must be adjacent to the source). Effects per
+    spy used: `mis_per_spy` missiles destroyed, `pop_per_spy` POP stolen, and
+    `def_tenths_per_group` tenths of DEF per full `spies_per_group` spies."""
+
+    eff_factor: float
+    eff_offset: float = 0.0
+    per_spy: float = 0.0
+    far: bool = False
+    far_eff_factor: float = 0.0
+    mis_per_spy: int = 0
+    pop_per_spy: int = 0
+    def_tenths_per_group: int = 0
+    spies_per_group: int = 1
+
+
+class Covert(_Table, frozen=True, kw_only=True):
+    """WoK IV Phase VI: chances are clamped to `chance_min`..`chance_max`; the target
+    province catches spies with chance `catch_percent_per_spy` x its SPY and detects
+    the source with `detect_percent_per_spy` x its SPY (both clamped the same way);
+    every spy used is spent. EFF (K2): success gives the spy's owner `success_eff` and
+    costs the target's owner `target_loss` less `catch_relief` if it caught a spy and
+    `detect_relief` if it detected the source; a catch or a detection on a failure
+    gives the target's owner the reliefs; a failure costs `fail_eff` (Spy Player:
+    `player_fail_eff`, and gives the target's owner `player_fail_target_gain`)."""
+
+    ops: dict[str, CovertOp]
+    chance_min: float
+    chance_max: float
+    catch_percent_per_spy: float
+    detect_percent_per_spy: float
+    success_eff: int
+    target_loss: int
+    catch_relief: int
+    detect_relief: int
+    fail_eff: int
+    player_fail_eff: int
+    player_fail_target_gain: int
 
 
 class Score(_Table, frozen=True, kw_only=True):
@@ -268,9 +378,14 @@ class ClockRules(_Table, frozen=True, kw_only=True):
 
 
 class End(_Table, frozen=True, kw_only=True):
+    """W13 and the end. With `quits_end_alliances` (WoK IV: 5), once that many of the
+    `full_game` seats are empty or quit, alliances no longer win (last one standing)."""
+
     alliance_min_players: int
     vote_shared_victory: bool
     default_max_turns: int
+    quits_end_alliances: int = 0
+    full_game: int = 0
 
 
 class Robots(_Table, frozen=True, kw_only=True):
@@ -325,13 +440,23 @@ class RuleSet(_Table, frozen=True, kw_only=True):
     growth_scale: float = 100.0
     terrain: Terrains | None = None
     troops: Troops | None = None
+    trades: Trades | None = None
+    covert: Covert | None = None
     source: str = ""
     """The rules file's name (set when read)."""
 
     def attacks_allowed(self, tech: int) -> int:
-        """S3: attacks per turn = min(max, base + per_tech * tech)."""
+        """S3: attacks per turn = min(max, base + per_tech * tech); WoK IV: base + the
+        number of `tech_steps` the tech points reach."""
         a = self.attack
+        if a.tech_steps:
+            return min(a.max_attacks, a.base_attacks + sum(1 for s in a.tech_steps if tech >= s))
         return min(a.max_attacks, a.base_attacks + a.attacks_per_tech * tech)
+
+    def bound_tech(self, tech: int) -> int:
+        """Tech within 0..caps.tech (no upper cap when caps.tech is 0)."""
+        tech = max(0, tech)
+        return min(self.caps.tech, tech) if self.caps.tech else tech
 
     def growth_percent(self, pop: int) -> int:
         """S7: the growth rate of a province holding `pop` (tiers model)."""
@@ -384,6 +509,14 @@ def _checked(rules: RuleSet, source: str) -> RuleSet:
                 raise DataError(f"{source}: at `terrain.preferred_by.{troop}`: {terrain!r}")
     if ("troop_upgrades" in rules.phases) != (rules.troops is not None):
         raise DataError(f"{source}: at `phases`: troop_upgrades needs a [troops] table")
+    if ("trading" in rules.phases) != (rules.trades is not None):
+        raise DataError(f"{source}: at `phases`: trading needs a [trades] table")
+    if ("covert_ops" in rules.phases) != (rules.covert is not None):
+        raise DataError(f"{source}: at `phases`: covert_ops needs a [covert] table")
+    if rules.covert is not None:
+        for op in rules.spying.operations:
+            if op not in rules.covert.ops:
+                raise DataError(f"{source}: at `covert.ops`: no entry for operation {op!r}")
     variants = {k: msgspec.structs.replace(v, name=k) for k, v in rules.variants.items()}
     # The record keeps the file's name only: views carry the rules to every seat, and a
     # path on the host is nobody's business (errors above name the full path).

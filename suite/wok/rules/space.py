@@ -22,6 +22,7 @@ from suite.wok.rules.orders import (
     SetReady,
     Spy,
     SubmitOrders,
+    Trade,
     Transform,
     TroopUpgrade,
     Upgrade,
@@ -101,6 +102,14 @@ class WokActionSpace:
             "upgrades": list(v.rules.upgrades.kinds),
             "spy_operations": list(v.rules.spying.operations),
             "troop_upgrades": _describe_troops(v),
+            "trades": (
+                {
+                    "orders": v.rules.trades.orders,
+                    "points": [o.points for o in v.rules.trades.offers],
+                }
+                if v.rules.trades is not None
+                else None
+            ),
             "colours": [_describe_colour(v, c.colour) for c in v.colours if c.alive],
         }
 
@@ -187,7 +196,7 @@ def random_orders(v: WokView, colour: int, rng: Rng) -> OrderSet:
     ]
     me = next(c for c in v.colours if c.colour == colour)
     upgrades = []
-    if me.gold >= rules.upgrades.costs[0] and rng.randbelow(2):
+    if rules.upgrades.kinds and me.gold >= rules.upgrades.costs[0] and rng.randbelow(2):
         upgrades.append(Upgrade(rng.choice(rules.upgrades.kinds)))  # type: ignore[arg-type]
     bombs: list[Bomb] = []
     for p in own:
@@ -202,6 +211,11 @@ def random_orders(v: WokView, colour: int, rng: Rng) -> OrderSet:
             if enemies:
                 op = rng.choice(rules.spying.operations)
                 spies.append(Spy(p, rng.choice(enemies), op, rng.randint(1, figs[p].spy)))  # type: ignore[arg-type]
+    trades: list[Trade] = []
+    if rules.trades is not None and rng.randbelow(2):
+        affordable = [o.points for o in rules.trades.offers if o.points <= me.tech]
+        if affordable:
+            trades.append(Trade(rng.choice(affordable)))
     troops: list[TroopUpgrade] = []
     tr = rules.troops
     if tr is not None and rng.randbelow(2):
@@ -220,4 +234,5 @@ def random_orders(v: WokView, colour: int, rng: Rng) -> OrderSet:
         aims=tuple(aim_list[: lim.aim_orders]),
         upgrades=tuple(upgrades),
         spies=tuple(spies),
+        trades=tuple(trades),
     )

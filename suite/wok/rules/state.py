@@ -158,9 +158,14 @@ class WokState:
         return refusal(self.facts(seat), action)
 
     def alliances_allowed(self) -> bool:
-        return (
-            self.variant.alliances and self.started_colours >= self.rules.end.alliance_min_players
-        )
+        """W13; WoK IV: once `quits_end_alliances` of the `full_game` seats are empty or
+        quit, only the last one standing wins."""
+        end = self.rules.end
+        if end.quits_end_alliances:
+            gone = max(0, end.full_game - self.started_colours) + sum(self.seat_quit)
+            if gone >= end.quits_end_alliances:
+                return False
+        return self.variant.alliances and self.started_colours >= end.alliance_min_players
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         validate_seat(seat, len(self.seat_colours))
@@ -293,6 +298,7 @@ class WokState:
         for i, col in enumerate(w.colours):
             assert c.eff_min <= col.eff <= c.eff_max, f"colour {i}: EFF {col.eff} out of range"
             assert col.gold >= 0 and col.tech >= 0, f"colour {i}: negative gold or tech"
+            assert col.tech == r.bound_tech(col.tech), f"colour {i}: tech {col.tech} over the cap"
             assert col.wood >= 0, f"colour {i}: negative WOOD"
             assert col.alive == (i in owners), (
                 f"colour {i}: alive={col.alive} but owns {i in owners}"

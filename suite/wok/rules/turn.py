@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from suite.core.match import Outcome
 from suite.wok.rules import phases as ph
+from suite.wok.rules.covert import covert_ops
 from suite.wok.rules.orders import OrderSet
 from suite.wok.rules.reports import build_report
 from suite.wok.rules.robots import robot_orders
+from suite.wok.rules.trading import trading
 from suite.wok.rules.world import World
 
 if TYPE_CHECKING:
@@ -20,7 +22,8 @@ FreePhase = Callable[[World, ph.TurnContext], None]
 
 # Every phase by the name rule sets list in `phases` (run in that order): the per-colour
 # part runs each colour's orders in the Order of Play, then the free part (no orders).
-# The neutrals' +2 (W3) belongs to the transformations step.
+# The neutrals' +2 (W3) belongs to the transformations step. WoK IV's Phase V trades and
+# Phase VI covert operations are `trading` and `covert_ops`.
 PHASES: dict[str, tuple[OrderPhase | None, FreePhase | None]] = {
     "upgrades": (ph.upgrading, None),
     "bombing": (ph.bombing, None),
@@ -32,7 +35,9 @@ PHASES: dict[str, tuple[OrderPhase | None, FreePhase | None]] = {
     "growth": (None, ph.growth),
     "movement": (ph.movement, None),
     "aims": (ph.aiming, None),
+    "trading": (trading, None),
     "spying": (ph.spying, None),
+    "covert_ops": (covert_ops, None),
 }
 
 

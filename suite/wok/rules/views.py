@@ -210,6 +210,7 @@ class Battle(_Rec, frozen=True, kw_only=True):
     won: bool
     troops_sent: dict[str, int] | None = None
     troops_defending: dict[str, int] | None = None
+    def_worn: float | None = None
 
 
 class BombingReport(_Rec, frozen=True, kw_only=True):
@@ -224,6 +225,7 @@ class BombingReport(_Rec, frozen=True, kw_only=True):
     by: int | None = None
     source: int | None = None
     range: str | None = None
+    detected: bool | None = None
 
 
 class SpyReport(_Rec, frozen=True, kw_only=True):
@@ -242,6 +244,8 @@ class SpyReport(_Rec, frozen=True, kw_only=True):
     returned: int | None = None
     lost_on_way: int | None = None
     result: dict[str, Any] | None = None
+    detected: bool | None = None
+    eff_change: dict[str, int] | None = None
 
 
 class IntelReport(_Rec, frozen=True, kw_only=True):
@@ -257,6 +261,15 @@ class UpgradeReport(_Rec, frozen=True, kw_only=True):
     kind: str
     cost: int
     amount: int | None = None
+
+
+class TradeReport(_Rec, frozen=True, kw_only=True):
+    """A WoK IV tech trade: the points paid, the points left and what it gave in all
+    (DEF and MIS/SPY summed over the provinces, the LEV raise, the EFF gained)."""
+
+    points: int
+    tech_left: int
+    gave: dict[str, float]
 
 
 class Cancelled(_Rec, frozen=True, kw_only=True):
@@ -290,6 +303,7 @@ class Report(_Rec, frozen=True, kw_only=True):
     rips: tuple[RipReport, ...]
     next_oop: tuple[int, ...]
     top_ten: tuple[TopTen, ...]
+    trades: tuple[TradeReport, ...] = ()
 
 
 class WokSpectatorView(View, frozen=True, kw_only=True, tag="wok_spectator"):

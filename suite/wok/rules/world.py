@@ -81,6 +81,23 @@ TROOPS = ("ARM", "PIK", "ARC", "KNI", "CAT")
 """Troop types; Standard uses ARM only, Intermediate's upgraded types share its LEV."""
 
 
+def _long_range(
+    board: Board, rules: RuleSet, ids: list[str], index: dict[str, int], adj: list[frozenset[int]]
+) -> list[frozenset[int]]:
+    """Each province's long-range bombing targets: the neighbours' neighbours (S2) or,
+    WoK IV, the provinces numbered within `number_reach` of it that are not neighbours
+    (numbers follow the board order)."""
+    b = rules.bombing
+    if b.range_model == "number":
+        k = b.number_reach
+        n = len(ids)
+        return [
+            frozenset(t for t in range(max(0, p - k), min(n, p + k + 1)) if t != p) - adj[p]
+            for p in range(n)
+        ]
+    return [frozenset(index[o] for o in board.ring2(pid)) for pid in ids]
+
+
 class World:
     """Provinces and colours of one match plus the board's adjacency by index.
 
@@ -99,10 +116,8 @@ class World:
             tuple(sorted(index[o] for o in board.neighbours(pid))) for pid in ids
         ]
         self.adj_sets: list[frozenset[int]] = [frozenset(a) for a in self.adj]
-        self.far: list[frozenset[int]] = [
-            frozenset(index[o] for o in board.ring2(pid)) for pid in ids
-        ]
         n = len(ids)
+        self.far = _long_range(board, rules, ids, index, self.adj_sets)
         self.n = n
         self.colours = colours
         self.owner = [NEUTRAL] * n
@@ -210,12 +225,16 @@ class World:
         return int(total + 1e-9)
 
     # -- caps ---------------------------------------------------------------
-    def add_arm(self, p: int, count: int, level: float) -> int:
-        """Join `count` armies at `level` into p (W9 mixing); returns what the cap lost."""
+    def add_arm(self, p: int, count: int, level: float, planned: bool = False) -> int:
+        """Join `count` armies at `level` into p (W9 mixing); returns what the cap lost.
+
+        With `planned` (WoK IV) the level is mixed as if all `count` had joined, even
+        those the cap loses."""
         room = self.rules.caps.arm - self.troops(p)
         added = max(0, min(count, room))
+        mixed = count if planned else added
         if added:
-            self.lev[p] = self.bound_lev(mix_levels(self.troops(p), self.lev[p], added, level))
+            self.lev[p] = self.bound_lev(mix_levels(self.troops(p), self.lev[p], mixed, level))
             self.arm[p] += added
         return count - added
 
