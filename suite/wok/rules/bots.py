@@ -22,11 +22,13 @@ from suite.core.rng import Rng
 from suite.wok.rules.belief import believed_world
 from suite.wok.rules.orders import (
     Attack,
+    Bomb,
     Move,
     OrderSet,
     SetAim,
     Spy,
     SubmitOrders,
+    Trade,
     Transform,
     TroopUpgrade,
     Upgrade,
@@ -105,6 +107,7 @@ class GeneralBot:
         focus_weight: float = 1.0,
         eff_floor: int = 85,
         tech_target: int = 2,
+        trade_keep: int = 200,
     ) -> None:
         self.safety_neutral = safety_neutral
         self.safety_enemy = safety_enemy
@@ -119,6 +122,7 @@ class GeneralBot:
         self.focus_weight = focus_weight
         self.eff_floor = eff_floor
         self.tech_target = tech_target
+        self.trade_keep = trade_keep
 
     def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
         v = _seat_view(view)
@@ -269,7 +273,8 @@ class _General:
         for t in w.adj[p]:
             if self.is_enemy(t):
                 o = w.owner[t]
-                power = w.colours[o].eff * self.r.attack.att_level_factor * w.lev[t] * w.arm[t]
+                a = self.r.attack
+                power = w.colours[o].eff * a.eff_factor * a.att_level_factor * w.lev[t] * w.arm[t]
                 robot = w.colours[o].seat is None
                 total += power * (self.bot.robot_garrison if robot else self.bot.garrison_factor)
         return total
@@ -283,7 +288,8 @@ class _General:
         return min(self.w.arm[p], math.ceil(pressure / (self.r.robots.power_ratio * per_army)) + 1)
 
     def patt(self, p: int) -> float:
-        return max(1.0, self.me.eff * self.r.attack.att_level_factor * self.w.lev[p])
+        a = self.r.attack
+        return max(1.0, self.me.eff * a.eff_factor * a.att_level_factor * self.w.lev[p])
 
     def need(self, src: int, t: int) -> int:
         if self.is_enemy(t):
@@ -332,6 +338,8 @@ class _General:
             upgrades=tuple(self.plan_upgrades()),
             spies=tuple(self.plan_spies()),
             troops=tuple(self.plan_troops(stage)),
+            trades=tuple(self.plan_trades()),
+            bombs=tuple(self.plan_bombs(attacks)),
         )
 
     def plan_attacks(self) -> list[Attack]:
@@ -449,7 +457,11 @@ class _General:
         """Train the armies where they gather (LEV), mine gold elsewhere, EFF when low."""
         w = self.w
         out: list[SetAim] = []
-        eff_low = self.me.eff < 50 and self.me.gold < self.r.upgrades.costs[0]
+        r = self.r
+        eff_low = self.me.eff < 50 and (
+            self.me.gold < r.upgrades.costs[0] if r.upgrades.kinds else self.me.tech < 250
+        )
+        other = "MIN" if "MIN" in r.working.aims else "TECH"
         eff_at = max(self.own, key=lambda p: (w.wok[p], -p)) if eff_low and self.own else None
         trained = sorted(
             (p for p in self.own if w.arm[p] >= 8 and w.lev[p] < self.bot.target_level),
@@ -466,7 +478,7 @@ class _General:
             elif p == wood_at:
                 want = "CHO"
             else:
-                want = "MIN"
+                want = other
             if w.aim[p] != want or w.false_orders[p]:
                 out.append(SetAim(p, want))  # type: ignore[arg-type]
         return out
@@ -499,7 +511,54 @@ class _General:
         }
         return max(spare, key=lambda p: (w.terrain[p] in favoured, w.wok[p], -p), default=None)
 
+    def plan_trades(self) -> list[Trade]:
+        """WoK IV: EFF back up (the EFF trade) when it is low, otherwise DEF and LEV (or
+        LEV alone) while enough tech points stay for all seven attacks."""
+        tr = self.r.trades
+        if tr is None or not tr.orders:
+            return []
+        tech, keep = self.me.tech, self.bot.trade_keep
+        by_kind = {
+            "eff": next((o for o in tr.offers if o.eff), None),
+            "both": next((o for o in tr.offers if o.def_tenths and o.lev), None),
+            "lev": next((o for o in tr.offers if o.lev and not o.def_tenths), None),
+        }
+        eff = by_kind["eff"]
+        if eff is not None and self.me.eff < self.bot.eff_floor - 15 and tech >= eff.points:
+            return [Trade(eff.points)]
+        for kind in ("both", "lev"):
+            offer = by_kind[kind]
+            if offer is not None and tech - offer.points >= keep:
+                return [Trade(offer.points)]
+        top = max(o.points for o in tr.offers)
+        if self.r.caps.tech and tech >= self.r.caps.tech - top:  # do not waste points
+            offer = by_kind["both"] or by_kind["lev"]
+            if offer is not None:
+                return [Trade(offer.points)]
+        return []
+
+    def plan_bombs(self, attacks: list[Attack]) -> list[Bomb]:
+        """Fire the missiles of each own province at the enemy (or, before an attack,
+        the neutral) target in reach with the most armies, attack targets first."""
+        w, r = self.w, self.r
+        hit = {a.target for a in attacks}
+        out: list[Bomb] = []
+        for p in self.own:
+            if w.mis[p] == 0 or len(out) >= r.limits.bomb_orders:
+                continue
+            reach = [
+                t
+                for t in sorted(w.adj_sets[p] | w.far[p])
+                if self.allowed(t) and (self.is_enemy(t) or t in hit) and w.arm[t]
+            ]
+            if reach:
+                t = max(reach, key=lambda q: (q in hit, q in w.adj_sets[p], w.arm[q], -q))
+                out.append(Bomb(p, t, min(w.mis[p], r.limits.bomb_missiles)))
+        return out
+
     def plan_upgrades(self) -> list[Upgrade]:
+        if not self.r.upgrades.kinds:
+            return []
         gold = self.me.gold
         eff = self.me.eff
         tech = self.me.tech

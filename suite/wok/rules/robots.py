@@ -21,8 +21,10 @@ from suite.wok.rules.world import NEUTRAL, World
 def pdef_of(w: World, p: int) -> float:
     """Defence power of province p per defending army (PDEF)."""
     r = w.rules
-    return w.eff_of(p) * (
-        r.attack.def_level_factor * w.lev[p] + r.attack.def_def_factor * w.dfn[p] / 10
+    return (
+        w.eff_of(p)
+        * r.attack.eff_factor
+        * (r.attack.def_level_factor * w.lev[p] + r.attack.def_def_factor * w.dfn[p] / 10)
     )
 
 
@@ -50,7 +52,7 @@ def robot_orders(w: World, variant: Variant, colour: int, turn: int) -> OrderSet
     aims.sort(key=lambda s: (w.home[s.province] != colour, s.province))
 
     me = w.colours[colour]
-    patt = me.eff * r.attack.att_level_factor
+    patt = me.eff * r.attack.eff_factor * r.attack.att_level_factor
     attacks: list[Attack] = []
     for p in own:
         if w.troops(p) < r.robots.min_armies:
