@@ -219,7 +219,10 @@ class RemoteSession:
         return self._call(sync_pack(self.client, PackCache(cache_dir), own), timeout=300)
 
     def close(self) -> None:
-        """Leave the connection (the seat stays held on the server) and stop the thread."""
+        """Leave the connection (the seat stays held on the server) and stop the thread;
+        closing again does nothing."""
+        if self._closing:
+            return
         self._closing = True
         self.status = "closed"
         with contextlib.suppress(Exception):

@@ -94,3 +94,46 @@ def test_join_by_code_and_the_reconnecting_banner(
             assert any("no room" in n for n in h.notices)
     finally:
         host.close()
+
+
+def test_an_online_wok_game_through_the_real_screens(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    from suite.net import online
+    from suite.wok.screens.game import GameScene
+
+    online.register()
+    url = f"ws://127.0.0.1:{server.port}"
+    with Harness(size=(1280, 800)) as h:
+        session = RemoteSession.connect(url, "Ann")
+        session.create("wok", {"players": 2, "variant": "skirmish", "max_turns": 3}, seed=4)
+        session.seat_bot(1, "general")
+        lobby = LobbyScene(h.app, session)
+        h.push(lobby)
+        h.click(lobby.ready_button)
+        _until(h, lambda: any(isinstance(s, GameScene) for s in h.app.stack))
+        room = server.rooms[session.code or ""]
+        (game,) = [s for s in h.app.stack if isinstance(s, GameScene)]
+        turns = 0
+        while room.state.outcome() is None and turns < 10:
+            turn = room.state.turn
+            # the screen has the new turn's view (it came over the connection)
+            _until(h, lambda t=turn: game.view.turn == t and game.view.may_submit)
+            while h.scene is not game:
+                h.key(pygame.K_ESCAPE)  # close the turn report shown at each new turn
+            h.frames(2)
+            if turns == 0:
+                h.screenshot(artifacts / "net_wok_online.png")
+            h.click(game.form.ready_button)  # send the (empty) orders, ready
+            _until(h, lambda t=turn: room.state.turn > t or room.state.outcome() is not None)
+            turns += 1
+            h.frames(2)
+        assert room.state.outcome() is not None and turns >= 1
+        _until(h, lambda: type(h.scene).__name__ == "OnlineGameOver")
+        h.screenshot(artifacts / "net_wok_online_over.png")
+        h.click(h.scene.watch_button)  # type: ignore[attr-defined]
+        assert any("stays on its server" in n for n in h.notices)
+        h.click(h.scene.save_button)  # type: ignore[attr-defined]
+        assert any("kept by its server" in n or "stays on the server" in n for n in h.notices)
+        session.close()

@@ -1,0 +1,142 @@
+"""Games' own screens over a `RemoteSession`, registered with the lobby.
+
+WoK's game screen talks only to a `Session` and to a match object for seats, history and
+saves; `OnlineWokMatch` is that match object for an online room: the seat played here is
+the one human of the screen (the others, people elsewhere or server bots, are shown as
+not played here), the history is recorded as turns run, and saving is refused with a
+clear message (the server keeps the match). `register()` hands WoK rooms to its screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from suite.core.match import Action, Legal, Outcome, Seat, View
+from suite.core.session import Notice, Update
+from suite.core.store import SaveError
+from suite.net.screens import register_online_screen
+from suite.net.session import RemoteSession
+from suite.ui.app import App, Scene
+
+ONLINE = "online"
+"""The kind of a seat not played on this machine (its player is elsewhere, or a bot)."""
+
+
+class _Recording:
+    """The session as the screen sees it, noting each turn that ran for the history."""
+
+    def __init__(self, remote: RemoteSession, heard: Any) -> None:
+        self.remote = remote
+        self._heard = heard
+
+    @property
+    def game(self) -> str:
+        return self.remote.game
+
+    @property
+    def seats(self) -> frozenset[Seat]:
+        return self.remote.seats
+
+    def view(self, seat: Seat | None) -> View:
+        return self.remote.view(seat)
+
+    def legal(self, seat: Seat) -> Legal:
+        return self.remote.legal(seat)
+
+    def awaiting(self) -> frozenset[Seat]:
+        return self.remote.awaiting()
+
+    def outcome(self) -> Outcome | None:
+        return self.remote.outcome()
+
+    def act(self, seat: Seat, action: Action) -> None:
+        self.remote.act(seat, action)
+
+    def poll(self) -> list[Notice]:
+        notes = self.remote.poll()
+        for note in notes:
+            if isinstance(note, Update):
+                self._heard(note)
+        return notes
+
+
+class OnlineWokMatch:
+    """What WoK's `GameScene` needs of a match, for an online room (module docstring)."""
+
+    def __init__(self, remote: RemoteSession) -> None:
+        from suite.wok.screens.match import HUMAN, SeatPlan
+
+        room = remote.room
+        mine = remote.seat
+        if room is None or mine is None:
+            raise ValueError("an online WoK screen needs a seat in a room")
+        self.remote = remote
+        self.session = _Recording(remote, self._heard)
+        self.seats = [
+            SeatPlan(name=s.name or f"Seat {s.seat + 1}", kind=HUMAN if s.seat == mine else ONLINE)
+            for s in room.seats
+        ]
+        self.history: dict[int, list[Any]] = {}
+        self.clock = "none"  # the server runs the W12 clock (deadline, poke, run now)
+        self.autosave: Path | None = None
+        self.autosave_error: str | None = None
+        self.record_history()
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [self.remote.seat] if self.remote.seat is not None else []
+
+    def view(self, seat: Seat) -> Any:
+        from suite.wok.rules.views import WokView
+
+        view = self.remote.view(seat)
+        assert isinstance(view, WokView)
+        return view
+
+    def record_history(self) -> None:
+        from suite.wok.screens.match import point_of
+
+        for seat in self.humans:
+            view = self.view(seat)
+            points = self.history.setdefault(seat, [])
+            if not points or points[-1].turn != view.turn:
+                points.append(point_of(view))
+
+    def _heard(self, update: Update) -> None:
+        from suite.wok.rules.events import TurnRan
+
+        if any(isinstance(e, TurnRan) for e in update.events):
+            self.record_history()
+
+    def save(self, path: Path) -> Path:
+        raise SaveError(path, "an online match is kept by its server: rejoin it from the lobby")
+
+    def save_replay(self, path: Path) -> Path:
+        raise SaveError(path, "an online match's replay stays on the server")
+
+
+def wok_screen(app: App, remote: RemoteSession) -> Scene:
+    """WoK's own game screen playing the seat of `remote` (its game-over screen offers no
+    replay: an online match's log stays on the server)."""
+    from suite.wok.screens.game import GameScene
+    from suite.wok.screens.report import GameOverScene
+
+    class OnlineGameOver(GameOverScene):
+        def watch(self) -> None:
+            self.app.notify("The replay of an online match stays on its server.", 4.0)
+
+    class OnlineGame(GameScene):
+        def game_over(self) -> None:
+            if self.over_shown:
+                return
+            self.over_shown = True
+            self.app.replace(OnlineGameOver(self.app, self.match))
+
+    scene: Scene = OnlineGame(app, OnlineWokMatch(remote))  # type: ignore[arg-type]
+    return scene
+
+
+def register() -> None:
+    """Hand the games whose screens run over a session to the lobby."""
+    register_online_screen("wok", wok_screen)
