@@ -5,6 +5,11 @@ distribution itself (rejection sampling for integers, 53-bit floats), so the sam
 seed gives the same sequence on every machine and every numpy version: the raw
 PCG64 stream is fixed by its specification, while numpy's `Generator` methods are
 allowed to change between releases.
+
+Words are fetched from the bit generator a batch at a time (`random_raw(n)` yields the
+same words as n single draws), which makes a draw several times cheaper; the state that
+`to_dict` reports, `==` compares and `_bits` exposes is always the one of the words
+actually used, exactly as if they had been drawn one by one.
 """
 
 from __future__ import annotations
@@ -18,38 +23,82 @@ T = TypeVar("T")
 
 _U64 = 1 << 64
 _FLOAT_SCALE = 1.0 / (1 << 53)
+_BATCH = 64
+"""Raw words fetched from the bit generator at a time."""
 
 
 class Rng:
     """Deterministic random numbers for engines, bots and map generators.
 
     The only state is the PCG64 state; `to_dict`/`from_dict` round-trip it through
-    JSON-safe values (big integers are written as decimal strings).
+    JSON-safe values (big integers are written as decimal strings). Internally the
+    generator runs up to a batch of words ahead: `_buf` holds the words not used yet
+    (the next one last) and `_start` the generator's state before the batch was
+    drawn (None when no batch is outstanding).
     """
 
-    __slots__ = ("_bits",)
+    __slots__ = ("_gen", "_buf", "_start", "_size")
 
     def __init__(self, seed: int = 0) -> None:
         if seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
-        self._bits = np.random.PCG64(seed)
+        self._gen = np.random.PCG64(seed)
+        self._buf: list[int] = []
+        self._start: Any = None  # numpy's PCG64 state dict (its type is private)
+        self._size = 0
 
     # -- raw material -------------------------------------------------------
+    def _refill(self) -> None:
+        """Fetch the next batch of words (only when the current one is used up)."""
+        gen = self._gen
+        self._start = gen.state
+        words: list[int] = gen.random_raw(_BATCH).tolist()
+        words.reverse()
+        self._buf = words
+        self._size = _BATCH
+
+    def _sync(self) -> None:
+        """Bring the bit generator back to the words actually used; drop the batch."""
+        if self._start is not None:
+            used = self._size - len(self._buf)
+            gen = self._gen
+            gen.state = self._start
+            if used:
+                gen.random_raw(used)
+            self._start = None
+            self._buf = []
+            self._size = 0
+
+    @property
+    def _bits(self) -> np.random.PCG64:
+        """The bit generator, positioned exactly after the words used so far (for code
+        that draws from it directly; the batch ahead is dropped)."""
+        self._sync()
+        return self._gen
+
     def _raw(self) -> int:
-        return int(self._bits.random_raw())
+        buf = self._buf
+        if not buf:
+            self._refill()
+            buf = self._buf
+        return buf.pop()
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n); ValueError unless 1 <= n <= 2**64."""
-        if n < 1:
+        if n < 2:
+            if n == 1:
+                return 0
             raise ValueError(f"randbelow needs n >= 1, got {n}")
         if n > _U64:
             raise ValueError(f"randbelow needs n <= 2**64, got {n}")
-        if n == 1:
-            return 0
         # Reject the top partial bucket so every value is equally likely.
         limit = _U64 - (_U64 % n)
+        buf = self._buf
         while True:
-            word = self._raw()
+            if not buf:
+                self._refill()
+                buf = self._buf
+            word: int = buf.pop()
             if word < limit:
                 return word % n
 
@@ -62,7 +111,11 @@ class Rng:
 
     def random(self) -> float:
         """A uniform float in [0, 1)."""
-        return (self._raw() >> 11) * _FLOAT_SCALE
+        buf = self._buf
+        if not buf:
+            self._refill()
+            buf = self._buf
+        return (buf.pop() >> 11) * _FLOAT_SCALE
 
     def choice(self, items: Sequence[T]) -> T:
         """One element of a non-empty sequence, uniformly."""
@@ -72,15 +125,17 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle in place (Fisher-Yates)."""
+        draw = self.randbelow
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            j = draw(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def roll(self, n: int, sides: int = 6) -> list[int]:
         """`n` dice of `sides` faces, in the order rolled."""
         if n < 0:
             raise ValueError(f"cannot roll {n} dice")
-        return [1 + self.randbelow(sides) for _ in range(n)]
+        draw = self.randbelow
+        return [1 + draw(sides) for _ in range(n)]
 
     def percent(self, p: float) -> bool:
         """True with probability p percent (p <= 0 never, p >= 100 always)."""
@@ -112,7 +167,7 @@ class Rng:
             raise ValueError(f"unknown bit generator {d.get('bit_generator')!r}")
         rng = cls(0)
         try:
-            rng._bits.state = {
+            rng._gen.state = {
                 "bit_generator": "PCG64",
                 "state": {"state": int(d["state"]), "inc": int(d["inc"])},
                 "has_uint32": int(d["has_uint32"]),
