@@ -72,6 +72,9 @@ def test_reasons_for_orders_that_cannot_be_entered() -> None:
     reach = {home, *v.map.provinces[home].neighbours, *v.map.provinces[home].far}
     outside = next(p.id for p in v.provinces if p.id not in reach)
     assert "out of range" in (plan.problem(0, "bombs", Bomb(home, outside, 3)) or "")
+    near = v.map.provinces[home].neighbours[0]
+    assert "no missiles left" in (plan.problem(0, "bombs", Bomb(home, near, 3)) or "")
+    assert plan.no_sources(0, "bombs") is not None and plan.no_sources(0, "attacks") is None
     assert "amount 1.." in (
         plan.problem(0, "attacks", Attack(home, v.map.provinces[home].neighbours[0], 0)) or ""
     )

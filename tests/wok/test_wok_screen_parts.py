@@ -8,8 +8,10 @@ driven by posted events.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pygame
 import pytest
 
@@ -18,6 +20,8 @@ from suite.core.match import game_spec
 from suite.core.rng import Rng
 from suite.core.store import SaveError
 from suite.ui.harness import Harness
+from suite.wok.rules.orders import Bomb, OrderSet, SetAim, SubmitOrders
+from suite.wok.rules.views import WokView
 from suite.wok.screens import UI, open_setup
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.kit import Stepper
@@ -29,8 +33,12 @@ from suite.wok.screens.setup import SetupScene
 SIZES = ((800, 560), (1920, 1080))
 
 
-def play_turns(match: WokMatch, turns: int) -> None:
-    """Let the general bot enter the humans' orders for `turns` turns (test set-up only)."""
+Tweak = Callable[[WokView, OrderSet], OrderSet]
+
+
+def play_turns(match: WokMatch, turns: int, tweak: Tweak | None = None) -> None:
+    """Let the general bot enter the humans' orders for `turns` turns (test set-up only);
+    `tweak(view, orders)` may change each colour's orders before they are sent."""
     bot = make_bot(game_spec("wok"), "general")
     rng = Rng(9)
     session = match.session
@@ -41,9 +49,33 @@ def play_turns(match: WokMatch, turns: int) -> None:
                 break
             for seat in match.humans:
                 if seat in session.awaiting():
-                    session.act(seat, bot.choose(match.view(seat), session.legal(seat), rng))
+                    view = match.view(seat)
+                    action = bot.choose(view, session.legal(seat), rng)
+                    if tweak is not None and isinstance(action, SubmitOrders):
+                        sets = tuple(tweak(view, os) for os in action.sets)
+                        action = msgspec.structs.replace(action, sets=sets)
+                    session.act(seat, action)
             session.run_bot()
         session.poll()
+
+
+def home_on_missiles(view: WokView, orders: OrderSet) -> OrderSet:
+    """The colour's workers at home make missiles this turn."""
+    home = view.colours[0].homes[0]
+    aims = (*(a for a in orders.aims if a.province != home), SetAim(home, "MIS"))
+    return msgspec.structs.replace(orders, aims=aims)
+
+
+def bomb_someone(view: WokView, orders: OrderSet) -> OrderSet:
+    """Half the missiles of the first province that has some go at another player."""
+    for p in view.provinces:
+        if p.owner == orders.colour and p.figures is not None and p.figures.mis:
+            mp = view.map.provinces[p.id]
+            for t in (*mp.neighbours, *mp.far):
+                if view.provinces[t].owner not in (-1, orders.colour):
+                    bomb = Bomb(p.id, t, max(1, p.figures.mis // 2))
+                    return msgspec.structs.replace(orders, bombs=(bomb,))
+    return orders
 
 
 def choose(h: Harness, stepper: Stepper, value: str) -> None:
@@ -62,6 +94,27 @@ def close_reports(h: Harness) -> None:
     assert not isinstance(h.scene, ReportScene)
 
 
+def enter_orders(h: Harness, scene: GameScene, phase: str, *, add: bool) -> None:
+    """In `phase`'s panel: click a source (the one with most of what it sends) and a target on the
+    map, press M; Enter adds the order when `add` (a second pass picks another target)."""
+    view = scene.view
+    planner = scene.form.planner
+    assert planner is not None
+    sources = planner.sources(0, phase)  # type: ignore[arg-type]
+    if not sources:
+        return
+    unit = {"bombs": "mis", "spies": "spy"}.get(phase, "arm")
+    source = max(sources, key=lambda p: (getattr(view.provinces[p].figures, unit, 0), p))
+    h.click(scene.mapview.centre(source))
+    if phase in ("bombs", "attacks", "moves", "spies"):
+        targets = planner.targets(0, phase, source)  # type: ignore[arg-type]
+        if targets:
+            h.click(scene.mapview.centre(targets[-1 if add else 0]))
+    h.key(pygame.K_m)
+    if add:
+        h.key(pygame.K_RETURN)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_every_panel_the_report_and_charts(
     size: tuple[int, int], artifacts: Path
@@ -71,14 +124,29 @@ def test_screenshots_of_every_panel_the_report_and_charts(
         11,
         [SeatPlan("Han"), *(SeatPlan(n, "general") for n in ("Kor", "Mir"))],
     )
-    for _ in range(12):  # until Han's report has battles to chart
-        play_turns(match, 1)
-        if match.view(0).reports[0].battles:
-            break
-    assert match.view(0).reports[0].battles
+    play_turns(match, 2, home_on_missiles)
     tag = f"{size[0]}x{size[1]}"
-    with Harness(size=size, root=open_setup) as h:
+    with Harness(size=size, root=open_setup) as h:  # turn 3: every panel with orders in it
         h.screenshot(artifacts / f"wok_setup_{tag}.png")
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        close_reports(h)
+        own = [p.id for p in scene.view.provinces if p.owner == 0]
+        assert own and any(scene.view.provinces[p].figures.mis for p in own)  # type: ignore[union-attr]
+        for i, phase in enumerate(scene.form.phases):
+            h.key(pygame.K_1 + i)
+            assert scene.form.phase == phase
+            enter_orders(h, scene, phase, add=True)
+            enter_orders(h, scene, phase, add=False)
+            h.move(scene.mapview.centre(own[0]))
+            h.screenshot(artifacts / f"wok_panel_{i + 1}_{phase}_{tag}.png")
+        assert scene.form.draft.of(0, "bombs") and scene.form.draft.of(0, "attacks")
+        h.key(pygame.K_p)
+        h.screenshot(artifacts / f"wok_map_provinces_{tag}.png")
+    play_turns(match, 1, bomb_someone)  # turn 3's report: battles, bombing, spies, a RIP
+    report = match.view(0).reports[0]
+    assert report.battles and report.bombings and report.spying and report.cancelled
+    with Harness(size=size) as h:
         scene = GameScene(h.app, match, bot_delay=1e9)
         h.push(scene)
         assert isinstance(h.scene, ReportScene)
@@ -87,37 +155,6 @@ def test_screenshots_of_every_panel_the_report_and_charts(
             assert PAGES[h.scene.page] == page
             h.screenshot(artifacts / f"wok_report_{i + 1}_{page.split()[0].lower()}_{tag}.png")
         close_reports(h)
-        view = scene.view
-        own = [p.id for p in view.provinces if p.owner == 0]
-        assert own
-        for i, phase in enumerate(scene.form.phases):
-            h.key(pygame.K_1 + i)
-            assert scene.form.phase == phase
-            planner = scene.form.planner
-            assert planner is not None
-            sources = planner.sources(0, phase)
-            if sources:
-                source = max(
-                    sources,
-                    key=lambda p: (
-                        view.provinces[p].figures.arm if view.provinces[p].figures else 0,
-                        p,
-                    ),
-                )
-                h.click(scene.mapview.centre(source))
-                targets = (
-                    planner.targets(0, phase, source)
-                    if phase in ("bombs", "attacks", "moves", "spies")
-                    else []
-                )
-                if targets:
-                    h.click(scene.mapview.centre(targets[0]))
-                h.key(pygame.K_m)
-            h.move(scene.mapview.centre(own[0]))
-            h.screenshot(artifacts / f"wok_panel_{i + 1}_{phase}_{tag}.png")
-        h.key(pygame.K_p)
-        h.screenshot(artifacts / f"wok_map_provinces_{tag}.png")
-        h.key(pygame.K_p)
         h.key(pygame.K_F1)
         assert isinstance(h.scene, HelpScene)
         h.screenshot(artifacts / f"wok_help_{tag}.png")

@@ -207,12 +207,13 @@ class Chances:
     win: float | None = None
 
 
-def order_text(view: WokView, phase: Phase, order: Order) -> str:
-    """One line naming an order ("Attack 12 Zolis -> 5 Kar, 20 ARM")."""
-    names = [p.name for p in view.map.provinces]
+def order_text(view: WokView, phase: Phase, order: Order, *, names: bool = True) -> str:
+    """One line naming an order ("12 Zolis -> 5 Kar: 20 ARM"; "12 -> 5: 20 ARM" without
+    the province names)."""
+    known = [p.name for p in view.map.provinces]
 
     def p(i: int) -> str:
-        return f"{i} {names[i]}" if 0 <= i < len(names) else str(i)
+        return f"{i} {known[i]}" if names and 0 <= i < len(known) else str(i)
 
     if isinstance(order, Bomb):
         return f"{p(order.source)} -> {p(order.target)}: {order.missiles} MIS"
@@ -330,11 +331,21 @@ class Planner:
     def sources(self, colour: int, phase: Phase) -> list[int]:
         """Provinces the colour may pick as source (or province) in `phase`."""
         own = self.own(colour)
+        if phase == "bombs":  # the first phase: only missiles already there can fly
+            return [p for p in own if self.available(colour, p, "MIS") > 0]
         if phase == "attacks":
             return sorted(set(own) | self.planned_captures(colour))
         if phase == "moves":
             return sorted(set(own) | self.planned_captures(colour))
         return own
+
+    def no_sources(self, colour: int, phase: Phase) -> str | None:
+        """Why no province can start an order of `phase` now, or None when one can."""
+        if phase not in NEEDS_SOURCE or self.sources(colour, phase):
+            return None
+        if phase == "bombs":
+            return "none of your provinces has missiles (workers on the MIS aim make them)"
+        return "none of your provinces can take this order now"
 
     def targets(self, colour: int, phase: Phase, source: int) -> list[int]:
         """Provinces an order of `phase` from `source` may name as target."""
@@ -412,8 +423,10 @@ class Planner:
             top = self.view.limits.transform_pop_arm_orders
             return f"orders {n}/{lim}, POP->ARM {pa}/{top}"
         if phase == "upgrades":
-            cost = self.upgrade_cost(colour)
-            return f"upgrades {n}/{lim}, cost {cost} of {self.me(colour).gold} gold"
+            costs = self.me(colour).upgrade_costs
+            spent = self.upgrade_cost(colour)
+            nxt = f", next {costs[n]}" if n < len(costs) and n < lim else ""
+            return f"upgrades {n}/{lim} cost {spent}{nxt} (gold {self.me(colour).gold})"
         if phase == "troops":
             return f"orders {n}/{lim}, wood {self.wood_cost(colour)} of {self.me(colour).wood}"
         return f"orders {n}/{lim}"
@@ -476,10 +489,13 @@ class Planner:
                 return f"amount 1..{lim.transform_amount}"
             return None
         source, target = _ends(order)
-        if source not in self.sources(colour, phase):
+        can_start = source in self.sources(colour, phase)
+        if not can_start and self.owner[source] != colour:
             return f"{self.names[source]} is not yours"
         if target not in self.targets(colour, phase, source):
             return self._bad_target(colour, phase, source, target)
+        if not can_start:  # an own province with nothing to fire
+            return f"no missiles left in {self.names[source]}"
         if phase in ("bombs", "attacks", "spies"):
             why = self.protection(colour, target)
             if why:
@@ -522,7 +538,7 @@ class Planner:
             need = self.upgrade_cost(colour, 1)
             gold = self.me(colour).gold
             if need > gold:
-                return f"needs {need} gold in all, you have {gold} (mining comes first)"
+                return f"needs {need} gold in all; you have {gold} now, and mining runs first"
             return None
         if isinstance(order, Attack):
             runs = len(self.draft.of(colour, "attacks")) + 1

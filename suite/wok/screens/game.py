@@ -27,7 +27,7 @@ from suite.ui.widgets import Button, draw_panel, draw_tooltip
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
-from suite.wok.screens.draft import Draft
+from suite.wok.screens.draft import NEEDS_SOURCE, TITLES, Draft
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
@@ -41,6 +41,7 @@ UNIT_NAMES = ("POP", "WOK", "ARM", "MIS", "SPY")
 STRIP = 26
 SHORT_RANGE = (235, 90, 60)
 LONG_RANGE = (240, 200, 80)
+SPY_SURE = (190, 140, 255)
 
 
 def panel_width(width: int) -> int:
@@ -581,7 +582,9 @@ class GameScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(theme.BACKGROUND_BOTTOM)
         strong, soft = self.overlay()
-        tint = SHORT_RANGE if self.form.phase in ("bombs", "attacks") else theme.ACCENT
+        tint = {"bombs": SHORT_RANGE, "attacks": SHORT_RANGE, "spies": SPY_SURE}.get(
+            self.form.phase, theme.ACCENT
+        )
         selected = [p for p in (self.form.source, self.form.target) if p is not None]
         self.mapview.draw(
             surface,
@@ -593,6 +596,7 @@ class GameScene(Scene):
             selected=selected,
             arrows=self.form.arrows(),
         )
+        self._overlay_key(surface, tint, bool(strong), bool(soft))
         self._top(surface)
         self._strip(surface)
         if self.show_legend and not self.show_table:
@@ -614,6 +618,53 @@ class GameScene(Scene):
                     "Waiting for " + ", ".join(waiting),
                     (self.map_rect.x, self.map_rect.bottom - 70),
                 )
+
+    def overlay_key(self) -> list[tuple[tuple[int, int, int] | None, str]]:
+        """What the outlines on the map mean now (bombing ranges with their hit chances,
+        spy reach), as (outline colour or None, text) lines; [] when nothing is outlined."""
+        f = self.form
+        if f.locked or f.phase not in NEEDS_SOURCE:
+            return []
+        eff = self.current().eff / 100
+        if f.source is None:
+            return [(None, f"where {TITLES[f.phase].lower()} may start")]
+        if f.phase == "bombs":
+            b = self.view.rules.bombing
+            return [
+                (SHORT_RANGE, f"short range: {b.short_chance * eff:.0%} a missile"),
+                (LONG_RANGE, f"long range: {b.long_chance * eff:.0%} a missile"),
+            ]
+        if f.phase == "spies":
+            return [
+                (SPY_SURE, "spies get there (next to your empire)"),
+                (LONG_RANGE, f"farther: each spy {eff:.0%}"),
+            ]
+        if f.phase == "attacks":
+            return [(SHORT_RANGE, "neighbours it may attack")]
+        return [(None, "outlined: where the order may go")]
+
+    def _overlay_key(
+        self, surface: pygame.Surface, tint: tuple[int, int, int], strong: bool, soft: bool
+    ) -> None:
+        """A small key at the map's top right naming what the outlines mean."""
+        lines = [
+            (ink or tint, text)
+            for ink, text in self.overlay_key()
+            if (ink != LONG_RANGE and strong) or (ink == LONG_RANGE and soft)
+        ]
+        if not lines or self.show_table:  # the table takes that corner
+            return
+        lh = px(17)
+        width = min(px(330), self.map_rect.width // 2 - 12)
+        rect = pygame.Rect(0, 0, width, px(8) + lh * len(lines))
+        rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
+        draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=225)
+        for i, (ink, text) in enumerate(lines):
+            y = rect.y + px(4) + i * lh
+            pygame.draw.line(
+                surface, ink, (rect.x + 8, y + px(9)), (rect.x + 8 + px(16), y + px(9)), 3
+            )
+            label(surface, text, (rect.x + 12 + px(16), y), size=12, width=width - px(34))
 
     def current(self) -> OwnColour:
         return next(
@@ -679,46 +730,54 @@ class GameScene(Scene):
                 break
 
     def _legend(self, surface: pygame.Surface) -> None:
+        """The players list: each player's colours (grouped under the player in Duel and
+        Trinity) with provinces, NAPs, mutual allies and Spy Player intel, then robots."""
         v = self.view
-        lines: list[tuple[str, tuple[int, int, int], int | None]] = []
+        # (text, ink, colour dot or None, kind): "head" bold, "colour" dotted, "note" muted
+        lines: list[tuple[str, tuple[int, int, int], int | None, str]] = []
         for group in v.variant.groups:
             ready = " (ready)" if group.seat in v.ready else ""
-            lines.append((f"{group.name}{ready}", theme.TEXT, None))
+            single = len(group.colours) == 1 and v.players[group.colours[0]].name == group.name
+            if not single:  # a player's colours under its name (Duel, Trinity)
+                lines.append((f"{group.name}{ready}", theme.TEXT, None, "head"))
             for c in group.colours:
                 p = v.players[c]
                 state = f"{p.provinces} prov." if p.alive else f"RIP turn {p.rip_turn}"
-                extra = self._nap_text(c) + self._intel_text(c) + self._ally_text(c)
-                lines.append(
-                    (f"  {p.name}: {state}{extra}", theme.TEXT if p.alive else theme.DISABLED, c)
-                )
+                extra = self._nap_text(c) + self._ally_text(c) + (ready if single else "")
+                ink = theme.TEXT if p.alive else theme.DISABLED
+                lines.append((f"{p.name}: {state}{extra}", ink, c, "colour"))
+                intel = self._intel_text(c)
+                if intel:
+                    lines.append((intel, theme.TEXT_MUTED, None, "note"))
         robots = [p for p in v.players if p.robot]
         if robots:
-            lines.append(("Robots", theme.TEXT, None))
+            lines.append(("Robots", theme.TEXT, None, "head"))
             for p in robots:
                 state = f"{p.provinces} prov." if p.alive else "RIP"
-                lines.append(
-                    (f"  {p.name}: {state}", theme.TEXT if p.alive else theme.DISABLED, p.colour)
-                )
+                ink = theme.TEXT if p.alive else theme.DISABLED
+                lines.append((f"{p.name}: {state}", ink, p.colour, "colour"))
         size = 13
         lh = px(17)
         width = min(px(270), self.map_rect.width // 2)
         rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(lines))
         rect.height = min(rect.height, self.map_rect.height // 2)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=215)
-        for i, (text, ink, colour) in enumerate(lines):
+        for i, (text, ink, colour, kind) in enumerate(lines):
             y = rect.y + 5 + i * lh
             if y + lh > rect.bottom:
                 break
+            indent = 0 if kind == "head" else px(16)
             if colour is not None:
-                pygame.draw.circle(surface, colour_of(colour), (rect.x + 14, y + px(8)), px(4))
+                dot = (rect.x + 8 + px(6), y + px(9))
+                pygame.draw.circle(surface, colour_of(colour), dot, px(5))
             label(
                 surface,
                 text,
-                (rect.x + 8 + (10 if colour is not None else 0), y),
-                size=size,
+                (rect.x + 8 + indent, y),
+                size=size - (1 if kind == "note" else 0),
                 colour=ink,
-                width=rect.width - 22,
-                bold=colour is None,
+                width=rect.width - 16 - indent,
+                bold=kind == "head",
             )
 
     def _intel_text(self, colour: int) -> str:
@@ -726,7 +785,7 @@ class GameScene(Scene):
         intel = next((i for i in self.view.player_intel if i.colour == colour), None)
         if intel is None:
             return ""
-        return f", EFF {intel.eff} gold {intel.gold} tech {intel.tech} (turn {intel.turn})"
+        return f"spied turn {intel.turn}: EFF {intel.eff}, gold {intel.gold}, tech {intel.tech}"
 
     def _ally_text(self, colour: int) -> str:
         """A mutual alliance (public) of `colour`."""

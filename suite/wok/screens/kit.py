@@ -208,8 +208,9 @@ def line_chart(
         ]
         if len(pts) >= 2:
             pygame.draw.lines(surface, colour, False, pts, 2)
-        elif pts:
-            pygame.draw.circle(surface, colour, pts[0], 3)
+        if len(pts) <= area.width // 12:  # a dot per turn while they stay apart
+            for pt in pts:
+                pygame.draw.circle(surface, colour, pt, 3)
 
 
 def bar_pair(
@@ -218,7 +219,8 @@ def bar_pair(
     rows: Sequence[tuple[str, Colour, int, int, int]],
 ) -> None:
     """Battle bars: per row (name, colour, start, lost, injured), a bar of the start count
-    with the lost part dark and the injured part hatched, scaled to the larger start."""
+    with the lost part dark and the injured who recovered (the winner's) in a darker shade,
+    scaled to the larger start. `lost` counts the dead only."""
     top = max((r[2] for r in rows), default=1) or 1
     h = max(6, (rect.height - 4) // max(1, len(rows)) - 4)
     for i, (name, colour, start, lost, injured) in enumerate(rows):
@@ -235,9 +237,17 @@ def bar_pair(
             band = pygame.Rect(bar.right - gone - hurt, y, hurt, h)
             pygame.draw.rect(surface, theme.darken(colour, 0.5), band)
         pygame.draw.rect(surface, theme.PANEL_BORDER, bar, 1, border_radius=3)
+        left = start - dead
+        if start == 0:
+            text = f"{name}: none there"
+        elif left <= 0:
+            text = f"{name}: {start}, all lost"
+        else:
+            healed = f" ({injured} injured recovered)" if injured else ""
+            text = f"{name}: {start}, {dead} lost, {left} left{healed}"
         label(
             surface,
-            f"{name}: {start}, {lost} lost" + (f", {injured} injured" if injured else ""),
+            text,
             (bar.x + 4, y + h // 2),
             size=11,
             colour=theme.TEXT,

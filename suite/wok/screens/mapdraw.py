@@ -249,8 +249,13 @@ class WokMapView:
             self._arrow(surface, arrow)
         surface.set_clip(clip)
 
+    def badge_centre(self, province: int) -> tuple[int, int]:
+        """Where the province's army badge sits (arrows run between badges, under the names)."""
+        x, y = self._labels[province]
+        return (x, y + 2 + round(self._label_size() * 0.7))
+
     def _arrow(self, surface: pygame.Surface, arrow: Arrow) -> None:
-        a, b = self.centre(arrow.source), self.centre(arrow.target)
+        a, b = self.badge_centre(arrow.source), self.badge_centre(arrow.target)
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
         ux, uy = dx / length, dy / length
@@ -280,7 +285,7 @@ class WokMapView:
         pygame.draw.polygon(surface, theme.SHADOW, head, 1)
         if arrow.label:
             mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
-            image = text_image(arrow.label, 13, theme.TEXT, True)
+            image = text_image(arrow.label, self._label_size(), theme.TEXT, True)
             rect = image.get_rect(center=(round(mid[0]), round(mid[1]))).inflate(8, 2)
             pygame.draw.rect(surface, (10, 12, 18), rect, border_radius=6)
             surface.blit(image, image.get_rect(center=rect.center))

@@ -37,6 +37,7 @@ from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
 
 ROW = 21
+MESSAGE_LINES = 3  # validation, chances and preview lines when every field row is shown
 AMOUNT_STEPS = ((-10, "-10"), (-1, "-1"), (1, "+1"), (10, "+10"))
 
 
@@ -110,6 +111,7 @@ class OrderForm:
         self.rows: list[tuple[pygame.Rect, Button, Button]] = []
         self.message: list[tuple[str, tuple[int, int, int]]] = []
         self.odds: float | None = None  # the planned order's chance of success, when known
+        self._msg_lines = MESSAGE_LINES
 
     # -- wiring -----------------------------------------------------------------------------
 
@@ -180,6 +182,7 @@ class OrderForm:
             self.kind.set_choices(kinds_of(self.view, phase), keep)
         self.source = self.target = None
         self.amount = 0
+        self.layout(self.rect)
         self.refresh()
 
     def _kind_changed(self) -> None:
@@ -249,7 +252,8 @@ class OrderForm:
             return
         order = self.order()
         if isinstance(order, str):
-            self.message = [(order, theme.TEXT_MUTED)]
+            none = self.planner.no_sources(self.colour, self.phase) if self.source is None else None
+            self.message = [(none, theme.ACCENT) if none else (order, theme.TEXT_MUTED)]
             return
         problem = self.planner.problem(self.colour, self.phase, order)
         if problem and self.phase in HAS_AMOUNT and self.amount == 0 and self.source is not None:
@@ -367,8 +371,12 @@ class OrderForm:
         self._pick_y = fy
         lead = px(64)
         high = px(26)
-        self.kind.layout(pygame.Rect(x + lead, fy + px(24), min(px(260), w - lead), high))
-        ay = fy + px(56)
+        # the kind and amount rows are there only when the phase has them; the message
+        # lines take the room left above the Add button
+        kinds = bool(self.view is not None and kinds_of(self.view, self.phase))
+        ky = fy + px(24)
+        self.kind.layout(pygame.Rect(x + lead, ky, min(px(260), w - lead), high))
+        ay = ky + (px(32) if kinds else 0)
         self._amount_y = ay
         box, top = px(48), px(44)
         bw = max(26, min(px(40), (w - lead - box - top - 6 * 3) // 4))
@@ -384,11 +392,12 @@ class OrderForm:
             min(px(50), max(px(40), x + w - self.steps[-1].rect.right - 3)),
             high,
         )
-        self._msg_y = ay + px(32)
+        self._msg_y = ay + (px(32) if self.phase in HAS_AMOUNT else 0)
         tall = px(30)
         self.add_button.rect = pygame.Rect(
-            x, self._msg_y + 3 * px(17) + px(6), min(px(170), w // 2), tall
+            x, fy + px(88) + MESSAGE_LINES * px(17) + px(6), min(px(170), w // 2), tall
         )
+        self._msg_lines = max(1, (self.add_button.rect.y - px(4) - self._msg_y) // px(17))
         self.clear_button.rect = pygame.Rect(
             self.add_button.rect.right + 8, self.add_button.rect.y, px(80), tall
         )
@@ -511,7 +520,7 @@ class OrderForm:
         lines = [
             (part, colour) for text, colour in self.message for part in wrap_text(text, px(13), w)
         ]
-        for i, (text, colour) in enumerate(lines[:3]):
+        for i, (text, colour) in enumerate(lines[: self._msg_lines]):
             label(surface, text, (x, self._msg_y + i * px(17)), size=13, colour=colour, width=w)
         if not self.locked:
             self.add_button.enabled = self.can_add()
@@ -582,17 +591,12 @@ class OrderForm:
             row.update(x, y + i * step, w, step - 2)
             over = self.phase == "attacks" and i >= allowed
             colour = theme.DISABLED if over else theme.TEXT
-            text = f"{i + 1}. {order_text(self.view, self.phase, order)}" + (
-                "  (over limit)" if over else ""
-            )
-            label(
-                surface,
-                text,
-                (x, row.y + 2),
-                size=13,
-                colour=colour,
-                width=w - px(80) if not self.locked else w,
-            )
+            room = w - px(80) if not self.locked else w
+            tail = "  (over limit)" if over else ""
+            text = f"{i + 1}. {order_text(self.view, self.phase, order)}{tail}"
+            if theme.font(px(13)).size(text)[0] > room:  # province numbers only
+                text = f"{i + 1}. {order_text(self.view, self.phase, order, names=False)}{tail}"
+            label(surface, text, (x, row.y + 2), size=13, colour=colour, width=room)
             if not self.locked:
                 edit.rect = pygame.Rect(row.right - px(74), row.y, px(44), step - 3)
                 delete.rect = pygame.Rect(row.right - px(26), row.y, px(26), step - 3)
@@ -632,9 +636,9 @@ class OrderForm:
         elif v.is_ready:
             status = "Ready: orders sent and locked"
         elif self.draft.same_as(v) and v.orders:
-            status = f"{self.draft.total()} orders sent, not ready"
+            status = f"{_orders(self.draft.total())} sent, not ready"
         else:
-            status = f"{self.draft.total()} orders, not sent"
+            status = f"{_orders(self.draft.total())}, not sent"
         label(
             surface,
             status,
@@ -650,3 +654,8 @@ class OrderForm:
         for button in self.buttons():
             button.draw_tooltip(surface)
         self.kind.draw_tooltip(surface)
+
+
+def _orders(n: int) -> str:
+    """ "1 order", "3 orders"."""
+    return f"{n} order{'' if n == 1 else 's'}"

@@ -176,7 +176,12 @@ class ReplayScene(Scene):
         x, y = self.side.x + 12, self.side.y + 10
         done = len(self.frames) - 1
         label(
-            surface, f"Turn {self.index} of {done}", (x, y), size=18, bold=True, colour=theme.ACCENT
+            surface,
+            f"After turn {self.index} of {done}",
+            (x, y),
+            size=18,
+            bold=True,
+            colour=theme.ACCENT,
         )
         y += px(30)
         for p in public.players:

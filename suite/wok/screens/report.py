@@ -43,22 +43,22 @@ def history_charts(
     view: WokView,
     points: Sequence[Point],
 ) -> None:
-    """Provinces of every colour, and the seat's own armies, POP, EFF and gold by turn."""
+    """Provinces and scores of every colour (public), and the seat's own armies, POP, EFF and
+    gold by turn."""
     if not points:
         label(surface, "No history yet", rect.topleft, colour=theme.TEXT_MUTED)
         return
     xs = [p.turn for p in points]
-    colours = [pl.colour for pl in view.players]
     mine = [c.colour for c in view.colours]
-    charts: list[tuple[str, list[tuple[str, tuple[int, int, int], list[float]]]]] = [
-        (
-            "Provinces",
-            [
-                (view.players[c].name, colour_of(c), [float(p.provinces.get(c, 0)) for p in points])
-                for c in colours
-            ],
-        ),
-    ]
+    # the seat's own colours are drawn last, so they stay on top where lines meet
+    colours = [pl.colour for pl in view.players if pl.colour not in mine] + mine
+    charts: list[tuple[str, list[tuple[str, tuple[int, int, int], list[float]]]]] = []
+    for title, key in (("Provinces", "provinces"), ("Score", "score")):
+        series = [
+            (view.players[c].name, colour_of(c), [float(getattr(p, key).get(c, 0)) for p in points])
+            for c in colours
+        ]
+        charts.append((title, series))
     for title, key in (("Armies", "arm"), ("POP", "pop"), ("EFF", "eff"), ("Gold", "gold")):
         series = [
             (view.players[c].name, colour_of(c), [float(getattr(p, key).get(c, 0)) for p in points])
@@ -241,6 +241,8 @@ class ReportScene(Scene):
             history_charts(surface, inner, self.view, self.history)
         elif PAGES[self.page] == "Battles":
             self._battles(surface, inner, r)
+        elif PAGES[self.page] == "Top Ten":
+            self._top_ten(surface, inner, r)
         else:
             self._lines(surface, inner, self._text(r))
         for button in self.buttons():
@@ -274,17 +276,39 @@ class ReportScene(Scene):
                 )
             if not out:
                 out.append(("Every order ran; nobody was RIPed", theme.TEXT_MUTED))
-        else:
-            for rank, t in enumerate(r.top_ten, 1):
-                out.append(
-                    (
-                        f"{rank:>2}. {t.name:<12} {t.score}",
-                        theme.TEXT if t.colour not in mine else theme.ACCENT,
-                    )
-                )
-            order = ", ".join(_name(v, c) for c in r.next_oop)
-            out.append((f"Next Order of Play: {order}", theme.TEXT_MUTED))
         return out
+
+    def _top_ten(self, surface: pygame.Surface, rect: pygame.Rect, r: Report) -> None:
+        """The Top Ten as a table with score bars, then the next turn's Order of Play."""
+        v = self.view
+        mine = {c.colour for c in v.colours}
+        lh = px(26)
+        top = max((t.score for t in r.top_ten), default=1) or 1
+        name_w = px(150)
+        bar_x = rect.x + px(40) + name_w + px(70)
+        bar_w = max(20, min(px(520), rect.right - bar_x - 10))
+        y = rect.y
+        for rank, t in enumerate(r.top_ten, 1):
+            ink = theme.ACCENT if t.colour in mine else theme.TEXT
+            label(surface, f"{rank}.", (rect.x + px(24), y), size=15, colour=ink, anchor="topright")
+            pygame.draw.circle(surface, colour_of(t.colour), (rect.x + px(36), y + px(10)), px(6))
+            label(
+                surface, t.name, (rect.x + px(48), y), size=15, bold=t.colour in mine, width=name_w
+            )
+            label(surface, str(t.score), (bar_x - 10, y), size=15, colour=ink, anchor="topright")
+            bar = pygame.Rect(bar_x, y + px(4), max(2, bar_w * t.score // top), px(14))
+            pygame.draw.rect(surface, colour_of(t.colour), bar, border_radius=4)
+            y += lh
+        y += px(10)
+        order = ", ".join(f"{i}. {_name(v, c)}" for i, c in enumerate(r.next_oop, 1))
+        label(
+            surface,
+            f"Next Order of Play: {order}",
+            (rect.x, y),
+            size=14,
+            colour=theme.TEXT_MUTED,
+            width=rect.width,
+        )
 
     def _lines(
         self,
@@ -490,8 +514,13 @@ class GameOverScene(Scene):
                 colour=theme.TEXT_MUTED,
                 width=w - 32,
             )
+            score: dict[int, int] = {}
+            for t in self.view.top_ten:
+                seat = self.view.players[t.colour].seat
+                if seat is not None:
+                    score[seat] = score.get(seat, 0) + t.score
             places = "   ".join(
-                f"{i}. {', '.join(names[s] for s in group)}"
+                f"{i}. {', '.join(f'{names[s]} ({score.get(s, 0)})' for s in group)}"
                 for i, group in enumerate(outcome.places, 1)
             )
             label(surface, places, (16, px(68)), size=15, width=w - 32)
