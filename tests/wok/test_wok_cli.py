@@ -42,5 +42,11 @@ def test_sim_plays_intermediate_and_refuses_what_it_lacks(capsys: pytest.Capture
     assert "seat" in capsys.readouterr().out
     assert main(["sim", "wok", "--set", "ruleset=intermediate", "--variant", "duel"]) == 2
     assert "unknown variant 'duel' (key `variant`; have: skirmish)" in err()
-    assert main(["sim", "wok", "--set", "ruleset=wok4"]) == 2
-    assert "unknown ruleset 'wok4' (key `ruleset`; have: intermediate, standard)" in err()
+    assert main(["sim", "wok", "--set", "ruleset=wok5"]) == 2
+    assert "unknown ruleset 'wok5' (key `ruleset`; have: intermediate, standard, wok4)" in err()
+
+
+def test_sim_plays_wok4(capsys: pytest.CaptureFixture[str]):
+    args = ["sim", "wok", "--set", "ruleset=wok4", "--bots", "general,robot,random"]
+    assert main([*args, "--players", "3", "--set", "map=star-islands", "--games", "2"]) == 0
+    assert "seat" in capsys.readouterr().out

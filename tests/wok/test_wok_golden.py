@@ -40,6 +40,23 @@ CASES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
         106,
         ("general", "general"),
     ),
+    "wok4_2": ({"players": 2, "ruleset": "wok4", "map": "trial"}, 107, ("general", "robot")),
+    "wok4_4": (
+        {"players": 4, "ruleset": "wok4", "map": "star-islands"},
+        108,
+        ("general", "robot", "random", "general"),
+    ),
+    "wok4_10": (
+        {
+            "players": 10,
+            "ruleset": "wok4",
+            "variant": "standard",
+            "map": "kaomaris",
+            "max_turns": 25,
+        },
+        109,
+        ("general", "robot", "random", "general", "robot") * 2,
+    ),
 }
 _BOTS = {"general": GeneralBot, "robot": RobotBot, "random": RandomBot}
 
@@ -64,6 +81,12 @@ def playthrough(config: dict[str, Any], seed: int, bots: tuple[str, ...]) -> dic
                 **(
                     {"troops": [sum(w.units(k)) for k in ("PIK", "ARC", "KNI", "CAT")]}
                     if state.rules.troops
+                    else {}
+                ),
+                **({"tech": [c.tech for c in w.colours]} if state.rules.trades else {}),
+                **(
+                    {"trades": sum(len(r["trades"]) for r in state.reports.values())}
+                    if state.rules.trades
                     else {}
                 ),
                 "rips": [r["colour"] for r in state.reports[0]["rips"]],

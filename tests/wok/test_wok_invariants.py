@@ -38,7 +38,7 @@ def _check_invariants(state: WokState) -> None:
     seed=st.integers(0, 10_000),
     players=st.integers(2, 5),
     turns=st.integers(1, 12),
-    ruleset=st.sampled_from(["standard", "intermediate"]),
+    ruleset=st.sampled_from(["standard", "intermediate", "wok4"]),
 )
 def test_random_order_sets_keep_the_invariants(seed, players, turns, ruleset):
     state = create({"players": players, "map": "star-islands", "ruleset": ruleset}, seed)
