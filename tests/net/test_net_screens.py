@@ -118,10 +118,15 @@ def test_an_online_wok_game_through_the_real_screens(
         turns = 0
         while room.state.outcome() is None and turns < 10:
             turn = room.state.turn
-            # the screen has the new turn's view (it came over the connection)
-            _until(h, lambda t=turn: game.view.turn == t and game.view.may_submit)
-            while h.scene is not game:
-                h.key(pygame.K_ESCAPE)  # close the turn report shown at each new turn
+
+            def on_screen(t: int = turn) -> bool:
+                """The game screen is on top (the turn report closed) with the new turn's
+                view, which came over the connection."""
+                if h.scene is not game:
+                    h.key(pygame.K_ESCAPE)
+                return h.scene is game and game.view.turn == t and game.view.may_submit
+
+            _until(h, on_screen)
             h.frames(2)
             if turns == 0:
                 h.screenshot(artifacts / "net_wok_online.png")
@@ -130,7 +135,15 @@ def test_an_online_wok_game_through_the_real_screens(
             turns += 1
             h.frames(2)
         assert room.state.outcome() is not None and turns >= 1
-        _until(h, lambda: type(h.scene).__name__ == "OnlineGameOver")
+
+        def over_shown() -> bool:
+            if type(h.scene).__name__ == "OnlineGameOver":
+                return True
+            if h.scene is not game:
+                h.key(pygame.K_ESCAPE)  # a last turn report first
+            return False
+
+        _until(h, over_shown)
         h.screenshot(artifacts / "net_wok_online_over.png")
         h.click(h.scene.watch_button)  # type: ignore[attr-defined]
         assert any("stays on its server" in n for n in h.notices)
