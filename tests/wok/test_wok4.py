@@ -507,3 +507,48 @@ def test_reports_and_views_name_the_tech_trades():
     assert rep.trades[0].points == 250 and rep.trades[0].tech_left == 10
     assert rep.trades[0].gave["EFF"] == 1 and state.world.colours[0].eff == 99  # 98 + 60, capped
     assert not state.view(1).reports[-1].trades
+
+
+def test_bots_play_wok4_to_the_end_and_the_general_trades():
+    import msgspec
+
+    from suite.core.bots import RandomBot
+    from suite.wok.rules.bots import GeneralBot, RobotBot
+    from suite.wok.rules.views import WokViews
+
+    trades = 0
+    for seed in range(3):
+        state = create({"players": 3, "ruleset": RULES, "map": "star-islands"}, seed)
+        bots = [GeneralBot(), RobotBot(), RandomBot()]
+        rng = Rng(seed)
+        while state.outcome() is None and state.turn <= 80:
+            for seat in sorted(state.awaiting()):
+                action = bots[seat].choose(state.view(seat), state.legal(seat), rng)
+                assert state.refusal(seat, action) is None
+                state.apply(seat, action)
+            state.check()
+            trades += len(state.reports[0]["trades"])
+            view = state.view(0)
+            assert msgspec.json.decode(msgspec.json.encode(view), type=WokViews) == view
+        assert state.outcome() is not None and state.outcome().winners == (0,)
+        again = type(state).from_dict(state.to_dict())
+        assert again.to_dict() == state.to_dict()
+    assert trades > 0
+
+
+def test_the_action_space_describes_trades_and_samples_them():
+    import json
+
+    state = create({"players": 2, "ruleset": RULES}, 2)
+    state.world.colours[0].tech = 400
+    space = state.legal(0)
+    desc = space.describe()  # type: ignore[union-attr]
+    json.dumps(desc)
+    assert desc["trades"] == {"orders": 1, "points": [100, 150, 200, 250, 350]}
+    assert "TECH" in desc["aims"] and "MIN" not in desc["aims"]
+    assert "STEAL_POP" in desc["spy_operations"] and desc["upgrades"] == []
+    rng = Rng(5)
+    sampled = [space.sample(rng) for _ in range(40)]  # type: ignore[union-attr]
+    assert all(space.contains(a) for a in sampled)  # type: ignore[union-attr]
+    assert any(getattr(a, "sets", ()) and a.sets[0].trades for a in sampled)
+    assert create({"players": 2}, 2).legal(0).describe()["trades"] is None  # type: ignore[union-attr]

@@ -48,6 +48,19 @@ def close_report(h: Harness) -> None:
     assert not isinstance(h.scene, ReportScene)
 
 
+def assert_idle(h: Harness) -> None:
+    """Once the notices are gone and the hover easing has settled, the screen on top draws
+    nothing until input."""
+    for _ in range(20):
+        if not h.notices:
+            break
+        h.seconds(0.5)
+    h.seconds(2.0)
+    drawn = h.app.draws
+    h.frames(120)
+    assert h.app.draws == drawn, f"{type(h.scene).__name__} kept drawing while idle"
+
+
 def click_province(h: Harness, scene: GameScene, p: int) -> None:
     h.click(scene.mapview.centre(p))
 
@@ -163,6 +176,7 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
     with Harness(size=(1280, 800), root=open_setup) as h:
         setup = h.scene
         assert isinstance(setup, SetupScene)
+        assert_idle(h)
         assert setup.map.value == "trial" and setup.players.value == "2"
         assert [s.value for s in setup.seat_kinds] == ["human", "general"]
         for _ in range(10):
@@ -173,6 +187,8 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         scene = h.scene if isinstance(h.scene, GameScene) else h.app.stack[-2]
         assert isinstance(scene, GameScene)
         scene.bot_delay = 0.0
+        assert isinstance(h.scene, ReportScene)  # the turn-0 report
+        assert_idle(h)
         turns = 0
         while not isinstance(h.scene, GameOverScene) and turns < MAX_TURNS:
             close_report(h)
@@ -200,6 +216,7 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         outcome = scene.match.session.outcome()
         assert outcome is not None and outcome.winners
         assert scene.match.history[0][-1].turn == scene.view.turn
+        assert_idle(h)
         h.screenshot(artifacts / "wok_game_over.png")
         for size in ((800, 560), (1920, 1080)):
             h.resize(size)
@@ -211,7 +228,10 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         h.key(pygame.K_RIGHT)
         h.key(pygame.K_RIGHT)
         assert replay.index == 2
-        h.screenshot(artifacts / "wok_replay.png")
+        assert_idle(h)  # paused
+        for size in ((800, 560), (1920, 1080)):
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_replay_{size[0]}x{size[1]}.png")
 
 
 def test_chained_attacks_from_provinces_you_plan_to_take() -> None:
@@ -251,6 +271,8 @@ def test_an_idle_game_screen_draws_nothing() -> None:
         assert h.app.draws == drawn
         h.move((5, 300))  # input wakes it up again
         assert h.app.draws > drawn
+        h.key(pygame.K_F1)  # the help over the map idles too
+        assert_idle(h)
 
 
 def test_the_map_zooms_at_the_mouse_and_pans_by_dragging(artifacts: Path) -> None:

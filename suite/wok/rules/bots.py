@@ -592,16 +592,49 @@ class _General:
         for t in targets:
             if len(out) >= self.r.limits.spy_orders:
                 break
-            src = max(self.own, key=lambda p: (spies[p], -p), default=None)
-            if src is None or spies[src] < 2:
-                break
             o = w.owner[t]
             op = "SPY_PROVINCE"
             if o not in players_done and self.turn - self.bot_intel_turn(o) >= 3:
                 op = "SPY_PLAYER"
+            src = self.spy_source(t, op, spies)
+            if src is None and op == "SPY_PLAYER":
+                op = "SPY_PROVINCE"
+                src = self.spy_source(t, op, spies)
+            if src is None:
+                continue
+            if op == "SPY_PLAYER":
                 players_done.add(o)
             spies[src] -= 2
             out.append(Spy(src, t, op, 2))  # type: ignore[arg-type]
+        return out + self.plan_theft(spies, len(out))
+
+    def spy_source(self, t: int, op: str, spies: dict[int, int]) -> int | None:
+        """The own province with the most spies (at least 2) that may run `op` on t: any
+        (Standard, or a WoK IV operation that reaches anywhere), else a neighbour of t."""
+        cv = self.r.covert
+        near_only = cv is not None and op in cv.ops and not cv.ops[op].far
+        pool = [p for p in self.own if not near_only or t in self.w.adj_sets[p]]
+        src = max(pool, key=lambda p: (spies[p], -p), default=None)
+        return src if src is not None and spies[src] >= 2 else None
+
+    def plan_theft(self, spies: dict[int, int], used: int) -> list[Spy]:
+        """WoK IV: spare spies (4 or more in a province) steal POP from the neighbouring
+        enemy province with the most POP."""
+        w, r = self.w, self.r
+        if r.covert is None or "STEAL_POP" not in r.spying.operations:
+            return []
+        per_spy = r.covert.ops["STEAL_POP"].pop_per_spy
+        out: list[Spy] = []
+        for p in sorted(self.own, key=lambda q: (-spies[q], q)):
+            if used + len(out) >= r.limits.spy_orders or spies[p] < 4:
+                break
+            targets = [t for t in w.adj[p] if self.is_enemy(t) and self.allowed(t)]
+            t = max(targets, key=lambda q: (w.pop[q], -q), default=None)
+            if t is None or w.pop[t] < 2 * per_spy:
+                continue
+            n = min(spies[p], max(1, w.pop[t] // per_spy))
+            spies[p] -= n
+            out.append(Spy(p, t, "STEAL_POP", n))
         return out
 
     def distance_from_me(self, t: int) -> int:

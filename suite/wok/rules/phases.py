@@ -16,7 +16,7 @@ import msgspec
 from suite.core.rng import Rng
 from suite.wok.rules import troops
 from suite.wok.rules.contest import WornContest, contest, worn_contest
-from suite.wok.rules.orders import OrderSet
+from suite.wok.rules.orders import Attack, OrderSet
 from suite.wok.rules.ruleset import Variant
 from suite.wok.rules.world import NEUTRAL, TROOPS, World
 
@@ -214,41 +214,43 @@ def _proportional_hit(w: World, ctx: TurnContext, t: int, destroyed: dict[str, i
 
 
 # -- 2. attacking -----------------------------------------------------------
+def _attack_problem(w: World, ctx: TurnContext, colour: int, a: Attack) -> str | None:
+    """Why attack order `a` cannot run now (W7), or None."""
+    if w.owner[a.source] != colour:
+        return f"you do not own province {a.source}"
+    if w.owner[a.target] == colour:
+        return f"you already own province {a.target}"
+    if a.target not in w.adj_sets[a.source]:
+        return f"province {a.target} is not adjacent to province {a.source}"
+    if w.troops(a.source) == 0:
+        return f"no armies in province {a.source}"
+    if w.troops(a.source) <= a.keep:
+        return f"only {w.troops(a.source)} armies in province {a.source}, {a.keep} to keep"
+    return ctx.protection(w, colour, a.target)
+
+
 def attacking(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
-    """S3, W6-W8: attack orders in entry order; only valid ones count towards the limit."""
+    """S3, W6-W8: attack orders in entry order; only valid ones count towards the limit
+    (WoK IV, `count_invalid`: the first N orders are the attacks, whether they can run
+    or not, and the later ones never run)."""
     r = w.rules
     allowed = r.attacks_allowed(w.colours[colour].tech)
+    spent_anyway = r.attack.count_invalid
     used = 0
     for i, a in enumerate(orders.attacks, 1):
         if not w.colours[colour].alive:
             ctx.log.cancel(colour, "attacking", i, a, "your empire has fallen")
             continue
-        reason = None
-        if r.attack.count_invalid:
-            # WoK IV: the first N orders are the attacks, whether they can run or not.
+        over = f"over your limit of {allowed} attacks this turn"
+        if spent_anyway:
             used += 1
-            if used > allowed:
-                reason = f"over your limit of {allowed} attacks this turn (order {i})"
-        if reason is not None:
-            pass
-        elif w.owner[a.source] != colour:
-            reason = f"you do not own province {a.source}"
-        elif w.owner[a.target] == colour:
-            reason = f"you already own province {a.target}"
-        elif a.target not in w.adj_sets[a.source]:
-            reason = f"province {a.target} is not adjacent to province {a.source}"
-        elif w.troops(a.source) == 0:
-            reason = f"no armies in province {a.source}"
-        elif w.troops(a.source) <= a.keep:
-            reason = f"only {w.troops(a.source)} armies in province {a.source}, {a.keep} to keep"
-        else:
-            reason = ctx.protection(w, colour, a.target)
-        if reason is None and not r.attack.count_invalid and used >= allowed:
-            reason = f"over your limit of {allowed} attacks this turn"
+        reason = over if spent_anyway and used > allowed else _attack_problem(w, ctx, colour, a)
+        if reason is None and not spent_anyway and used >= allowed:
+            reason = over
         if reason:
             ctx.log.cancel(colour, "attacking", i, a, reason)
             continue
-        if not r.attack.count_invalid:
+        if not spent_anyway:
             used += 1
         sent = min(a.armies, w.troops(a.source) - a.keep)
         if r.troops is not None:

@@ -215,7 +215,8 @@ class Battle(_Rec, frozen=True, kw_only=True):
 
 class BombingReport(_Rec, frozen=True, kw_only=True):
     """A bombing run; for the bombed colour `by`, `source` and `range` are None unless
-    the rule set's `bombing.target_sees` reveals them."""
+    the rule set's `bombing.target_sees` reveals them (WoK IV: `detected` says whether
+    the bombed province detected the source, which then shows)."""
 
     owner: int
     target: int
@@ -229,7 +230,9 @@ class BombingReport(_Rec, frozen=True, kw_only=True):
 
 
 class SpyReport(_Rec, frozen=True, kw_only=True):
-    """A spy operation; the spied-on colour sees neither the spy's player nor source."""
+    """A spy operation; the spied-on colour sees neither the spy's player nor source
+    (WoK IV: unless its province `detected` the source). `eff_change` is WoK IV's K2
+    EFF change of the spy's owner (`by`) and of the target's owner (`owner`)."""
 
     owner: int
     target: int
