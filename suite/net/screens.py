@@ -81,6 +81,9 @@ class OnlineScene(Scene):
 
     def __init__(self, app: App, *, address: str = DEFAULT_ADDRESS) -> None:
         super().__init__(app)
+        from suite.net import online
+
+        online.register()  # the games whose own screens play over a connection
         self.local: LocalServer | None = None
         games = sorted(registered_games().values(), key=lambda s: s.title)
         self.game = Cycler(
