@@ -65,6 +65,18 @@ def _worldwar_over(app: App) -> Scene:
     return GameOverScene(app, match, None)
 
 
+def _wok_game(app: App) -> Scene:
+    """A WoK map (Kaomaris, 60 provinces) with a human entering orders against bots."""
+    from suite.wok.screens.game import GameScene
+    from suite.wok.screens.match import SeatPlan, WokMatch
+
+    seats = [SeatPlan("Han"), *(SeatPlan(n, "general") for n in ("Kor", "Mir"))]
+    match = WokMatch.new({"map": "kaomaris"}, 3, seats)
+    scene = GameScene(app, match, bot_delay=0.0)
+    scene.seen_report = {0: 0}  # straight to the map, not the turn-0 report
+    return scene
+
+
 @pytest.mark.parametrize(
     ("name", "root"),
     [
@@ -72,6 +84,7 @@ def _worldwar_over(app: App) -> Scene:
         ("worldwar setup", open_setup),
         ("worldwar game", _worldwar_game),
         ("worldwar game over", _worldwar_over),
+        ("wok game", _wok_game),
     ],
 )
 def test_idle_screens(name: str, root: Callable[[App], Scene], tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from suite.wok.screens.kit import ZButton, bar_pair, label, line_chart, px, set_
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import Point, WokMatch, replays_dir
 
-PAGES = ("Battles", "Bombs & spies", "Cancelled", "Top Ten", "Charts")
+PAGES = ("Battles", "Bombs & spies", "Cancelled & RIPs", "Top Ten", "Charts")
 
 
 def _name(view: WokView, colour: int | None) -> str:
@@ -80,7 +80,10 @@ def history_charts(
         )
 
 
-Line = tuple[str, tuple[int, int, int]]
+Line = tuple[str, tuple[int, int, int], bool]
+"""A line of a text page: its text, its ink and whether it is a section heading."""
+
+TROOP_KEYS = ("pik", "arc", "kni", "cat")  # Intermediate's troop types, shown when present
 
 
 def _range(start: int, shown: int, total: int, what: str) -> str:
@@ -92,36 +95,68 @@ def _op(op: str) -> str:
     return op.replace("_", " ").lower()
 
 
+def _section(title: str, lines: list[Line]) -> list[Line]:
+    """`lines` under a heading, or nothing when there are none."""
+    return [(title, theme.TEXT, True), *lines] if lines else []
+
+
+def _seen(v: WokView, seen: dict[str, object]) -> str:
+    """What a spy saw, in the figures' usual names ("POP 48  ARM 35  LEV 1.145  aim MIN")."""
+    parts: list[str] = []
+    for key, value in seen.items():
+        if key == "turn" or (key in TROOP_KEYS and not value):
+            continue
+        if key == "owner" and isinstance(value, int):
+            parts.append(f"owner {_name(v, value)}")
+        elif key == "false_orders":
+            if value:
+                parts.append("FALSE ORDERS")
+        elif key == "aim":
+            parts.append(f"aim {value}")
+        elif key == "provinces":
+            parts.append(f"{value} provinces")
+        else:
+            shown = f"{value:g}" if isinstance(value, float) else str(value)
+            parts.append(f"{key.upper().rstrip('_')} {shown}")
+    return "  ".join(parts)
+
+
 def _bombing_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
     out: list[Line] = []
     for b in r.bombings:
         lost = ", ".join(f"{k} {val:g}" for k, val in b.destroyed.items() if val) or "nothing"
-        shots = f"{b.fired} missiles, {b.hits} hits"
+        shots = f"{b.fired} missiles, {b.hits} hit"
         if b.by in mine:
             where = f"{_prov(v, b.target)} from {_prov(v, b.source)} ({b.range} range)"
-            out.append((f"You bombed {where}: {shots}, destroyed {lost}", theme.TEXT))
+            out.append((f"You bombed {where}: {shots}, destroyed {lost}", theme.TEXT, False))
         else:
             src = f" from {_prov(v, b.source)}" if b.source is not None else ""
-            out.append(
-                (f"{_prov(v, b.target)} was bombed{src}: {shots}, lost {lost}", theme.DANGER)
-            )
+            text = f"{_prov(v, b.target)} was bombed{src}: {shots}, you lost {lost}"
+            out.append((text, theme.DANGER, False))
     return out
 
 
 def _spying_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
     out: list[Line] = []
     for s in r.spying:
-        fate = f"{s.caught_by_defence} beaten by defenders, {s.caught} caught"
         if s.by in mine:
             ok = "succeeded" if s.success else "failed"
-            went = f"Your {s.sent} spies from {_prov(v, s.source)} on {_prov(v, s.target)}"
-            back = f"{s.lost_on_way or 0} lost on the way, {fate}, {s.returned or 0} back"
+            went = f"{s.sent} spies from {_prov(v, s.source)} on {_prov(v, s.target)}"
+            fate = [f"{s.lost_on_way} lost on the way"] if s.lost_on_way else []
+            if s.caught_by_defence:
+                fate.append(f"{s.caught_by_defence} beaten by defenders")
+            if s.caught:
+                fate.append(f"{s.caught} caught")
+            fate.append(f"{s.returned or 0} back")
             ink = theme.TEXT if s.success else theme.TEXT_MUTED
-            out.append((f"{went}: {_op(s.op)} {ok}; {back}", ink))
+            out.append((f"{_op(s.op).capitalize()}: {went} {ok} ({', '.join(fate)})", ink, False))
         else:
-            ok = "and succeeded" if s.success else "but failed"
+            ok = "succeeded" if s.success else "failed"
+            stopped = f"; your spies stopped {s.caught_by_defence}" if s.caught_by_defence else ""
+            caught = f", {s.caught} caught" if s.caught else ""
             ink = theme.DANGER if s.success else theme.TEXT_MUTED
-            out.append((f"Spies worked against {_prov(v, s.target)} {ok} ({fate})", ink))
+            text = f"Enemy spies ({_op(s.op)}) on {_prov(v, s.target)} {ok}{stopped}{caught}"
+            out.append((text, ink, False))
     return out
 
 
@@ -248,35 +283,40 @@ class ReportScene(Scene):
         for button in self.buttons():
             button.draw_tooltip(surface)
 
-    def _text(self, r: Report) -> list[tuple[str, tuple[int, int, int]]]:
+    def _text(self, r: Report) -> list[Line]:
         v = self.view
         page = PAGES[self.page]
-        out: list[tuple[str, tuple[int, int, int]]] = []
         mine = {c.colour for c in v.colours}
         if page == "Bombs & spies":
-            out += _bombing_lines(v, r, mine) + _spying_lines(v, r, mine)
+            intel: list[Line] = []
             for i in r.intel:
-                seen = ", ".join(f"{k} {val}" for k, val in i.seen.items() if k not in ("turn",))
                 where = _prov(v, i.target) if i.op == "SPY_PROVINCE" else _name(v, i.target)
-                out.append((f"Intel {_op(i.op)} {where}: {seen}", theme.ACCENT))
-            for u in r.upgrades:
-                out.append((f"Upgrade {u.kind} bought for {u.cost} gold", theme.SUCCESS))
-            if not out:
-                out.append(("No bombing, spying or upgrades this turn", theme.TEXT_MUTED))
-        elif page == "Cancelled":
-            for c in r.cancelled:
-                out.append((f"{c.phase} order {c.order}: {c.reason}", theme.ACCENT))
-            for rip in r.rips:
-                who, by = _name(v, rip.colour), _name(v, rip.by)
-                out.append(
-                    (
-                        f"RIP: {who} lost its last province {_prov(v, rip.province)} to {by}",
-                        theme.DANGER,
-                    )
-                )
-            if not out:
-                out.append(("Every order ran; nobody was RIPed", theme.TEXT_MUTED))
-        return out
+                intel.append((f"{where}: {_seen(v, i.seen)}", theme.ACCENT, False))
+            upgrades: list[Line] = [
+                (f"{u.kind} for {u.cost} gold", theme.SUCCESS, False) for u in r.upgrades
+            ]
+            out = (
+                _section("Bombing", _bombing_lines(v, r, mine))
+                + _section("Spying", _spying_lines(v, r, mine))
+                + _section("What your spies saw", intel)
+                + _section("Upgrades bought", upgrades)
+            )
+            return out or [("No bombing, spying or upgrades this turn", theme.TEXT_MUTED, False)]
+        cancelled: list[Line] = [
+            (f"{c.phase.capitalize()} order {c.order}: {c.reason}", theme.ACCENT, False)
+            for c in r.cancelled
+        ]
+        rips: list[Line] = [
+            (
+                f"{_name(v, rip.colour)} lost its last province, {_prov(v, rip.province)}, "
+                f"to {_name(v, rip.by)}",
+                theme.DANGER,
+                False,
+            )
+            for rip in r.rips
+        ]
+        out = _section("Orders that did not run", cancelled) + _section("RIPs", rips)
+        return out or [("Every order ran; nobody was RIPed", theme.TEXT_MUTED, False)]
 
     def _top_ten(self, surface: pygame.Surface, rect: pygame.Rect, r: Report) -> None:
         """The Top Ten as a table with score bars, then the next turn's Order of Play."""
@@ -314,20 +354,30 @@ class ReportScene(Scene):
         self,
         surface: pygame.Surface,
         rect: pygame.Rect,
-        lines: list[tuple[str, tuple[int, int, int]]],
+        lines: list[Line],
     ) -> None:
         from suite.ui.widgets import wrap_text
 
         size = 15 if rect.height > 500 else 13
         lh = theme.font(px(size)).get_linesize()
-        wrapped: list[tuple[str, tuple[int, int, int]]] = []
-        for text, ink in lines:
-            for k, part in enumerate(wrap_text(text, px(size), rect.width - 20)):
-                wrapped.append(("   " + part if k else part, ink))
+        wrapped: list[tuple[str, tuple[int, int, int], bool, int]] = []
+        for text, ink, head in lines:
+            if head and wrapped:
+                wrapped.append(("", ink, False, 0))  # a blank line before each section
+            indent = 0 if head else px(14)
+            for k, part in enumerate(wrap_text(text, px(size), rect.width - 20 - indent)):
+                wrapped.append((part, ink, head, indent + (px(14) if k else 0)))
         room = rect.height // lh
         self.scroll = min(self.scroll, max(0, len(wrapped) - room))
-        for i, (text, ink) in enumerate(wrapped[self.scroll : self.scroll + room]):
-            label(surface, text, (rect.x, rect.y + i * lh), size=size, colour=ink)
+        for i, (text, ink, head, indent) in enumerate(wrapped[self.scroll : self.scroll + room]):
+            label(
+                surface,
+                text,
+                (rect.x + indent, rect.y + i * lh),
+                size=size + (1 if head else 0),
+                colour=ink,
+                bold=head,
+            )
         if len(wrapped) > room:
             label(
                 surface,
