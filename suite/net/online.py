@@ -1,4 +1,8 @@
-"""Games' own screens over a `RemoteSession`, registered with the lobby.
+"""Games' own screens over a `RemoteSession`, registered with the lobby (WoK, Tactics).
+
+Tactics' battle screen already plays any `Session` (its live driver leaves the bots to the
+server); it only needs the seats, the player's profile and the host's pack on this
+machine (`RemoteSession.sync_pack`).
 
 WoK's game screen talks only to a `Session` and to a match object for seats, history and
 saves; `OnlineWokMatch` is that match object for an online room: the seat played here is
@@ -137,6 +141,41 @@ def wok_screen(app: App, remote: RemoteSession) -> Scene:
     return scene
 
 
+def tactics_screen(app: App, remote: RemoteSession) -> Scene:
+    """WoS Tactics' battle screen over `remote`, drawing the host's pack: this machine's
+    own copy when it is the same, else the copy downloaded into the pack cache."""
+    from suite.paths import user_data_dir
+    from suite.tactics.rules.packs import default_pack_dir
+    from suite.tactics.screens.drivers import LiveDriver
+    from suite.tactics.screens.game import BattleScene
+    from suite.tactics.screens.gameover import GameOverScene
+    from suite.tactics.screens.match import SeatInfo
+    from suite.tactics.screens.profile import load_profile
+
+    room = remote.room
+    if room is None:
+        raise ValueError("an online battle needs a room")
+    folder = remote.sync_pack(user_data_dir() / "net" / "packs", own=default_pack_dir())
+    seats = [
+        SeatInfo(name=s.name or f"Seat {s.seat + 1}", kind=s.bot or "human") for s in room.seats
+    ]
+    profile, _ = load_profile()
+
+    def over(battle: BattleScene) -> None:
+        app.replace(GameOverScene(app, battle, None))
+
+    scene: Scene = BattleScene(
+        app,
+        LiveDriver(remote),
+        seats,
+        profile,
+        on_over=over,
+        pack_folder=None if folder is None else str(folder),
+    )
+    return scene
+
+
 def register() -> None:
     """Hand the games whose screens run over a session to the lobby."""
     register_online_screen("wok", wok_screen)
+    register_online_screen("tactics", tactics_screen)

@@ -150,3 +150,32 @@ def test_an_online_wok_game_through_the_real_screens(
         h.click(h.scene.save_button)  # type: ignore[attr-defined]
         assert any("kept by its server" in n or "stays on the server" in n for n in h.notices)
         session.close()
+
+
+def test_an_online_tactics_battle_opens_on_the_battle_screen(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    from suite.tactics.screens.game import BattleScene
+
+    url = f"ws://127.0.0.1:{server.port}"
+    with Harness(size=(1280, 800)) as h:
+        online = OnlineScene(h.app, address=url)  # registers the games' online screens
+        h.push(online)
+        while online.game.value != "tactics":
+            h.click(online.game)
+        h.click(online.host_there)
+        lobby = h.scene
+        assert isinstance(lobby, LobbyScene)
+        session = lobby.session
+        _until(h, lambda: len(lobby.seat_buttons) == 2)
+        h.click(lobby.seat_buttons[1])
+        room = server.rooms[session.code or ""]
+        _until(h, lambda: room.seats[1].kind == "bot")
+        h.click(lobby.ready_button)
+        _until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
+        (battle,) = [s for s in h.app.stack if isinstance(s, BattleScene)]
+        assert battle.humans == frozenset({0}) and battle.session is session
+        _until(h, lambda: room.state_id > 0 or 0 in room.state.awaiting())
+        h.frames(3)
+        h.screenshot(artifacts / "net_tactics_online.png")
