@@ -5,6 +5,7 @@ from __future__ import annotations
 import wave
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +15,11 @@ from suite.tactics.assets.bmp import save_bmp
 from suite.tactics.assets.fetch import pack_from_ini
 from suite.tactics.assets.files import UnsafePath, check_safe
 from suite.tactics.assets.model import START_INDICES, TRANSPARENT_INDEX
+
+if TYPE_CHECKING:  # the screen helper imports pygame only when a screen test calls it
+    from suite.tactics.screens.packs import PackScene
+    from suite.tactics.screens.setup import SetupScene
+    from suite.ui.harness import Harness
 
 # a grey palette whose red component equals the index: elevation bitmaps read back as-is
 PALETTE = np.stack([np.arange(256)] * 3, axis=1).astype(np.uint8)
@@ -145,3 +151,19 @@ class Art:
 @pytest.fixture
 def art() -> type[Art]:
     return Art
+
+
+def type_pack_folder(h: Harness, folder: Path) -> tuple[SetupScene, PackScene]:
+    """Open the Book of Tactics, then its pack panel, and type `folder` into it."""
+    from suite.tactics.screens import open_setup
+    from suite.tactics.screens.packs import PackScene
+    from suite.tactics.screens.setup import SetupScene
+
+    setup = h.push(open_setup(h.app))
+    assert isinstance(setup, SetupScene)
+    h.click(setup.pack_button)
+    panel = h.scene
+    assert isinstance(panel, PackScene) and panel.entry is not None
+    h.click(panel.entry.rect)
+    h.type_text(str(folder))
+    return setup, panel

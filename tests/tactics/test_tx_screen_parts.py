@@ -37,7 +37,6 @@ from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
 from suite.tactics.screens.menus import MenuScene
-from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.popup import popup_lines
 from suite.tactics.screens.profile import (
     TacticsProfile,
@@ -54,7 +53,7 @@ from suite.ui.dialogs import ConfirmScene
 from suite.ui.game_cards import GameUI
 from suite.ui.harness import Harness
 
-from .conftest import PALETTE, MakePack, tile_image
+from .conftest import PALETTE, MakePack, tile_image, type_pack_folder
 
 SCREENS = Path(__file__).resolve().parents[2] / "suite" / "tactics" / "screens"
 
@@ -393,13 +392,7 @@ def test_a_crafted_pack_with_missing_art_plays(make_pack: MakePack, artifacts: P
     are drawn, the problems are listed, and a battle runs."""
     root = make_pack(skip=frozenset({"skins/knight.bmp", "tiles/grass.bmp"}))
     with Harness() as h:
-        setup = h.push(open_setup(h.app))
-        assert isinstance(setup, SetupScene)
-        h.click(setup.pack_button)
-        panel = h.scene
-        assert isinstance(panel, PackScene) and panel.entry is not None
-        h.click(panel.entry.rect)
-        h.type_text(str(root))
+        setup, panel = type_pack_folder(h, root)
         h.click(panel.check_button)
         assert panel.verdict == "playable" and panel.pack is not None and panel.pack.problems
         h.screenshot(artifacts / "tx_pack_crafted_problems.png")

@@ -30,6 +30,8 @@ from suite.tactics.screens.setup import SetupScene
 from suite.tactics.skins import FRAME_NAMES
 from suite.ui.harness import Harness
 
+from .conftest import type_pack_folder
+
 SIZES = ((800, 560), (1280, 800), (1920, 1080))
 SEATS = [SeatInfo("Commander", "human"), SeatInfo("Bot Ada", "normal")]
 ARCHER = 2  # the default pack's archer: range 4, minRange 1
@@ -268,13 +270,7 @@ def test_pack_panel_lists_problems(artifacts: Path, tmp_path: Path) -> None:
     broken.mkdir()
     (broken / "tactics_ini.txt").write_text("[general]\nnumMaps = 1\n[map1]\nname = x\n")
     with Harness() as h:
-        setup = h.push(open_setup(h.app))
-        assert isinstance(setup, SetupScene)
-        h.click(setup.pack_button)
-        panel = h.scene
-        assert isinstance(panel, PackScene) and panel.entry is not None
-        h.click(panel.entry.rect)
-        h.type_text(str(broken))
+        setup, panel = type_pack_folder(h, broken)
         h.click(panel.use_button)
         assert h.scene is panel, "an unplayable pack is refused"
         assert panel.pack is not None and panel.pack.errors

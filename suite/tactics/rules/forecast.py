@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from suite.tactics.assets.model import Piece, Weapon
 from suite.tactics.rules import combat
 from suite.tactics.rules.data import Rules
 
 
-@dataclass(frozen=True)
-class Forecast:
+class Forecast(msgspec.Struct, frozen=True, kw_only=True):
     """Miss and crit chances (percent), points of a hit and of a crit, the expected damage
     (chances times points, not capped by the target's HP), the chance to kill (percent)
-    and whether the attacker's weapon class dominates the target's."""
+    and whether the attacker's weapon class dominates the target's (a view's `Odds`
+    carries the same numbers)."""
 
     miss: float
     crit: float
@@ -71,4 +73,13 @@ def strike(attacker: Side, target: Side, rules: Rules, in_range: bool = True) ->
             kill = p_land
         elif critical >= target.hp:
             kill = p_land * p_crit
-    return Forecast(miss, crit, hit, critical, expected, 100.0 * kill, dominates, in_range)
+    return Forecast(
+        miss=miss,
+        crit=crit,
+        hit_damage=hit,
+        crit_damage=critical,
+        expected_damage=expected,
+        kill_chance=100.0 * kill,
+        dominates=dominates,
+        in_range=in_range,
+    )

@@ -29,6 +29,7 @@ import msgspec
 from suite.core.match import Outcome, View
 from suite.tactics.assets.model import TEAM_NAMES, movement_letters
 from suite.tactics.rules import combat
+from suite.tactics.rules.forecast import Forecast
 
 if TYPE_CHECKING:
     from suite.tactics.rules.state import TacticsState, Unit
@@ -141,18 +142,10 @@ class Reach(msgspec.Struct, frozen=True):
     area: str
 
 
-class Odds(msgspec.Struct, frozen=True, kw_only=True):
+class Odds(Forecast, frozen=True, kw_only=True):
     """The info popup's forecast of the selected piece (where it stands) on `target`."""
 
     target: int
-    in_range: bool
-    miss: float
-    crit: float
-    hit_damage: int
-    crit_damage: int
-    expected_damage: float
-    kill_chance: float
-    dominates: bool
 
 
 class SeatLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -282,19 +275,7 @@ def _odds(state: TacticsState, unit: Unit) -> tuple[Odds, ...]:
         if other.hp <= 0 or other.seat == unit.seat:
             continue
         numbers = state.forecast(unit, other)
-        out.append(
-            Odds(
-                target=other.uid,
-                in_range=numbers.in_range,
-                miss=numbers.miss,
-                crit=numbers.crit,
-                hit_damage=numbers.hit_damage,
-                crit_damage=numbers.crit_damage,
-                expected_damage=numbers.expected_damage,
-                kill_chance=numbers.kill_chance,
-                dominates=numbers.dominates,
-            )
-        )
+        out.append(Odds(target=other.uid, **msgspec.structs.asdict(numbers)))
     return tuple(out)
 
 

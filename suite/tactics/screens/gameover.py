@@ -18,6 +18,7 @@ from suite.tactics.screens import hud
 from suite.tactics.screens.book import fit, team_colour
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.match import save_replay
+from suite.tactics.screens.menus import veil
 from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
@@ -133,9 +134,7 @@ class GameOverScene(Scene):
             surface.blit(self.background, (0, 0))
         else:
             surface.fill((12, 14, 22))
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 180))
-        surface.blit(veil, (0, 0))
+        veil(surface, 180)
         draw_panel(surface, self.rect, border=theme.ACCENT, alpha=250)
         r, k = self.rect, self.k
         draw_text(

@@ -25,6 +25,7 @@ from suite.tactics.screens.book import (
     fit,
     team_colour,
 )
+from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import Scene
 from suite.ui.scale import px, ui_factor
@@ -379,9 +380,7 @@ class HelpScene(Scene):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 170))
-        surface.blit(veil, (0, 0))
+        veil(surface)
         w, h = surface.get_size()
         k = ui_factor((w, h))
         rect = pygame.Rect(

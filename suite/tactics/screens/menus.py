@@ -1,6 +1,6 @@
 """A titled column of buttons over the dimmed screen (the battle menu, the list of
 replays). Each entry is (label, tooltip, run): a click closes the menu, then runs it; Esc
-closes it without running anything."""
+closes it without running anything. `veil` dims the screen under any Tactics overlay."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 Entry = tuple[str, str, Callable[[], object]]
+VEIL = (4, 6, 12)
+
+
+def veil(surface: pygame.Surface, alpha: int = 170) -> None:
+    """Dim all of `surface` (the screen under an overlay) with a dark veil."""
+    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    layer.fill((*VEIL, alpha))
+    surface.blit(layer, (0, 0))
 
 
 class MenuScene(Scene):
@@ -67,9 +75,7 @@ class MenuScene(Scene):
             button.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 170))
-        surface.blit(veil, (0, 0))
+        veil(surface)
         draw_panel(surface, self.rect, border=theme.ACCENT, alpha=250)
         draw_text(
             surface,

@@ -19,6 +19,7 @@ from suite.tactics.assets.model import Pack, Problem
 from suite.tactics.assets.pack import load_pack
 from suite.tactics.rules.packs import playable_maps
 from suite.tactics.screens.book import fit
+from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.scale import px, ui_factor
@@ -174,9 +175,7 @@ class PackScene(Scene):
             button.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 190))
-        surface.blit(veil, (0, 0))
+        veil(surface, 190)
         draw_panel(surface, self.rect, border=theme.ACCENT, alpha=252)
         k = self.k
         draw_text(
