@@ -101,14 +101,16 @@ class Client:
         tactics_pack: P.PackRef | None = None,
         timeout: float = 10.0,
     ) -> Client:
-        """Connect, say hello and wait for the welcome (ServerError if refused)."""
+        """Connect, say hello and wait for the welcome (ServerError if refused). A wss://
+        address uses the system's certificate authorities unless `ssl_context` is given."""
+        options: dict[str, Any] = {} if ssl_context is None else {"ssl": ssl_context}
         ws = await connect(
             url,
-            ssl=ssl_context,
             max_size=2 * P.MAX_MESSAGE,
             compression=None,
             open_timeout=timeout,
             proxy=None,
+            **options,
         )
         client = cls(ws, name)
         await client.send(P.Hello(name=name, client="warsuite", tactics_pack=tactics_pack))

@@ -53,6 +53,11 @@ class LocalServer:
     """A match server run by this process on a background thread (the "Host" button)."""
 
     def __init__(self, data: Path | None = None, port: int = 0) -> None:
+        """`data` defaults to its own folder, apart from a `suite serve` on this machine."""
+        if data is None:
+            from suite.paths import user_data_dir
+
+            data = user_data_dir() / "server-local"
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()

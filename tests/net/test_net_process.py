@@ -195,5 +195,8 @@ def test_tls_with_cert_and_key(tmp_path: Path) -> None:
             await c.close()
             with pytest.raises(Exception):  # noqa: B017 - plain ws is refused by a TLS server
                 await Client.connect(f"ws://127.0.0.1:{server.port}", "plain", timeout=2)
+            # without the certificate, the system's authorities do not vouch for it
+            with pytest.raises(ssl.SSLCertVerificationError):
+                await Client.connect(f"wss://127.0.0.1:{server.port}", "untrusting", timeout=2)
 
     run(main())
