@@ -2,15 +2,18 @@
 
 `SPEC` registers the game as "wok" (see `suite.core.match.GameSpec`). The pieces:
 
-- `ruleset`: every number of a rule set (Standard, Intermediate), typed records read from
-  assets/wok/rules/<name>.toml, including the order of its phases;
+- `ruleset`: every number of a rule set (Standard, Intermediate, WoK IV), typed records
+  read from assets/wok/rules/<name>.toml, including the order of its phases;
 - `troops`: Intermediate's troop types and their battles;
+- `trading` / `covert`: WoK IV's Phase V tech trades and Phase VI spy operations;
+- `contest`: W6 contests, and WoK IV's fights in which DEF wears away;
 - `config`: `WokConfig`, the typed match config;
 - `orders`: the typed orders, `SubmitOrders` and the other actions, entry checks;
 - `legality`: whether an action is accepted (shared by the engine and `legal()`);
 - `state`: `WokState` (the game contract, simultaneous orders with ready flags), `create`;
 - `views` / `viewing`: the typed seat and spectator views and how they are built;
-- `phases` / `turn`: the ten phases and the turn runner, endings and scores;
+- `phases` / `turn`: the phases every rule set picks from and the turn runner, endings
+  and scores;
 - `reports`: per-colour turn reports; `events`: public events;
 - `robots` (S16), `bots` ("robot", "general"), `space` (random order sets), `belief`;
 - `clock`: the W12 turn clock driven by passed-in time;
@@ -37,6 +40,7 @@ from suite.wok.rules.orders import (
     SetReady,
     Spy,
     SubmitOrders,
+    Trade,
     Transform,
     Upgrade,
     Vote,
@@ -90,6 +94,7 @@ __all__ = [
     "SetReady",
     "Spy",
     "SubmitOrders",
+    "Trade",
     "Transform",
     "Upgrade",
     "Vote",
