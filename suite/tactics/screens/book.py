@@ -24,7 +24,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button, draw_panel, draw_text, text_image
+from suite.ui.widgets import Button, draw_panel, draw_text, fit_text, text_image
 
 
 def formation_side() -> int:
@@ -41,16 +41,6 @@ def short_form(piece: Piece) -> str:
     """The original's "17/7": HP + STR + DEF + AGI, then MOB + RANGE."""
     body = piece.hp + piece.strength + piece.defense + piece.agility
     return f"{body}/{piece.mobility + piece.range}"
-
-
-def fit(text: str, size: int, width: int, bold: bool = False) -> str:
-    """`text` cut with an ellipsis to fit `width` pixels."""
-    font = theme.font(size, bold)
-    if font.size(text)[0] <= width:
-        return text
-    while text and font.size(text + "\u2026")[0] > width:
-        text = text[:-1]
-    return text + "\u2026"
 
 
 # -- the mini-map ----------------------------------------------------------------------------
@@ -185,7 +175,7 @@ def draw_players(
         name_y = box.y + 4 if tall else box.centery - px(11, k)
         draw_text(
             surface,
-            fit(line.name, px(16, k), room, True),
+            fit_text(line.name, px(16, k), room, True),
             (x, name_y),
             size=px(16, k),
             colour=ink,
@@ -197,7 +187,7 @@ def draw_players(
             )
             draw_text(
                 surface,
-                fit(detail, px(13, k), room),
+                fit_text(detail, px(13, k), room),
                 (x, box.y + 4 + theme.font(px(16, k), True).get_linesize()),
                 size=px(13, k),
                 colour=theme.TEXT_MUTED,
@@ -323,7 +313,7 @@ class ArmyGrid:
             )
             draw_text(
                 surface,
-                fit(piece.name, px(13, k), slot.width - 8),
+                fit_text(piece.name, px(13, k), slot.width - 8),
                 (slot.centerx, slot.bottom - 6),
                 size=px(13, k),
                 anchor="midbottom",
@@ -426,7 +416,7 @@ class PieceMenu(Scene):
         self.rect.clamp_ip(pygame.Rect((0, 0), size))
         for (_, button), label in zip(self.buttons, self.labels, strict=True):
             button.rect = pygame.Rect(0, 0, 0, 0)
-            button.label = fit(label, px(14, k), width - 20, True)
+            button.label = fit_text(label, px(14, k), width - 20, True)
             button.font_size = px(14, k)
         for i, (_, button) in enumerate(self.shown):
             col, row = divmod(i, self.rows)
@@ -541,7 +531,7 @@ def draw_stats(
         room = round(rect.width * columns[1][1]) - px(18, k)
         draw_text(
             surface,
-            fit(name, size, room, row.own),
+            fit_text(name, size, room, row.own),
             (rect.x + px(14, k), y),
             size=size,
             colour=ink,
@@ -571,7 +561,7 @@ def draw_stats(
     if not wars:
         draw_text(
             surface,
-            fit(empty_wars, px(14, k), rect.width),
+            fit_text(empty_wars, px(14, k), rect.width),
             (rect.x, y),
             size=px(14, k),
             colour=theme.TEXT_MUTED,
@@ -579,5 +569,5 @@ def draw_stats(
     for war in wars:
         if y > rect.bottom - px(18, k):
             break
-        draw_text(surface, fit(war, px(14, k), rect.width), (rect.x, y), size=px(14, k))
+        draw_text(surface, fit_text(war, px(14, k), rect.width), (rect.x, y), size=px(14, k))
         y += px(20, k)

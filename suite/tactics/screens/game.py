@@ -35,7 +35,7 @@ from suite.tactics.rules.view import PieceView, TacticsView
 from suite.tactics.screens import hud, orders
 from suite.tactics.screens.anim import Fade, Figure, Hop, Note, Show, Strike
 from suite.tactics.screens.art import BattleArt, load_map_pack
-from suite.tactics.screens.book import StatsRow, fit, team_colour
+from suite.tactics.screens.book import StatsRow, team_colour
 from suite.tactics.screens.buttons import TOOL_SIZE, make_tools, pack_button_images
 from suite.tactics.screens.drivers import Driver
 from suite.tactics.screens.field import Battlefield, Marks
@@ -49,7 +49,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import TOOLTIP_DELAY, draw_text, text_image
+from suite.ui.widgets import TOOLTIP_DELAY, draw_text, fit_text, text_image
 
 SPEEDS: tuple[tuple[float, str], ...] = (
     (0.9, "slow"),
@@ -684,7 +684,7 @@ class BattleScene(Scene):
                 text = ("Paused" if self.paused else "Replay") + "  \u2022  " + text
         draw_text(
             surface,
-            fit(text, px(17, k), room, True),
+            fit_text(text, px(17, k), room, True),
             (x, bar.centery),
             size=px(17, k),
             bold=True,

@@ -15,7 +15,7 @@ import pygame
 from suite.tactics.ratings import BattleRecord
 from suite.tactics.rules.view import TacticsView
 from suite.tactics.screens import hud
-from suite.tactics.screens.book import fit, team_colour
+from suite.tactics.screens.book import team_colour
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.match import save_replay
 from suite.tactics.screens.menus import veil
@@ -23,7 +23,7 @@ from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import Button, draw_panel, draw_text
+from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 
 PLACES = ("1st", "2nd", "3rd", "4th")
 
@@ -150,7 +150,7 @@ class GameOverScene(Scene):
         reason = outcome.reason if outcome is not None else ""
         draw_text(
             surface,
-            fit(
+            fit_text(
                 f"{reason}  \u2022  {self.view.map.name}, {self.view.round} rounds",
                 px(15, k),
                 r.width - 40,
@@ -187,7 +187,7 @@ class GameOverScene(Scene):
         if self.replay_path is not None:
             draw_text(
                 surface,
-                fit(f"Replay saved: {self.replay_path}", px(13, k), r.width - 40),
+                fit_text(f"Replay saved: {self.replay_path}", px(13, k), r.width - 40),
                 (r.x + 20, self.book_button.rect.y - px(48, k)),
                 size=px(13, k),
                 colour=theme.TEXT_MUTED,
@@ -195,7 +195,7 @@ class GameOverScene(Scene):
         if self.problem:
             draw_text(
                 surface,
-                fit(self.problem, px(13, k), r.width - 40),
+                fit_text(self.problem, px(13, k), r.width - 40),
                 (r.x + 20, self.book_button.rect.y - px(28, k)),
                 size=px(13, k),
                 colour=theme.DANGER,
@@ -228,7 +228,7 @@ class GameOverScene(Scene):
         label = name + ("" if kind == "human" else f" ({kind} bot)")
         draw_text(
             surface,
-            fit(label, px(17, k), round(r.width * 0.34)),
+            fit_text(label, px(17, k), round(r.width * 0.34)),
             (r.x + round(r.width * 0.14) + px(20, k), y),
             size=px(17, k),
             colour=ink,

@@ -22,14 +22,13 @@ from suite.tactics.screens.book import (
     StatsRow,
     draw_players,
     draw_stats,
-    fit,
     team_colour,
 )
 from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import Scene
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import Button, draw_panel, draw_text
+from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 
 TOP = 46  # height of the top line
 PROXY_W, PROXY_NARROW, PROXY_H = 150, 58, 40
@@ -163,7 +162,7 @@ def draw_proxy(
         x = meter.right + side + 6
         draw_text(
             surface,
-            fit(piece.name, px(14, k), rect.right - x - 4, True),
+            fit_text(piece.name, px(14, k), rect.right - x - 4, True),
             (x, rect.y + 3),
             size=px(14, k),
             bold=True,
@@ -295,7 +294,7 @@ class BookPanel:
         )
         draw_text(
             surface,
-            fit(
+            fit_text(
                 f"{view.map.name}  ({view.map.size}x{view.map.size}, {view.map.elevation})",
                 px(13, k),
                 self.rect.width - 28,
@@ -410,5 +409,7 @@ class HelpScene(Scene):
                 colour=theme.ACCENT,
                 anchor="topright",
             )
-            draw_text(surface, fit(what, size, rect.right - split - 20), (split + 10, y), size=size)
+            draw_text(
+                surface, fit_text(what, size, rect.right - split - 20), (split + 10, y), size=size
+            )
             y += step

@@ -18,12 +18,11 @@ from suite.tactics.assets.check import summary
 from suite.tactics.assets.model import Pack, Problem
 from suite.tactics.assets.pack import load_pack
 from suite.tactics.rules.packs import playable_maps
-from suite.tactics.screens.book import fit
 from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import Button, draw_panel, draw_text
+from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 
 ROW = 20
 
@@ -190,7 +189,7 @@ class PackScene(Scene):
         if self.pack is not None:
             draw_text(
                 surface,
-                fit(summary(self.pack), px(14, k), width),
+                fit_text(summary(self.pack), px(14, k), width),
                 (self.rect.x + 20, y),
                 size=px(14, k),
                 colour=theme.TEXT_MUTED,
@@ -198,7 +197,7 @@ class PackScene(Scene):
         ok = self.verdict in ("playable", "in use")
         draw_text(
             surface,
-            fit(f"Verdict: {self.verdict}", px(15, k), width, True),
+            fit_text(f"Verdict: {self.verdict}", px(15, k), width, True),
             (self.rect.x + 20, y + px(22, k)),
             size=px(15, k),
             bold=True,
@@ -224,7 +223,7 @@ class PackScene(Scene):
             colour = theme.DANGER if error else theme.TEXT
             draw_text(
                 surface,
-                fit(text, px(13, k), box.width - 20),
+                fit_text(text, px(13, k), box.width - 20),
                 (box.x + 10, box.y + 6 + i * row),
                 size=px(13, k),
                 colour=colour,

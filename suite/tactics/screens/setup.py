@@ -35,7 +35,6 @@ from suite.tactics.screens.book import (
     StatsRow,
     draw_players,
     draw_stats,
-    fit,
     formation_side,
     menu_entries,
     short_form,
@@ -63,7 +62,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.scale import px, ui_factor
-from suite.ui.widgets import Button, draw_panel, draw_text
+from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 
 VIEWS = ("map", "army", "stats")
 BOT_NAMES = ("Bot Ada", "Bot Brutus", "Bot Cyra")
@@ -672,7 +671,7 @@ class SetupScene(Scene):
         pack_line = f"{where}  v{version}  \u2022  {problems} problem{plural} (Pack: details)"
         draw_text(
             surface,
-            fit(pack_line, px(13, k), self.pack_button.rect.x - 30, False),
+            fit_text(pack_line, px(13, k), self.pack_button.rect.x - 30, False),
             (22, px(40, k)),
             size=px(13, k),
             colour=theme.TEXT_MUTED,
@@ -724,7 +723,7 @@ class SetupScene(Scene):
         title = f"{grid.name}  ({grid.size}x{grid.size})"
         draw_text(
             surface,
-            fit(title, px(18, k), body.width - 100, True),
+            fit_text(title, px(18, k), body.width - 100, True),
             (body.centerx, y),
             size=px(18, k),
             bold=True,
@@ -741,7 +740,7 @@ class SetupScene(Scene):
             detail = blocked
         draw_text(
             surface,
-            fit(detail, px(14, k), body.width - 100),
+            fit_text(detail, px(14, k), body.width - 100),
             (body.centerx, y + px(26, k)),
             size=px(14, k),
             colour=theme.TEXT_MUTED,
@@ -787,7 +786,7 @@ class SetupScene(Scene):
             return
         draw_text(
             surface,
-            fit(hint, px(12, k), rect.width),
+            fit_text(hint, px(12, k), rect.width),
             (rect.x, self.add_bot_button.rect.bottom + 8),
             size=px(12, k),
             colour=theme.TEXT_MUTED,
@@ -805,7 +804,9 @@ class SetupScene(Scene):
             return
         hp = sum(self.pieces[p].hp for p in kept)
         title = f"Your army: {len(kept)} pieces, {hp} HP (Army view: right-click to change)"
-        draw_text(surface, fit(title, px(14, k), width, True), (x, top), size=px(14, k), bold=True)
+        draw_text(
+            surface, fit_text(title, px(14, k), width, True), (x, top), size=px(14, k), bold=True
+        )
         for i, pid in enumerate(kept):
             box = pygame.Rect(x + i * (side + 8), top + px(24, k), side, side + px(18, k))
             draw_panel(surface, box, radius=6, shadow=2)
