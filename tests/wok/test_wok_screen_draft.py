@@ -88,7 +88,8 @@ def test_reasons_for_orders_that_cannot_be_entered() -> None:
     assert plan.problem(0, "transforms", Transform(home, "POP_WOK", 4)) is None
     for _ in range(v.limits.upgrade_orders):
         draft.add(0, "upgrades", Upgrade("TECH"))
-    assert "at most" in (plan.problem(0, "upgrades", Upgrade("EFF")) or "")
+    limit = f"limit reached: {v.limits.upgrade_orders} upgrades"
+    assert limit in (plan.problem(0, "upgrades", Upgrade("EFF")) or "")
 
 
 def test_maxima_and_what_the_orders_leave() -> None:

@@ -20,7 +20,7 @@ from suite.core.match import game_spec
 from suite.core.rng import Rng
 from suite.core.store import SaveError
 from suite.ui.harness import Harness
-from suite.wok.rules.orders import Bomb, OrderSet, SetAim, SubmitOrders
+from suite.wok.rules.orders import Bomb, OrderSet, SetAim, SubmitOrders, Trade
 from suite.wok.rules.views import WokView
 from suite.wok.screens import UI, open_setup
 from suite.wok.screens.game import GameScene
@@ -415,3 +415,44 @@ def test_trinity_groups_two_colours_per_player_without_naps() -> None:
         assert [len(g.colours) for g in scene.view.variant.groups] == [2, 2, 2]
         assert all(scene._nap_text(c) == "" for c in range(len(scene.view.players)))
         assert scene.current().nap is None
+
+
+def test_wok_iv_trades_tech_points_and_runs_covert_operations(artifacts: Path) -> None:
+    match = WokMatch.new(
+        {"ruleset": "wok4", "map": "trial"}, 4, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
+    )
+    with Harness(size=(800, 560)) as h:
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        close_reports(h)
+        phases = scene.form.phases
+        assert "trades" in phases and "spies" in phases and "upgrades" not in phases
+        h.key(pygame.K_1 + phases.index("trades"))
+        offers = scene.form.kind.choices
+        assert offers == [str(o.points) for o in scene.view.rules.trades.offers]  # type: ignore[union-attr]
+        h.click(scene.form.kind.right)
+        assert any("every province" in text for text, _ in scene.form.message)
+        h.key(pygame.K_RETURN)
+        assert scene.form.draft.of(0, "trades") == [Trade(int(offers[1]))]
+        for size in SIZES:
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_iv_trades_{size[0]}x{size[1]}.png")
+        h.resize((800, 560))
+        h.key(pygame.K_1 + phases.index("spies"))
+        home = scene.view.colours[0].homes[0]
+        ops = scene.form.kind.choices
+        far_op = next(op for op in ops if not scene.view.rules.covert.ops[op].far)  # type: ignore[union-attr]
+        h.click(scene.mapview.centre(home))
+        far = next(
+            p.id
+            for p in scene.view.provinces
+            if p.owner == 1 and p.id not in scene.view.map.provinces[home].neighbours
+        )
+        h.click(scene.mapview.centre(far))
+        for _ in range(ops.index(far_op)):
+            h.click(scene.form.kind.right)
+        assert not scene.form.can_add()  # sabotage needs a neighbour
+        assert any("next to" in text for text, _ in scene.form.message)
+        h.key(pygame.K_r)
+        sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
+        assert list(sent["sets"][0]["trades"]) == [{"points": int(offers[1])}]

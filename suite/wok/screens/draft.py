@@ -25,19 +25,23 @@ from suite.wok.rules.orders import (
     SetAim,
     Spy,
     SubmitOrders,
+    Trade,
     Transform,
     TroopUpgrade,
     Upgrade,
 )
 from suite.wok.rules.views import Figures, OwnColour, WokView
 
-Phase = Literal["bombs", "attacks", "transforms", "troops", "moves", "aims", "upgrades", "spies"]
+Phase = Literal[
+    "bombs", "attacks", "transforms", "troops", "moves", "trades", "aims", "upgrades", "spies"
+]
 PHASES: tuple[Phase, ...] = (
     "bombs",
     "attacks",
     "transforms",
     "troops",
     "moves",
+    "trades",
     "aims",
     "upgrades",
     "spies",
@@ -48,9 +52,11 @@ ORDER_PHASE: dict[str, Phase] = {
     "transformations": "transforms",
     "troop_upgrades": "troops",
     "movement": "moves",
+    "trading": "trades",
     "aims": "aims",
     "upgrades": "upgrades",
     "spying": "spies",
+    "covert_ops": "spies",
 }
 """The rule set's phase names (`RuleSet.phases`) that take orders, and their order field."""
 TITLES: dict[Phase, str] = {
@@ -59,9 +65,21 @@ TITLES: dict[Phase, str] = {
     "transforms": "Transformations",
     "troops": "Troop upgrades",
     "moves": "Movement",
+    "trades": "Tech trades",
     "aims": "Workers' aim",
     "upgrades": "Upgrades",
     "spies": "Spying",
+}
+NOUNS: dict[Phase, str] = {
+    "bombs": "bombing order",
+    "attacks": "attack order",
+    "transforms": "transformation",
+    "troops": "troop upgrade",
+    "moves": "move",
+    "trades": "trade",
+    "aims": "aim change",
+    "upgrades": "upgrade",
+    "spies": "spy order",
 }
 SHORT: dict[Phase, str] = {
     "bombs": "Bomb",
@@ -69,6 +87,7 @@ SHORT: dict[Phase, str] = {
     "transforms": "Transf.",
     "troops": "Troops",
     "moves": "Move",
+    "trades": "Trade",
     "aims": "Aim",
     "upgrades": "Upgr.",
     "spies": "Spy",
@@ -82,7 +101,7 @@ ENTRY_LIMIT: dict[Phase, str] = {  # the `Limits` field of each phase (troops: `
     "upgrades": "upgrade_orders",
     "spies": "spy_orders",
 }
-NEEDS_SOURCE: frozenset[Phase] = frozenset(PHASES) - {"upgrades"}
+NEEDS_SOURCE: frozenset[Phase] = frozenset(PHASES) - {"upgrades", "trades"}
 NEEDS_TARGET: frozenset[Phase] = frozenset({"bombs", "attacks", "moves", "spies"})
 HAS_AMOUNT: frozenset[Phase] = frozenset(
     {"bombs", "attacks", "transforms", "troops", "moves", "spies"}
@@ -90,7 +109,7 @@ HAS_AMOUNT: frozenset[Phase] = frozenset(
 TROOP_UNITS = ("ARM", "PIK", "ARC", "KNI", "CAT")
 ALL_TROOPS = "TRO"
 
-Order = Bomb | Attack | Transform | Move | SetAim | Upgrade | Spy | TroopUpgrade
+Order = Bomb | Attack | Transform | Move | SetAim | Upgrade | Spy | TroopUpgrade | Trade
 
 
 def phases_of(view: WokView) -> tuple[Phase, ...]:
@@ -102,6 +121,8 @@ def entry_limit(view: WokView, phase: Phase) -> int:
     """How many orders of `phase` may be entered (rules data)."""
     if phase == "troops":
         return view.rules.troops.orders if view.rules.troops is not None else 0
+    if phase == "trades":
+        return view.rules.trades.orders if view.rules.trades is not None else 0
     return int(getattr(view.limits, ENTRY_LIMIT[phase]))
 
 
@@ -131,13 +152,18 @@ def kinds_of(view: WokView, phase: Phase) -> tuple[str, ...]:
         return tuple(rules.working.aims)
     if phase == "upgrades":
         return tuple(rules.upgrades.kinds)
+    if phase == "trades":
+        return tuple(str(o.points) for o in rules.trades.offers) if rules.trades else ()
     if phase == "spies":
         return tuple(rules.spying.operations)
     return ()
 
 
 def kind_label(kind: str) -> str:
-    """ "POP_ARM" as "POP->ARM", "ARM>PIK" as "ARM->PIK", "SPY_PROVINCE" as "Spy province"."""
+    """ "POP_ARM" as "POP->ARM", "ARM>PIK" as "ARM->PIK", "SPY_PROVINCE" as "Spy province",
+    a trade's "150" as "150 tech points"."""
+    if kind.isdigit():
+        return f"{kind} tech points"
     if ">" in kind:
         a, b = troop_pair(kind)
         return f"{a}->{b}"
@@ -227,6 +253,8 @@ def order_text(view: WokView, phase: Phase, order: Order, *, names: bool = True)
         return f"{p(order.province)}: aim {order.aim}"
     if isinstance(order, Upgrade):
         return f"{order.kind}"
+    if isinstance(order, Trade):
+        return f"trade {order.points} tech points"
     if isinstance(order, TroopUpgrade):
         return f"{p(order.province)}: {order.amount} {order.source}->{order.target}"
     return f"{p(order.source)} -> {p(order.target)}: {kind_label(order.op)}, {order.spies} SPY"
@@ -429,7 +457,14 @@ class Planner:
             return f"upgrades {n}/{lim} cost {spent}{nxt} (gold {self.me(colour).gold})"
         if phase == "troops":
             return f"orders {n}/{lim}, wood {self.wood_cost(colour)} of {self.me(colour).wood}"
+        if phase == "trades":
+            return f"trades {n}/{lim}: {self.trade_points(colour)} of {self.me(colour).tech} points"
         return f"orders {n}/{lim}"
+
+    def trade_points(self, colour: int, extra: Trade | None = None) -> int:
+        """Tech points the colour's trades (and `extra`) cost this turn (WoK IV)."""
+        trades = [*self.draft.of(colour, "trades"), *([extra] if extra else [])]
+        return sum(t.points for t in trades if isinstance(t, Trade))
 
     def wood_cost(self, colour: int, extra: TroopUpgrade | None = None) -> int:
         """WOOD the colour's troop upgrades (and `extra`) cost; refunds count negative."""
@@ -459,12 +494,18 @@ class Planner:
         orders = self.draft.of(colour, phase)
         top = entry_limit(self.view, phase)
         if len(orders) >= top:
-            return f"at most {top} {TITLES[phase].lower()} orders"
+            noun = NOUNS[phase] + ("" if top == 1 else "s")
+            return f"limit reached: {top} {noun} a turn (delete one to add another)"
         n = len(self.owner)
         for p in _provinces_of(order):
             if not 0 <= p < n:
                 return f"no province {p}"
         if isinstance(order, Upgrade):
+            return None
+        if isinstance(order, Trade):
+            tr = self.view.rules.trades
+            if tr is None or tr.offer(order.points) is None:
+                return f"no trade for {order.points} tech points"
             return None
         if isinstance(order, SetAim):
             if self.owner[order.province] != colour:
@@ -496,6 +537,11 @@ class Planner:
             return self._bad_target(colour, phase, source, target)
         if not can_start:  # an own province with nothing to fire
             return f"no missiles left in {self.names[source]}"
+        cv = self.view.rules.covert
+        if isinstance(order, Spy) and cv is not None:
+            op = cv.ops.get(order.op)
+            if op is not None and not op.far and target not in self.map[source].neighbours:
+                return f"{kind_label(order.op)} needs a target next to {self.names[source]}"
         if phase in ("bombs", "attacks", "spies"):
             why = self.protection(colour, target)
             if why:
@@ -540,6 +586,12 @@ class Planner:
             if need > gold:
                 return f"needs {need} gold in all; you have {gold} now, and mining runs first"
             return None
+        if isinstance(order, Trade):
+            need = self.trade_points(colour, order)
+            have = self.me(colour).tech
+            if need > have:
+                return f"needs {need} tech points in all; you have {have} now"
+            return None
         if isinstance(order, Attack):
             runs = len(self.draft.of(colour, "attacks")) + 1
             allowed = self.me(colour).attacks_allowed
@@ -575,6 +627,8 @@ class Planner:
             return Chances((f"{rng} range: {chance:.0%} a missile, ~{hits:.1f} hits ({kinds})",))
         if isinstance(order, Attack):
             return self._attack_chances(colour, order)
+        if isinstance(order, Spy) and self.view.rules.covert is not None:
+            return self._covert_chances(colour, order)
         if isinstance(order, Spy):
             sp = self.view.rules.spying
             short = self.owner[order.source] == colour and self.spy_short(
@@ -589,15 +643,36 @@ class Planner:
             return Chances((reach, f"success {ok:.0%} if no spies defend"), ok)
         return Chances(())
 
+    def _covert_chances(self, colour: int, order: Spy) -> Chances:
+        """WoK IV: one roll per operation from EFF, the spies used and the distance."""
+        cv = self.view.rules.covert
+        assert cv is not None
+        op = cv.ops.get(order.op)
+        if op is None:
+            return Chances(())
+        eff = self.me(colour).eff
+        near = order.target in self.map[order.source].neighbours
+        if near:
+            raw = op.eff_factor * eff + op.eff_offset + op.per_spy * order.spies
+        else:
+            raw = op.far_eff_factor * eff + op.eff_offset
+        chance = min(cv.chance_max, max(cv.chance_min, raw)) / 100
+        where = "next door" if near else "far"
+        return Chances((f"{where}: success {chance:.0%} (one roll for the order)",), chance)
+
     def _attack_chances(self, colour: int, order: Attack) -> Chances:
         a = self.view.rules.attack
-        eff = self.me(colour).eff
+        eff = self.me(colour).eff * a.eff_factor
         lev = self._lev_from(colour, order.source)
         patt = eff * (a.att_level_factor * lev)
         fig = self.figures.get(order.target)
         if fig is None and self.owner[order.target] < 0:
             arm, lev, dfn = self.neutral_estimate()
-            pdef = self._eff_of(-1) * (a.def_level_factor * lev + a.def_def_factor * dfn)
+            pdef = (
+                self._eff_of(-1)
+                * a.eff_factor
+                * (a.def_level_factor * lev + a.def_def_factor * dfn)
+            )
             win = win_chance(patt, pdef, order.armies, arm)
             return Chances(
                 (
@@ -610,7 +685,7 @@ class Planner:
             return Chances((f"PATT {patt:.0f}; defenders unknown (spy the province)",))
         seen = self.seen.get(order.target)
         age = "" if seen is None else f" (seen turn {seen})"
-        d_eff = self._eff_of(fig.owner)
+        d_eff = self._eff_of(fig.owner) * a.eff_factor
         pdef = d_eff * (a.def_level_factor * fig.lev + a.def_def_factor * fig.def_)
         win = win_chance(patt, pdef, order.armies, fig.troops())
         return Chances(
@@ -704,6 +779,34 @@ class Planner:
             costs = self.me(colour).upgrade_costs
             cost = costs[n] if n < len(costs) else 0
             return [f"{gives}; costs {cost}, {self.upgrade_cost(colour, 1)} in all"]
+        if isinstance(order, Trade):
+            offer = r.trades.offer(order.points) if r.trades is not None else None
+            if offer is None:
+                return []
+            plus = [
+                f"DEF +{offer.def_tenths / 10:g}" if offer.def_tenths else "",
+                f"MIS +{offer.mis}" if offer.mis else "",
+                f"SPY +{offer.spy}" if offer.spy else "",
+                f"LEV +{offer.lev:g}" if offer.lev else "",
+            ]
+            every = ", ".join(g for g in plus if g)
+            eff = f"EFF +{offer.eff}" if offer.eff else ""
+            parts = [f"{every} in every province" if every else "", eff]
+            return ["; ".join(p for p in parts if p)]
+        if isinstance(order, Spy) and r.covert is not None:
+            op = r.covert.ops.get(order.op)
+            effect = {
+                "SPY_PROVINCE": "see the province's full contents",
+                "SPY_PLAYER": "see the owner's totals, EFF and tech",
+            }.get(order.op, "")
+            if op is not None and op.mis_per_spy:
+                effect = f"{op.mis_per_spy * order.spies} missiles destroyed"
+            elif op is not None and op.pop_per_spy:
+                effect = f"{op.pop_per_spy * order.spies} POP stolen"
+            elif op is not None and op.def_tenths_per_group:
+                groups = order.spies // op.spies_per_group
+                effect = f"DEF -{op.def_tenths_per_group * groups / 10:g}"
+            return [f"{effect}; every spy sent is spent"] if effect else []
         if isinstance(order, Spy):
             sp = r.spying
             does = {
@@ -801,7 +904,7 @@ def _take(units: dict[str, float], unit: str, amount: int) -> int:
 def _provinces_of(order: Order) -> Iterable[int]:
     if isinstance(order, Transform | SetAim | TroopUpgrade):
         return (order.province,)
-    if isinstance(order, Upgrade):
+    if isinstance(order, Upgrade | Trade):
         return ()
     return (order.source, order.target)
 
@@ -847,6 +950,8 @@ def build_order(
     """The order the form's fields describe, or what is missing."""
     if phase == "upgrades":
         return msgspec.convert({"kind": kind}, Upgrade)
+    if phase == "trades":
+        return Trade(int(kind)) if kind.isdigit() else "no trade to pick"
     if source is None:
         return "pick a province on the map"
     if phase == "aims":

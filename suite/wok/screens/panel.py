@@ -310,7 +310,7 @@ class OrderForm:
         order = self.draft.remove(self.colour, self.phase, index)
         self.source = getattr(order, "source", getattr(order, "province", None))
         self.target = getattr(order, "target", None)
-        for kind_field in ("kind", "unit", "aim", "op"):
+        for kind_field in ("kind", "unit", "aim", "op", "points"):
             if hasattr(order, kind_field):
                 self.kind.select(str(getattr(order, kind_field)))
         for amount_field in ("missiles", "armies", "amount", "spies"):
@@ -494,7 +494,7 @@ class OrderForm:
         else:
             label(
                 surface,
-                "No province needed: pick the upgrade",
+                f"No province needed: pick the {'trade' if self.phase == 'trades' else 'upgrade'}",
                 (x, y),
                 size=14,
                 colour=muted,
