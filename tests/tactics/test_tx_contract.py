@@ -265,3 +265,21 @@ def test_levels_break_a_tie_of_pieces_and_hp() -> None:
     while tie.outcome() is None:
         tie.apply(tie.current, A.EndTurn())
     assert tie.outcome() is not None and tie.outcome().places == ((0, 1),)  # type: ignore[union-attr]
+
+
+def test_views_stay_well_inside_a_network_message() -> None:
+    """Four full armies of far movers and far shooters on the largest default map: the
+    view, weapon-range areas included, stays under half of the net's message limit."""
+    from suite.net.protocol import MAX_MESSAGE
+
+    scout, catapult, harpy, wolf = 10, 11, 3, 12
+    army = [scout, catapult, wolf, harpy, harpy, harpy, wolf, wolf, scout]
+    state = battle(1, players=4, map=7, armies=[army] * 4)
+    rng, largest = Rng(1), 0
+    for _ in range(200):
+        if state.outcome() is not None:
+            break
+        seat = state.current
+        largest = max(largest, len(msgspec.json.encode(state.view(seat))))
+        state.apply(seat, rng.choice(state.legal(seat)))
+    assert 0 < largest < MAX_MESSAGE // 2, largest
