@@ -228,6 +228,8 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         h.key(pygame.K_RIGHT)
         h.key(pygame.K_RIGHT)
         assert replay.index == 2
+        changed = replay.changes()
+        assert changed and all(" -> " in c for c in changed)  # turn 2 changed hands
         assert_idle(h)  # paused
         for size in ((800, 560), (1920, 1080)):
             h.resize(size)

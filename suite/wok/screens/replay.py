@@ -3,7 +3,8 @@
 The replay's actions are sent again, in order, through a fresh `LocalSession` in which
 every seat is played here; after each turn the public view and every seat's view are kept.
 The screen then steps through those turns (Left/Right, Space plays) and shows the map as
-everyone saw it, or as one seat saw it (V cycles), with the players and the Top Ten.
+everyone saw it, or as one seat saw it (V cycles), with the players, the Top Ten and the
+provinces that changed hands in that turn (outlined).
 """
 
 from __future__ import annotations
@@ -118,6 +119,31 @@ class ReplayScene(Scene):
         self.who_button.label = f"View: {name}"
         self.app.request_redraw()
 
+    def changes(self) -> list[str]:
+        """The provinces that changed hands in the turn shown (public: owners only)."""
+        if self.index == 0:
+            return []
+        before, after = self.frames[self.index - 1][None], self.frames[self.index][None]
+        names = {p.colour: p.name for p in after.players}
+        out = []
+        for old, new in zip(before.provinces, after.provinces, strict=True):
+            if old.owner != new.owner:
+                was = names.get(old.owner, "neutral")
+                now = names.get(new.owner, "neutral")
+                out.append(f"{new.id} {after.map.provinces[new.id].name}: {was} -> {now}")
+        return out
+
+    def changed_ids(self) -> list[int]:
+        """The provinces of `changes()` (outlined on the map)."""
+        if self.index == 0:
+            return []
+        before, after = self.frames[self.index - 1][None], self.frames[self.index][None]
+        return [
+            new.id
+            for old, new in zip(before.provinces, after.provinces, strict=True)
+            if old.owner != new.owner
+        ]
+
     def step(self, by: int) -> None:
         self.index = max(0, min(len(self.frames) - 1, self.index + by))
         if self.index == len(self.frames) - 1:
@@ -168,7 +194,7 @@ class ReplayScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(theme.BACKGROUND_BOTTOM)
-        self.mapview.draw(surface)
+        self.mapview.draw(surface, tint=self.changed_ids(), tint_colour=theme.ACCENT)
         frame = self.frames[self.index]
         public = frame[None]
         assert isinstance(public, WokSpectatorView)
@@ -205,6 +231,18 @@ class ReplayScene(Scene):
             y += px(17)
             if y > self.side.bottom - 20:
                 break
+        changes = self.changes()
+        if changes and y + px(40) < self.side.bottom:
+            y += 10
+            label(surface, "Changed hands", (x, y), size=15, bold=True)
+            y += px(22)
+            for text in changes:
+                if y > self.side.bottom - px(44):
+                    label(surface, "...", (x, y), size=13, colour=theme.TEXT_MUTED)
+                    y += px(17)
+                    break
+                label(surface, text, (x, y), size=13, width=self.side.width - 24)
+                y += px(17)
         if public.outcome is not None and self.index == done:
             label(
                 surface,
