@@ -102,6 +102,27 @@ class Rng:
             if word < limit:
                 return word % n
 
+    def randbelows(self, n: int, count: int) -> list[int]:
+        """`count` draws of `randbelow(n)` at once (the same numbers, in order)."""
+        if count <= 0:
+            return []
+        if n < 2:
+            return [self.randbelow(n)] * count  # 0s, or the ValueError of a bad n
+        if n > _U64:
+            raise ValueError(f"randbelow needs n <= 2**64, got {n}")
+        limit = _U64 - (_U64 % n)
+        out: list[int] = []
+        buf = self._buf
+        while True:
+            if not buf:
+                self._refill()
+                buf = self._buf
+            word: int = buf.pop()
+            if word < limit:
+                out.append(word % n)
+                if len(out) == count:
+                    return out
+
     # -- public draws -------------------------------------------------------
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high], both ends included."""

@@ -195,10 +195,8 @@ class AggressiveBot:
                 border = _borders(view, seat) or _mine(view, seat)
                 self._borders = (key, border)
             counts: dict[int, int] = {}
-            draw = rng.randbelow
-            size = len(border)
-            for _ in range(_armies_to_place(view)):
-                t = border[draw(size)]
+            for k in rng.randbelows(len(border), _armies_to_place(view)):
+                t = border[k]
                 counts[t] = counts.get(t, 0) + 1
             return A.PlaceMany(tuple([(ids[t], n) for t, n in counts.items()]))
         common = _common(view, legal)

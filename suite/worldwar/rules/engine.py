@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -151,6 +151,8 @@ class WorldWarState:
         self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
         # A view per seat holding what never changes, completed by `views.build_view`.
         self.view_templates: dict[Seat | None, WorldWarView] = {}
+        # Each seat's last base view with the key it was made for (`views.build_view`).
+        self.last_views: dict[Seat | None, tuple[tuple[Any, ...], BoardView, WorldWarView]] = {}
         self.no_hands: tuple[int, ...] = (0,) * players
         # Each seat's hand as views show it, with the (seat, hand, sets) it was made for.
         self.hand_views: dict[Seat, tuple[tuple[int, tuple[int, ...], int], HandView]] = {}
@@ -270,13 +272,19 @@ class WorldWarState:
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             validate_seat(seat, self.players)
-        if not _well_typed(action):
+        op = _OPS.get(type(action))
+        if op is None or not op.typed(action):
             validate_action(action, A.WorldWarAction)
-        reason = self.refusal(seat, action)
+        phase = self.phase
+        if op is not None and phase != "defend" and phase != "over" and seat == self.current:
+            reason = op.check(self, seat, action)  # `refusal` without its first questions
+        else:
+            reason = self.refusal(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
+        assert op is not None  # refusal() refuses what is no World War action
         self.version += 1
-        events = _DO[type(action)](self, seat, action)
+        events = op.do(self, seat, action)
         if self.mode != "domination" and self.result is None:
             events.extend(modes.after(self, events))
         return events
@@ -1070,34 +1078,66 @@ _ELEMENTS: dict[type, Callable[[Any], bool]] = {
 }
 """Checks of the elements of an action's tuple fields (see `_well_typed`)."""
 
-Shape = tuple[Callable[[Any], Any] | None, tuple[type, ...], Callable[[Any], bool] | None]
 
-
-def _shape(cls: type[Action]) -> Shape:
+def _fields_typed(cls: type[Action]) -> Callable[[Any], bool]:
+    """A predicate: has every field of a `cls` action exactly its declared type (a
+    generic type such as `tuple[int, ...]` counts as its origin, `tuple`)? Unrolled for
+    up to three fields, the most any action has: `apply` asks it before every action."""
     fields = msgspec.structs.fields(cls)
     types = tuple(f.type if isinstance(f.type, type) else tuple for f in fields)
-    get = attrgetter(*(f.name for f in fields)) if fields else None
-    return get, types, _ELEMENTS.get(cls)
+    names = [f.name for f in fields]
+    if not fields:
+        return lambda a: True
+    if len(fields) == 1:
+        g0, t0 = attrgetter(names[0]), types[0]
+        return lambda a: type(g0(a)) is t0
+    if len(fields) == 2:
+        get2 = attrgetter(*names)
+        t0, t1 = types
+
+        def typed2(a: Any) -> bool:
+            x, y = get2(a)
+            return type(x) is t0 and type(y) is t1
+
+        return typed2
+    get = attrgetter(*names)
+    if len(fields) == 3:
+        t0, t1, t2 = types
+
+        def typed3(a: Any) -> bool:
+            x, y, z = get(a)
+            return type(x) is t0 and type(y) is t1 and type(z) is t2
+
+        return typed3
+    return lambda a: tuple(map(type, get(a))) == types
 
 
-_SHAPES: dict[type, Shape] = {cls: _shape(cls) for cls in _DO}
+def _typed(cls: type[Action]) -> Callable[[Any], bool]:
+    """`_fields_typed`, and the elements of the tuple fields (`_ELEMENTS`) too."""
+    fields_ok = _fields_typed(cls)
+    elements = _ELEMENTS.get(cls)
+    if elements is None:
+        return fields_ok
+    return lambda a: fields_ok(a) and elements(a)
+
+
+class _Op(NamedTuple):
+    """How `apply` handles one action type: its type check, its check, its effect."""
+
+    typed: Callable[[Any], bool]
+    check: Callable[[WorldWarState, Seat, Any], str | None]
+    do: Callable[[WorldWarState, Seat, Any], list[Event]]
+
+
+_OPS: dict[type, _Op] = {cls: _Op(_typed(cls), _CHECK[cls], do) for cls, do in _DO.items()}
 
 
 def _well_typed(action: Action) -> bool:
     """True when every field of `action` has exactly its declared type (the fast path of
     `apply`; anything else goes through the core's `validate_action`, which says what is
     wrong)."""
-    shape = _SHAPES.get(type(action))
-    if shape is None:
-        return False
-    get, types, elements = shape
-    if get is None:
-        return True
-    if len(types) == 1:
-        ok = type(get(action)) is types[0]
-    else:
-        ok = tuple(map(type, get(action))) == types
-    return ok and (elements is None or elements(action))
+    op = _OPS.get(type(action))
+    return op is not None and op.typed(action)
 
 
 def _attack(key: tuple[str, str], dice: int) -> A.Attack:

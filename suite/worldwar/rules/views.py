@@ -23,7 +23,7 @@ from suite.worldwar.rules.data import Battle
 from suite.worldwar.rules.modes import Mission, current_mission
 
 if TYPE_CHECKING:
-    from suite.worldwar.rules.engine import WorldWarState
+    from suite.worldwar.rules.engine import BoardView, WorldWarState
 
 
 class WorldWarMap(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,9 +198,6 @@ def rules_of(st: WorldWarState) -> WorldWarRules:
 
 def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
     """The view of `seat` (see the module docstring)."""
-    shared = st.view_shared
-    if shared is None:
-        shared = st.view_shared = (map_of(st), rules_of(st))
     board = st.board_view
     if board is None:
         board = st.board_view = (
@@ -209,11 +206,35 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
             tuple(st.alive),
             tuple(st.setup_left),
         )
+    if st.pending is None and st.result is None:
+        # Between two actions of one phase usually only the armies change (and the board
+        # tuples after a conquest): the seat's last base view is reused with those
+        # replaced.
+        moment = (st.phase, st.current, st.turn, st.step_left, st.pool, st.mid_turn, st.conquered)
+        last = st.last_views.get(seat)
+        if last is not None and last[0] == moment:
+            if last[1] is board:
+                view = replace(last[2], armies=tuple(st.armies))
+            else:
+                view = replace(
+                    last[2],
+                    owner=board[0],
+                    armies=tuple(st.armies),
+                    territory_counts=board[1],
+                    alive=board[2],
+                    setup_left=board[3],
+                )
+                st.last_views[seat] = (moment, board, view)
+        else:
+            view = _full_view(st, seat, board, None, None, st.current)
+            st.last_views[seat] = (moment, board, view)
+        if st.mode == "domination" and st.deck_rules is None:
+            return view
+        return _extras(st, seat, view, st.current)
     phase = st.phase
-    current = st.current
     pending = st.pending
     attack = occupy = None
-    actor = current
+    actor = st.current
     if pending is not None:
         s, t = pending["source"], pending["target"]
         if phase == "defend":
@@ -224,47 +245,11 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
             lo = pending["min"]
             hi = lo + st.armies[s] - st.rules.battle.stay_behind
             occupy = OccupyRange(source=s, target=t, min=lo, max=hi)
-    template = st.view_templates.get(seat)
-    if template is None:
-        template = st.view_templates[seat] = WorldWarView(
-            seat=seat,
-            players=st.players,
-            map=shared[0],
-            rules=shared[1],
-            phase=phase,
-            current=current,
-            awaiting=(),
-            turn=0,
-            owner=(),
-            armies=(),
-            territory_counts=(),
-            alive=(),
-            setup_left=(),
-            step_left=0,
-            pool=0,
-            mid_turn=False,
-            hand_sizes=st.no_hands,
-        )
-    # Only what changes during a match is given; the rest comes from the seat's template.
-    view = replace(
-        template,
-        phase=phase,
-        current=current,
-        awaiting=() if phase == "over" else (actor,),
-        turn=st.turn,
-        owner=board[0],
-        armies=tuple(st.armies),
-        territory_counts=board[1],
-        alive=board[2],
-        setup_left=board[3],
-        step_left=st.step_left,
-        pool=st.pool,
-        mid_turn=st.mid_turn,
-        conquered_this_turn=st.conquered,
-        attack=attack,
-        occupy=occupy,
-        outcome=st.result,
-    )
+    return _extras(st, seat, _full_view(st, seat, board, attack, occupy, actor), actor)
+
+
+def _extras(st: WorldWarState, seat: Seat | None, view: WorldWarView, actor: Seat) -> WorldWarView:
+    """`view` (a base view) completed with the mode's and the cards' fields."""
     if st.mode != "domination":
         own = seat is not None and 0 <= seat < st.players and st.mode == "mission"
         view = replace(
@@ -297,6 +282,62 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
         best_turn_in=best,
         must_turn_in=must,
         may_turn_in=may,
+    )
+
+
+def _full_view(
+    st: WorldWarState,
+    seat: Seat | None,
+    board: BoardView,
+    attack: AttackWaiting | None,
+    occupy: OccupyRange | None,
+    actor: Seat,
+) -> WorldWarView:
+    """The base view of `seat` (no cards, no mode extras) built from the seat's template."""
+    phase = st.phase
+    template = st.view_templates.get(seat)
+    if template is None:
+        shared = st.view_shared
+        if shared is None:
+            shared = st.view_shared = (map_of(st), rules_of(st))
+        template = st.view_templates[seat] = WorldWarView(
+            seat=seat,
+            players=st.players,
+            map=shared[0],
+            rules=shared[1],
+            phase=phase,
+            current=st.current,
+            awaiting=(),
+            turn=0,
+            owner=(),
+            armies=(),
+            territory_counts=(),
+            alive=(),
+            setup_left=(),
+            step_left=0,
+            pool=0,
+            mid_turn=False,
+            hand_sizes=st.no_hands,
+        )
+    # Only what changes during a match is given; the rest comes from the seat's template.
+    return replace(
+        template,
+        phase=phase,
+        current=st.current,
+        awaiting=() if phase == "over" else (actor,),
+        turn=st.turn,
+        owner=board[0],
+        armies=tuple(st.armies),
+        territory_counts=board[1],
+        alive=board[2],
+        setup_left=board[3],
+        step_left=st.step_left,
+        pool=st.pool,
+        mid_turn=st.mid_turn,
+        conquered_this_turn=st.conquered,
+        attack=attack,
+        occupy=occupy,
+        outcome=st.result,
     )
 
 
