@@ -378,7 +378,7 @@ class SetupScene(Scene):
                 y = self.seed_minus.rect.y - (self.seed_minus.rect.y - self.clock.rect.y) // 2
                 until = var.protect_home_until
                 turns = f"turn {until}" if until == 1 else f"turns 1-{until}"
-                text = f"homes safe: {turns}"
+                text = f"homes safe: {turns}" if until else "none (homes never border)"
                 label(
                     surface,
                     text,
