@@ -110,7 +110,7 @@ def test_bench_general_against_general_game_length() -> None:
     )
 
 
-@pytest.mark.parametrize("ruleset", ["standard", "intermediate"])
+@pytest.mark.parametrize("ruleset", ["standard", "intermediate", "wok4"])
 def test_bench_general_against_four_robots(ruleset: str) -> None:
     games = 100
     wins = 0
