@@ -269,7 +269,7 @@ def test_idle_scenes_ask_for_no_frames() -> None:
 def test_ui_factor_follows_window_and_setting(
     size: tuple[int, int], setting: float, factor: float
 ) -> None:
-    from suite.worldwar.screens.scale import ui_factor
+    from suite.ui.scale import ui_factor
 
     assert ui_factor(size, setting) == pytest.approx(factor, abs=0.002)
 

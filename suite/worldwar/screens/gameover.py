@@ -14,12 +14,12 @@ from suite.core.match import Replay
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
 from suite.worldwar.rules import actions as A
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, SeatInfo
-from suite.worldwar.screens.scale import px, ui_factor
 from suite.worldwar.screens.stats import draw_charts
 
 

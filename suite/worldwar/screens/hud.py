@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from suite.ui import theme
+from suite.ui.scale import px
 from suite.ui.theme import Colour
 from suite.ui.widgets import draw_panel, draw_text, fit_text
 from suite.worldwar.rules.odds import odds_for
-from suite.worldwar.screens.scale import px
 
 if TYPE_CHECKING:
     from suite.worldwar.screens.game import GameScene
