@@ -552,3 +552,41 @@ def test_the_action_space_describes_trades_and_samples_them():
     assert all(space.contains(a) for a in sampled)  # type: ignore[union-attr]
     assert any(getattr(a, "sets", ()) and a.sets[0].trades for a in sampled)
     assert create({"players": 2}, 2).legal(0).describe()["trades"] is None  # type: ignore[union-attr]
+
+
+def test_broken_wok4_data_is_refused_naming_the_key():
+    import tomllib
+
+    from suite.core.datafile import DataError
+    from suite.paths import asset
+    from suite.wok.rules.ruleset import parse_ruleset
+
+    def data() -> dict:
+        return tomllib.loads(asset("wok", "rules", "wok4.toml").read_text())
+
+    broken = data()
+    del broken["covert"]
+    with pytest.raises(DataError, match="covert_ops needs a \\[covert\\] table"):
+        parse_ruleset(broken, "x.toml")
+    broken = data()
+    del broken["covert"]["ops"]["STEAL_POP"]
+    with pytest.raises(DataError, match="no entry for operation 'STEAL_POP'"):
+        parse_ruleset(broken, "x.toml")
+    broken = data()
+    broken["phases"] = [p for p in broken["phases"] if p != "trading"]
+    with pytest.raises(DataError, match="trading needs a \\[trades\\] table"):
+        parse_ruleset(broken, "x.toml")
+    broken = data()
+    broken["trades"]["offers"][0]["points"] = "many"
+    with pytest.raises(DataError, match="trades.offers"):
+        parse_ruleset(broken, "x.toml")
+    broken = data()
+    broken["bombing"]["range_model"] = "anywhere"
+    with pytest.raises(DataError, match="range_model"):
+        parse_ruleset(broken, "x.toml")
+
+
+def test_a_tech_hit_on_a_neutral_destroys_nothing(make_world, make_ctx):
+    w = _world(make_world)
+    assert w.owner[1] == -1
+    assert ph._kill(w, make_ctx(w, rng=Rng(1)), "TECH", 1) == 0

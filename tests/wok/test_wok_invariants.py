@@ -29,6 +29,7 @@ def _check_invariants(state: WokState) -> None:
         assert w.owner[p] == NEUTRAL or 0 <= w.owner[p] < len(w.colours)
     for i, c in enumerate(w.colours):
         assert r.caps.eff_min <= c.eff <= r.caps.eff_max and c.gold >= 0 and c.tech >= 0
+        assert not r.caps.tech or c.tech <= r.caps.tech
         assert c.alive == (i in w.owner)
         assert c.alive or c.rip_turn is not None
 

@@ -189,6 +189,10 @@ def test_hot_seat_passes_the_screen_and_hides_the_others(artifacts: Path) -> Non
         h.key(pygame.K_ESCAPE)  # Esc does not reveal the map
         assert isinstance(h.scene, PassScene)
         h.screenshot(artifacts / "wok_pass.png")
+        for size in SIZES:
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_pass_{size[0]}x{size[1]}.png")
+        h.resize((1280, 800))
         h.key(pygame.K_RETURN, frames=2)
         assert scene.seat == 1
         assert isinstance(h.scene, ReportScene) and h.scene.view.seat == 1  # Kor's turn-0 report
@@ -213,6 +217,9 @@ def test_duel_groups_colours_under_players_with_naps(artifacts: Path) -> None:
         h.key(pygame.K_TAB)
         assert scene.form.colour == scene.view.colours[1].colour
         h.screenshot(artifacts / "wok_duel.png")
+        for size in SIZES:
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_duel_{size[0]}x{size[1]}.png")
         h.key(pygame.K_F1)
         h.screenshot(artifacts / "wok_duel_help.png")
 
