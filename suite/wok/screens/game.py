@@ -23,6 +23,7 @@ from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
+from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel, draw_tooltip
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
@@ -709,6 +710,7 @@ class GameScene(Scene):
         label(surface, figures, (x, px(8 if size == 15 else 10)), size=size, width=room)
 
     def _strip(self, surface: pygame.Surface) -> None:
+        """The Order of Play; ready players in green (with "(ready)" while it all fits)."""
         w = surface.get_width()
         y = px(TOP)
         pygame.draw.rect(surface, (18, 24, 36), (0, y, w, px(STRIP)))
@@ -718,12 +720,18 @@ class GameScene(Scene):
         )
         names = {p.colour: p for p in self.view.players}
         ready = set(self.view.ready)
+        chips = []
         for i, colour in enumerate(self.view.oop):
             p = names[colour]
-            text = f"{i + 1}. {p.name}" + (
-                " (ready)" if p.seat is not None and p.seat in ready else ""
-            )
-            chip = label(surface, text, (x + px(14), y + px(5)), size=13, bold=p.seat == self.seat)
+            done = p.seat is not None and p.seat in ready
+            chips.append((colour, f"{i + 1}. {p.name}", done, p.seat == self.seat))
+        font = theme.font(px(13))
+        long = sum(font.size(f"{t} (ready)" if d else t)[0] + px(14) + 12 for _, t, d, _ in chips)
+        spell = x + long <= w - 8
+        for colour, text, done, mine in chips:
+            shown = f"{text} (ready)" if done and spell else text
+            ink = theme.SUCCESS if done else theme.TEXT
+            chip = label(surface, shown, (x + px(14), y + px(5)), size=13, bold=mine, colour=ink)
             pygame.draw.circle(surface, colour_of(colour), (x + px(6), y + px(13)), px(5))
             x = chip.right + 12
             if x > w - 40:
@@ -731,54 +739,86 @@ class GameScene(Scene):
 
     def _legend(self, surface: pygame.Surface) -> None:
         """The players list: each player's colours (grouped under the player in Duel and
-        Trinity) with provinces, NAPs, mutual allies and Spy Player intel, then robots."""
-        v = self.view
-        # (text, ink, colour dot or None, kind): "head" bold, "colour" dotted, "note" muted
-        lines: list[tuple[str, tuple[int, int, int], int | None, str]] = []
-        for group in v.variant.groups:
-            ready = " (ready)" if group.seat in v.ready else ""
-            single = len(group.colours) == 1 and v.players[group.colours[0]].name == group.name
-            if not single:  # a player's colours under its name (Duel, Trinity)
-                lines.append((f"{group.name}{ready}", theme.TEXT, None, "head"))
-            for c in group.colours:
-                p = v.players[c]
-                state = f"{p.provinces} prov." if p.alive else f"RIP turn {p.rip_turn}"
-                extra = self._nap_text(c) + self._ally_text(c) + (ready if single else "")
-                ink = theme.TEXT if p.alive else theme.DISABLED
-                lines.append((f"{p.name}: {state}{extra}", ink, c, "colour"))
-                intel = self._intel_text(c)
-                if intel:
-                    lines.append((intel, theme.TEXT_MUTED, None, "note"))
-        robots = [p for p in v.players if p.robot]
-        if robots:
-            lines.append(("Robots", theme.TEXT, None, "head"))
-            for p in robots:
-                state = f"{p.provinces} prov." if p.alive else "RIP"
-                ink = theme.TEXT if p.alive else theme.DISABLED
-                lines.append((f"{p.name}: {state}", ink, p.colour, "colour"))
-        size = 13
+        Trinity) with provinces, NAPs, mutual allies and Spy Player intel, then robots.
+        When that list would cover too much of the map, each player takes one line."""
+        rows = self._legend_rows(compact=False)
         lh = px(17)
+        if len(rows) * lh > self.map_rect.height // 4:
+            rows = self._legend_rows(compact=True)
         width = min(px(270), self.map_rect.width // 2)
-        rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(lines))
+        rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(rows))
         rect.height = min(rect.height, self.map_rect.height // 2)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=215)
-        for i, (text, ink, colour, kind) in enumerate(lines):
+        for i, row in enumerate(rows):
             y = rect.y + 5 + i * lh
             if y + lh > rect.bottom:
                 break
-            indent = 0 if kind == "head" else px(16)
-            if colour is not None:
-                dot = (rect.x + 8 + px(6), y + px(9))
-                pygame.draw.circle(surface, colour_of(colour), dot, px(5))
-            label(
-                surface,
-                text,
-                (rect.x + 8 + indent, y),
-                size=size - (1 if kind == "note" else 0),
-                colour=ink,
-                width=rect.width - 16 - indent,
-                bold=kind == "head",
-            )
+            x = rect.x + 8
+            for dot, text, ink, bold in row:
+                if dot is not None:
+                    pygame.draw.circle(surface, colour_of(dot), (x + px(6), y + px(9)), px(5))
+                    x += px(16)
+                room = rect.right - 8 - x
+                if room < px(20):
+                    break
+                small = 12 if ink == theme.TEXT_MUTED else 13
+                drawn = label(surface, text, (x, y), size=small, colour=ink, bold=bold, width=room)
+                x = drawn.right + px(8)
+
+    def _legend_rows(self, *, compact: bool) -> list[list[tuple[int | None, str, Colour, bool]]]:
+        """The players list as rows of (colour dot or None, text, ink, bold) pieces."""
+        v = self.view
+        rows: list[list[tuple[int | None, str, Colour, bool]]] = []
+
+        def ink(alive: bool) -> Colour:
+            return theme.TEXT if alive else theme.DISABLED
+
+        for group in v.variant.groups:
+            ready = " (ready)" if group.seat in v.ready else ""
+            single = len(group.colours) == 1 and v.players[group.colours[0]].name == group.name
+            if compact and not single:
+                row: list[tuple[int | None, str, Colour, bool]] = [
+                    (None, f"{group.name}{ready}", theme.TEXT, True)
+                ]
+                for c in group.colours:
+                    p = v.players[c]
+                    state = str(p.provinces) if p.alive else "RIP"
+                    row.append((c, f"{p.letter or p.name} {state}", ink(p.alive), False))
+                rows.append(row)
+                continue
+            if not single:  # a player's colours under its name (Duel, Trinity)
+                rows.append([(None, f"{group.name}{ready}", theme.TEXT, True)])
+            for c in group.colours:
+                p = v.players[c]
+                state = f"{p.provinces} prov." if p.alive else f"RIP turn {p.rip_turn}"
+                extra = self._ally_text(c) + (ready if single else "")
+                extra = (self._nap_text(c) if not compact else "") + extra
+                rows.append([(c, f"{p.name}: {state}{extra}", ink(p.alive), False)])
+                intel = self._intel_text(c)
+                if intel:
+                    rows.append([(None, f"   {intel}", theme.TEXT_MUTED, False)])
+        if compact and v.variant.nap_until and any(p.letter for p in v.players):
+            naps = [
+                f"{letter}-{letter} {until - v.turn}"
+                if until > v.turn
+                else f"{letter}-{letter} over"
+                for letter, until in zip("ABC", v.variant.nap_until, strict=False)
+            ]
+            rows.append([(None, "NAPs (turns left): " + ", ".join(naps), theme.TEXT_MUTED, False)])
+        robots = [p for p in v.players if p.robot]
+        if robots and compact:
+            row = [(None, "Robots", theme.TEXT, True)]
+            row += [
+                (p.colour, str(p.provinces) if p.alive else "RIP", ink(p.alive), False)
+                for p in robots
+            ]
+            rows.append(row)
+        elif robots:
+            rows.append([(None, "Robots", theme.TEXT, True)])
+            for p in robots:
+                state = f"{p.provinces} prov." if p.alive else "RIP"
+                rows.append([(p.colour, f"{p.name}: {state}", ink(p.alive), False)])
+        return rows
 
     def _intel_text(self, colour: int) -> str:
         """What a Spy Player op last told of `colour`, with its turn."""

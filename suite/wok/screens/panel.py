@@ -614,6 +614,37 @@ class OrderForm:
             )
         if not orders:
             label(surface, "none yet", (x, y), size=13, colour=theme.DISABLED)
+        used = max(1, len(shown)) + (1 if len(orders) > len(shown) else 0)
+        self._draw_others(surface, x, w, y + used * step + px(10))
+
+    def _draw_others(self, surface: pygame.Surface, x: int, w: int, y: int) -> None:
+        """The colour's orders of the other phases, as far as the room below allows."""
+        assert self.view is not None
+        lh = px(17)
+        lines: list[tuple[str, bool]] = []
+        for phase in self.phases:
+            orders = self.draft.of(self.colour, phase)
+            if phase == self.phase or not orders:
+                continue
+            lines.append((TITLES[phase], True))
+            lines += [(order_text(self.view, phase, o), False) for o in orders]
+        if not lines or y + 2 * lh > self._list_bottom:
+            return
+        label(surface, "Other phases", (x, y), size=13, bold=True, colour=theme.TEXT_MUTED)
+        y += px(18)
+        room = (self._list_bottom - y) // lh
+        for i, (text, head) in enumerate(lines[:room]):
+            if i == room - 1 and len(lines) > room:
+                text, head = f"+{len(lines) - i} more lines", False
+            label(
+                surface,
+                text if head else f"  {text}",
+                (x, y + i * lh),
+                size=12,
+                bold=head,
+                colour=theme.TEXT_MUTED if head else theme.TEXT,
+                width=w,
+            )
 
     def _editor(self, i: int) -> Callable[[], None]:
         return lambda: self.edit(i)
