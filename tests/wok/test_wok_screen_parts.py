@@ -264,6 +264,8 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
         game = h.app.stack[1]
         assert isinstance(game, GameScene)
         assert len(game.view.colours) == 3 and game.view.variant.robots == 4
+        assert setup.preview is not None  # the preview showed this very map and its starts
+        assert setup.preview.owners == tuple(p.owner for p in game.view.provinces)
         h.app.pop()
         for _ in range(3):
             if isinstance(h.scene, ReportScene | GameScene):

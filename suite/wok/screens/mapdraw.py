@@ -78,6 +78,7 @@ class WokMapView:
         self.armies: tuple[str | None, ...] = tuple(None for _ in board.provinces)
         self.marks: tuple[str, ...] = tuple("" for _ in board.provinces)
         self.names = True
+        self.plain = False  # True: fills and borders only (a preview), no labels or badges
         self.zoom = 1.0
         self.pan = ((self.world[0] + self.world[2]) / 2, (self.world[1] + self.world[3]) / 2)
         self._layer: pygame.Surface | None = None
@@ -191,6 +192,8 @@ class WokMapView:
             fill = colour_of(self.owners[i])
             pygame.draw.polygon(layer, theme.darken(fill, 0.25), pts)
             pygame.draw.polygon(layer, EDGE, pts, 2)
+        if self.plain:
+            return layer
         for i, (x, y) in enumerate(self._labels):
             cx, cy = x + off[0], y + off[1]
             name = self.board.provinces[i].name

@@ -17,6 +17,7 @@ import pygame
 
 from suite.core.board import BoardError
 from suite.core.match import ConfigError, Replay, game_spec
+from suite.core.session import LocalSession
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
@@ -24,8 +25,9 @@ from suite.ui.widgets import draw_panel
 from suite.wok.rules.config import SEAT_NAMES, known_rulesets
 from suite.wok.rules.maps import SHIPPED
 from suite.wok.rules.ruleset import load_ruleset
+from suite.wok.rules.views import WokSpectatorView
 from suite.wok.screens.kit import Stepper, ZButton, label, px, set_zoom
-from suite.wok.screens.mapdraw import colour_of
+from suite.wok.screens.mapdraw import WokMapView, colour_of
 from suite.wok.screens.match import HUMAN, SeatPlan, WokMatch, autosave_path, replays_dir, saves_dir
 from suite.wok.screens.overlays import MenuScene
 
@@ -102,6 +104,9 @@ class SetupScene(Scene):
         )
         self.message = ""
         self.lead = 120
+        self.preview: WokMapView | None = None
+        self.preview_key: tuple[object, ...] = ()
+        self.preview_note = ""
         self.changed()
 
     # -- choices ----------------------------------------------------------------------------
@@ -191,6 +196,29 @@ class SetupScene(Scene):
 
     def new_seed(self) -> None:
         self.seed = random.randrange(1, 10**6)
+
+    def update_preview(self) -> None:
+        """The map and start provinces this set-up and seed give (the match's public view at
+        turn 0, read through a session like every screen); rebuilt only when they change."""
+        config = {**self.config(), "players": len(self.seat_kinds)}
+        key = (tuple(sorted(config.items())), self.seed)
+        if key == self.preview_key:
+            return
+        self.preview_key = key
+        everyone = frozenset(range(len(self.seat_kinds)))
+        try:
+            session = LocalSession.start("wok", config, self.seed, humans=everyone)
+        except (ConfigError, BoardError, ValueError) as exc:
+            self.preview, self.preview_note = None, f"No map: {exc}"
+            return
+        view = session.view(None)
+        assert isinstance(view, WokSpectatorView)
+        self.preview = WokMapView(view.map, self.preview_rect)
+        self.preview.plain = True
+        owners = [p.owner for p in view.provinces]
+        self.preview.set_state(owners, [None] * len(owners))
+        homes = sum(1 for o in owners if o >= 0)
+        self.preview_note = f"{len(owners)} provinces, {homes} start provinces (seed {self.seed})"
 
     # -- actions ----------------------------------------------------------------------------
 
@@ -318,6 +346,10 @@ class SetupScene(Scene):
                 pygame.Rect(sx + px(90), sy + i * seat_step, sw - px(90), min(high, seat_step - 4))
             )
         by = self.card.bottom - px(62)
+        top = self._last_y + px(44)
+        self.preview_rect = pygame.Rect(left, top, col - 10, max(40, by - px(30) - top))
+        if self.preview is not None:
+            self.preview.set_rect(self.preview_rect)
         for button, width in (
             (self.start_button, 150),
             (self.resume_button, 130),
@@ -411,7 +443,18 @@ class SetupScene(Scene):
                 size=15,
                 width=px(66),
             )
+        rules = self.rules()
         notes = []
+        if not var.rips_to_win:
+            notes.append("last one standing wins; a unanimous vote ends the game")
+        if var.alliances:
+            n = rules.end.alliance_min_players
+            notes.append(f"with {n} or more players, two colours may ally and win together")
+        if var.nap_until:
+            naps = ", ".join(
+                f"{a}-{a} to turn {t}" for a, t in zip("ABC", var.nap_until, strict=False)
+            )
+            notes.append(f"automatic NAPs: {naps}")
         if var.robots:
             notes.append(f"+ {var.robots} robots (published doctrine, see F1 in the game)")
         if var.colours_per_seat > 1:
@@ -437,6 +480,26 @@ class SetupScene(Scene):
                 size=14,
                 colour=theme.DANGER,
                 width=self.card.width - 48,
+            )
+        self.update_preview()
+        if self.preview is not None and self.preview_rect.height >= px(80):
+            self.preview.draw(surface)
+            label(
+                surface,
+                self.preview_note,
+                (self.preview_rect.x, self.preview_rect.bottom + 4),
+                size=12,
+                colour=theme.TEXT_MUTED,
+                width=self.preview_rect.width,
+            )
+        elif self.preview_note and self.preview is None:
+            label(
+                surface,
+                self.preview_note,
+                self.preview_rect.topleft,
+                size=13,
+                colour=theme.DANGER,
+                width=self.preview_rect.width,
             )
         for widget in self.widgets():
             widget.draw(surface)
