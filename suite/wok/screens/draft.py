@@ -252,7 +252,7 @@ def order_text(view: WokView, phase: Phase, order: Order, *, names: bool = True)
     if isinstance(order, SetAim):
         return f"{p(order.province)}: aim {order.aim}"
     if isinstance(order, Upgrade):
-        return f"{order.kind}"
+        return f"{order.kind} upgrade"
     if isinstance(order, Trade):
         return f"trade {order.points} tech points"
     if isinstance(order, TroopUpgrade):

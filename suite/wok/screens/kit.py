@@ -207,10 +207,10 @@ def line_chart(
             for i, v in enumerate(vs)
         ]
         if len(pts) >= 2:
-            pygame.draw.lines(surface, colour, False, pts, 2)
+            pygame.draw.lines(surface, colour, False, pts, px(2))
         if len(pts) <= area.width // 12:  # a dot per turn while they stay apart
             for pt in pts:
-                pygame.draw.circle(surface, colour, pt, 3)
+                pygame.draw.circle(surface, colour, pt, px(3))
 
 
 def bar_pair(
