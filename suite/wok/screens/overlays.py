@@ -24,6 +24,10 @@ KEYS = (
     ("P / L", "your provinces' table / the players list"),
     ("Wheel, drag", "zoom, move the map;  0 whole map;  N names or numbers"),
     ("Badges", "armies (~: old intel, ?: unknown), * protected home, terrain initial"),
+    (
+        "Outlines",
+        "red: short range, attackable;  yellow: long range, by chance;  purple: spies get there",
+    ),
     ("F1", "this help;  Esc the menu (save, help, leave)"),
 )
 
@@ -148,7 +152,7 @@ class HelpScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)
         w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, min(900, w - 30), h - 30)
+        rect = pygame.Rect(0, 0, min(px(900), w - 30), h - 30)
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
         x, y = rect.x + 20, rect.y + 14
@@ -184,10 +188,18 @@ class HelpScene(Scene):
         y += line + 4
         for item in doctrine(self.rules):
             for text in wrap_text(item, px(small), rect.width - 40):
-                if y + line > rect.bottom - 10:
-                    return
+                if y + line > rect.bottom - 10 - line:
+                    break
                 label(surface, text, (x, y), size=small)
                 y += line
+        label(
+            surface,
+            "Any key or click closes this help",
+            (rect.centerx, rect.bottom - 8),
+            size=small - 1,
+            colour=theme.TEXT_MUTED,
+            anchor="midbottom",
+        )
 
 
 class MenuScene(Scene):
