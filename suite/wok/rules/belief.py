@@ -129,6 +129,6 @@ def _learn_from_battles(w: World, view: WokView) -> None:
             if w.owner[t] != b.defender:
                 continue
             w.arm[t] = max(0, b.defenders - b.d_lost)
-            eff = max(1, w.eff_of(t))
+            eff = max(1, w.eff_of(t)) * a.eff_factor
             lev = (b.pdef / eff - a.def_def_factor * w.dfn[t] / 10) / a.def_level_factor
             w.lev[t] = w.bound_lev(lev)

@@ -108,6 +108,7 @@ class GeneralBot:
         eff_floor: int = 85,
         tech_target: int = 2,
         trade_keep: int = 200,
+        spy_floor: int = 4,
     ) -> None:
         self.safety_neutral = safety_neutral
         self.safety_enemy = safety_enemy
@@ -123,6 +124,7 @@ class GeneralBot:
         self.eff_floor = eff_floor
         self.tech_target = tech_target
         self.trade_keep = trade_keep
+        self.spy_floor = spy_floor
 
     def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
         v = _seat_view(view)
@@ -468,11 +470,15 @@ class _General:
             key=lambda p: (p != stage, -w.arm[p], p),
         )[:2]
         wood_at = self.wood_province(trained, eff_at)
-        for p in sorted(self.own, key=lambda q: (q not in trained, q != eff_at, q)):
+        spy_at = self.spy_province(trained, eff_at)
+        first = (eff_at, spy_at)
+        for p in sorted(self.own, key=lambda q: (q not in trained, q not in first, q)):
             if len(out) >= self.r.limits.aim_orders:
                 break
             if p == eff_at:
                 want = "EFF"
+            elif p == spy_at:
+                want = "SPY"
             elif p in trained:
                 want = "LEV"
             elif p == wood_at:
@@ -482,6 +488,17 @@ class _General:
             if w.aim[p] != want or w.false_orders[p]:
                 out.append(SetAim(p, want))  # type: ignore[arg-type]
         return out
+
+    def spy_province(self, trained: list[int], eff_at: int | None) -> int | None:
+        """WoK IV (every spy used is spent): when the colour holds fewer than `spy_floor`
+        spies, the province with the most workers (an untrained one first) makes spies."""
+        w = self.w
+        if self.r.covert is None or "SPY" not in self.r.working.aims:
+            return None
+        if sum(w.spy[p] for p in self.own) >= self.bot.spy_floor:
+            return None
+        pool = [p for p in self.own if p != eff_at and w.wok[p] >= self.r.working.spy_per]
+        return max(pool, key=lambda p: (p not in trained, w.wok[p], -p), default=None)
 
     def plan_troops(self, stage: int | None) -> list[TroopUpgrade]:
         """Intermediate: turn the staging province's ARM into the troop type at home in
@@ -584,6 +601,8 @@ class _General:
         w = self.w
         out: list[Spy] = []
         spies = {p: w.spy[p] for p in self.own}
+        spent = self.r.covert is not None  # WoK IV: one spy an order, no risky Spy Player
+        per_op = 1 if spent else 2
         targets = sorted(
             (t for t in range(w.n) if self.is_enemy(t) and self.allowed(t)),
             key=lambda t: (self.distance_from_me(t), t),
@@ -594,28 +613,29 @@ class _General:
                 break
             o = w.owner[t]
             op = "SPY_PROVINCE"
-            if o not in players_done and self.turn - self.bot_intel_turn(o) >= 3:
+            stale = self.turn - self.bot_intel_turn(o) >= 3
+            if o not in players_done and stale and not spent:
                 op = "SPY_PLAYER"
-            src = self.spy_source(t, op, spies)
+            src = self.spy_source(t, op, spies, per_op)
             if src is None and op == "SPY_PLAYER":
                 op = "SPY_PROVINCE"
-                src = self.spy_source(t, op, spies)
+                src = self.spy_source(t, op, spies, per_op)
             if src is None:
                 continue
             if op == "SPY_PLAYER":
                 players_done.add(o)
-            spies[src] -= 2
-            out.append(Spy(src, t, op, 2))  # type: ignore[arg-type]
+            spies[src] -= per_op
+            out.append(Spy(src, t, op, per_op))  # type: ignore[arg-type]
         return out + self.plan_theft(spies, len(out))
 
-    def spy_source(self, t: int, op: str, spies: dict[int, int]) -> int | None:
-        """The own province with the most spies (at least 2) that may run `op` on t: any
-        (Standard, or a WoK IV operation that reaches anywhere), else a neighbour of t."""
+    def spy_source(self, t: int, op: str, spies: dict[int, int], need: int) -> int | None:
+        """The own province with the most spies (at least `need`) that may run `op` on t:
+        any (Standard, or a WoK IV operation that reaches anywhere), else a neighbour of t."""
         cv = self.r.covert
         near_only = cv is not None and op in cv.ops and not cv.ops[op].far
         pool = [p for p in self.own if not near_only or t in self.w.adj_sets[p]]
         src = max(pool, key=lambda p: (spies[p], -p), default=None)
-        return src if src is not None and spies[src] >= 2 else None
+        return src if src is not None and spies[src] >= need else None
 
     def plan_theft(self, spies: dict[int, int], used: int) -> list[Spy]:
         """WoK IV: spare spies (4 or more in a province) steal POP from the neighbouring
