@@ -796,7 +796,7 @@ class GameScene(Scene):
                 extra = self._ally_text(c) + (ready if single else "")
                 extra = (self._nap_text(c) if not compact else "") + extra
                 rows.append([(c, f"{p.name}: {state}{extra}", ink(p.alive), False)])
-                intel = self._intel_text(c)
+                intel = self._intel_text(c) if p.alive and not compact else ""
                 if intel:
                     rows.append([(None, f"   {intel}", theme.TEXT_MUTED, False)])
         if compact and v.variant.nap_until and any(p.letter for p in v.players):
