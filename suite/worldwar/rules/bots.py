@@ -146,7 +146,8 @@ class AggressiveBot:
         self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
-        seat = _seat(view)
+        seat = view.seat
+        assert seat is not None, "bots play a seat, not a spectator's view"
         phase = view.phase
         if phase == "attack":
             # The options of the last attack, minus the pairs it changed, plus the new ones

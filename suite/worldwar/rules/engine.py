@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -76,6 +76,60 @@ class WorldWarState:
     """
 
     game = GAME
+    # Slots: the engine reads its fields before and after every action.
+    __slots__ = (
+        "board",
+        "topo",
+        "rules",
+        "config",
+        "players",
+        "card_mode",
+        "deck_rules",
+        "ask_defender",
+        "clock",
+        "max_turns",
+        "stay",
+        "att_max",
+        "def_max",
+        "odds",
+        "rng",
+        "owner",
+        "armies",
+        "counts",
+        "alive",
+        "out_order",
+        "hands",
+        "deck",
+        "sets_done",
+        "first",
+        "current",
+        "turn",
+        "phase",
+        "setup_left",
+        "step_left",
+        "pool",
+        "mid_turn",
+        "conquered",
+        "pending",
+        "cards_after_occupy",
+        "placed_total",
+        "lost_total",
+        "result",
+        "mode",
+        "capitals",
+        "missions",
+        "eliminator",
+        "start_events",
+        "version",
+        "_pair",
+        "view_shared",
+        "view_templates",
+        "last_views",
+        "no_hands",
+        "hand_views",
+        "embed_board",
+        "board_view",
+    )
 
     def __init__(self, board: Board, config: WorldWarConfig, rules: RuleSet, rng: Rng) -> None:
         """An empty shell drawing chance from `rng`; use `create`, `new` or `from_dict`."""
@@ -273,19 +327,22 @@ class WorldWarState:
         if type(seat) is not int or not 0 <= seat < self.players:
             validate_seat(seat, self.players)
         op = _OPS.get(type(action))
-        if op is None or not op.typed(action):
+        if op is None:
+            validate_action(action, A.WorldWarAction)
+            raise IllegalAction(self.refusal(seat, action) or "not a World War action")
+        typed, check, do = op
+        if not typed(action):
             validate_action(action, A.WorldWarAction)
         phase = self.phase
-        if op is not None and phase != "defend" and phase != "over" and seat == self.current:
-            reason = op.check(self, seat, action)  # `refusal` without its first questions
+        if phase != "defend" and phase != "over" and seat == self.current:
+            reason = check(self, seat, action)  # `refusal` without its first questions
         else:
             reason = self.refusal(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
-        assert op is not None  # refusal() refuses what is no World War action
         self.version += 1
-        events = op.do(self, seat, action)
-        if self.mode != "domination" and self.result is None:
+        events = do(self, seat, action)
+        if self.result is None and self.mode != "domination":
             events.extend(modes.after(self, events))
         return events
 
@@ -571,14 +628,18 @@ class WorldWarState:
 
     def _do_place_many(self, seat: Seat, a: A.PlaceMany) -> list[Event]:
         totals: dict[str, int] = {}
+        get = totals.get
+        total = 0
         for territory, armies in a.placements:
-            totals[territory] = totals.get(territory, 0) + armies
-        index = self.topo.index
+            totals[territory] = get(territory, 0) + armies
+            total += armies
+        index, board = self.topo.index, self.armies
+        placed = A.Placed
         events: list[Event] = []
         for territory, armies in totals.items():
-            self.armies[index[territory]] += armies
-            events.append(A.Placed(seat, territory, armies))
-        return self._placed(seat, sum(totals.values()), events)
+            board[index[territory]] += armies
+            events.append(placed(seat, territory, armies))
+        return self._placed(seat, total, events)
 
     def _do_auto_place(self, seat: Seat, a: A.AutoPlace) -> list[Event]:
         events = self._spread(seat, self.setup_left[seat])
@@ -740,13 +801,14 @@ class WorldWarState:
         if self.ask_defender:
             dice = min(self.att_max, self.armies[s] - self.stay)
             return self._ask_defence(s, t, dice, blitz=True, move_all=a.move_all)
-        att, dfn = self.armies[s], self.armies[t]
+        armies = self.armies
+        att, dfn = armies[s], armies[t]
         left_a, left_d = self.odds.resolve(att, dfn, self.rng)
-        self.armies[s] = left_a
-        self.armies[t] = left_d
+        armies[s] = left_a
+        armies[t] = left_d
         self.lost_total += att - left_a + dfn - left_d
-        ids = self.topo.ids
-        fought = A.BattleFought(seat, self.owner[t], ids[s], ids[t], att - left_a, dfn - left_d)
+        # The check found `s` and `t` by these ids.
+        fought = A.BattleFought(seat, self.owner[t], a.source, a.target, att - left_a, dfn - left_d)
         if left_d:
             return [fought]
         # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
@@ -1004,10 +1066,9 @@ class WorldWarState:
         out.add_counts(CountBlock(keys, counts, _fortify, "fortify"))
 
     # -- views -----------------------------------------------------------------------
-    def view(self, seat: Seat | None) -> WorldWarView:
-        """What `seat` may see (None: a spectator): see `views.WorldWarView`. Other
-        players' hands are counts only. Nothing in a view changes when play goes on."""
-        return build_view(self, seat)
+    view = build_view
+    """What `seat` may see (None: a spectator): see `views.WorldWarView` (the function
+    itself, not a wrapper: it runs before every decision)."""
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -1069,12 +1130,16 @@ _CHECK: dict[type, Callable[[WorldWarState, Seat, Any], str | None]] = {
 }
 
 
+def _placements_typed(a: A.PlaceMany) -> bool:
+    for p in a.placements:
+        if type(p) is not tuple or len(p) != 2 or type(p[0]) is not str or type(p[1]) is not int:
+            return False
+    return True
+
+
 _ELEMENTS: dict[type, Callable[[Any], bool]] = {
     A.TurnIn: lambda a: all(type(c) is int for c in a.cards),
-    A.PlaceMany: lambda a: all(
-        type(p) is tuple and len(p) == 2 and type(p[0]) is str and type(p[1]) is int
-        for p in a.placements
-    ),
+    A.PlaceMany: _placements_typed,
 }
 """Checks of the elements of an action's tuple fields (see `_well_typed`)."""
 
@@ -1121,15 +1186,14 @@ def _typed(cls: type[Action]) -> Callable[[Any], bool]:
     return lambda a: fields_ok(a) and elements(a)
 
 
-class _Op(NamedTuple):
-    """How `apply` handles one action type: its type check, its check, its effect."""
+_Op = tuple[
+    Callable[[Any], bool],
+    Callable[["WorldWarState", Seat, Any], str | None],
+    Callable[["WorldWarState", Seat, Any], list[Event]],
+]
+"""How `apply` handles one action type: its type check, its check, its effect."""
 
-    typed: Callable[[Any], bool]
-    check: Callable[[WorldWarState, Seat, Any], str | None]
-    do: Callable[[WorldWarState, Seat, Any], list[Event]]
-
-
-_OPS: dict[type, _Op] = {cls: _Op(_typed(cls), _CHECK[cls], do) for cls, do in _DO.items()}
+_OPS: dict[type, _Op] = {cls: (_typed(cls), _CHECK[cls], do) for cls, do in _DO.items()}
 
 
 def _well_typed(action: Action) -> bool:
@@ -1137,7 +1201,7 @@ def _well_typed(action: Action) -> bool:
     `apply`; anything else goes through the core's `validate_action`, which says what is
     wrong)."""
     op = _OPS.get(type(action))
-    return op is not None and op.typed(action)
+    return op is not None and op[0](action)
 
 
 def _attack(key: tuple[str, str], dice: int) -> A.Attack:

@@ -26,8 +26,8 @@ by roll, which is still exact in distribution.
 
 from __future__ import annotations
 
-import bisect
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -129,7 +129,8 @@ class _ByteCache(dict[tuple[int, int], object]):
         self.bytes = 0
 
 
-Sampler = tuple[list[float], list[tuple[int, int]]]
+Sampler = tuple[list[float], list[tuple[int, int]], float, int]
+"""(cumulative weights, end states, total weight, last index) of a battle's ends."""
 SAMPLER_ENTRY_BYTES = 160
 """About what one end state of a sampler costs (a float and a tuple of two ints, boxed)."""
 
@@ -328,9 +329,9 @@ class Odds:
         if sampler is None and (attackers + 1) * (defenders + 1) <= SAMPLER_CELLS:
             sampler = self._sampler(attackers, defenders)
         if sampler is not None:
-            cum, ends = sampler
-            i = bisect.bisect_right(cum, rng.random() * cum[-1])
-            return ends[min(i, len(ends) - 1)]
+            cum, ends, total, last = sampler
+            i = bisect_right(cum, rng.random() * total)
+            return ends[i if i < last else last]
         a, d = attackers, defenders
         while a > self.stay and d > 0:
             rows = self.roll(*self.dice(a, d))
@@ -358,7 +359,7 @@ class Odds:
                 ends.append((stay, k))
                 probs.append(float(odds.defender_left[k]))
         cum: list[float] = np.cumsum(probs).tolist()
-        sampler = (cum, ends)
+        sampler = (cum, ends, cum[-1], len(ends) - 1)
         self._samplers.put((attackers, defenders), sampler, SAMPLER_ENTRY_BYTES * len(ends) + 200)
         return sampler
 
