@@ -83,13 +83,12 @@ def covert_ops(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> Non
     rng = ctx.rng
     for i, s in enumerate(orders.spies, 1):
         op = cv.ops.get(s.op)
-        reason = (
-            f"{s.op} is not an operation of {w.rules.title}"
-            if op is None
-            else _refusal(w, ctx, colour, s, op)
-        )
-        if reason or op is None:
-            ctx.log.cancel(colour, "spying", i, s, reason or "")
+        if op is None:  # refused at entry; a hand-edited save still loses nothing
+            ctx.log.cancel(colour, "spying", i, s, f"{s.op} is not an operation here")
+            continue
+        reason = _refusal(w, ctx, colour, s, op)
+        if reason:
+            ctx.log.cancel(colour, "spying", i, s, reason)
             continue
         owner = w.owner[s.target]
         victim = w.colours[owner]
