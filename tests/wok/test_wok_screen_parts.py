@@ -465,3 +465,32 @@ def test_wok_iv_trades_tech_points_and_runs_covert_operations(artifacts: Path) -
         h.key(pygame.K_r)
         sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
         assert list(sent["sets"][0]["trades"]) == [{"points": int(offers[1])}]
+
+
+def buy_first_trade(view: WokView, orders: OrderSet) -> OrderSet:
+    """The cheapest tech trade, once the colour has the points."""
+    assert view.rules.trades is not None
+    offer = view.rules.trades.offers[0]
+    me = next(c for c in view.colours if c.colour == orders.colour)
+    if me.tech < offer.points:
+        return orders
+    return msgspec.structs.replace(orders, trades=(Trade(offer.points),))
+
+
+def test_wok_iv_report_shows_the_tech_trades(artifacts: Path) -> None:
+    match = WokMatch.new(
+        {"ruleset": "wok4", "map": "trial"}, 4, [SeatPlan("Han"), SeatPlan("Kor", "general")]
+    )
+    for _ in range(20):
+        play_turns(match, 1, buy_first_trade)
+        if match.view(0).reports[0].trades or match.session.outcome() is not None:
+            break
+    assert match.view(0).reports[0].trades
+    with Harness(size=(800, 560)) as h:
+        h.push(GameScene(h.app, match, bot_delay=1e9))
+        report = h.scene
+        assert isinstance(report, ReportScene)
+        h.click(report.tabs[PAGES.index("Bombs & spies")])
+        lines = [text for text, _, _ in report._text(report.view.reports[0])]
+        assert "Tech trades" in lines
+        h.screenshot(artifacts / "wok_iv_report_trades_800x560.png")

@@ -141,7 +141,8 @@ def _spying_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
     for s in r.spying:
         if s.by in mine:
             ok = "succeeded" if s.success else "failed"
-            went = f"{s.sent} spies from {_prov(v, s.source)} on {_prov(v, s.target)}"
+            spies = "spy" if s.sent == 1 else "spies"
+            went = f"{s.sent} {spies} from {_prov(v, s.source)} on {_prov(v, s.target)}"
             fate = [f"{s.lost_on_way} lost on the way"] if s.lost_on_way else []
             if s.caught_by_defence:
                 fate.append(f"{s.caught_by_defence} beaten by defenders")
@@ -293,13 +294,31 @@ class ReportScene(Scene):
                 where = _prov(v, i.target) if i.op == "SPY_PROVINCE" else _name(v, i.target)
                 intel.append((f"{where}: {_seen(v, i.seen)}", theme.ACCENT, False))
             upgrades: list[Line] = [
-                (f"{u.kind} for {u.cost} gold", theme.SUCCESS, False) for u in r.upgrades
+                (
+                    f"{u.kind} for {u.cost} gold"
+                    if u.amount is None
+                    else f"{u.amount} {u.kind} for {u.cost} WOOD",
+                    theme.SUCCESS,
+                    False,
+                )
+                for u in r.upgrades
+            ]
+            trades: list[Line] = [
+                (
+                    f"{t.points} tech points: "
+                    + ", ".join(f"{k.upper()} +{val:g}" for k, val in t.gave.items() if val)
+                    + f"; {t.tech_left} points left",
+                    theme.SUCCESS,
+                    False,
+                )
+                for t in r.trades
             ]
             out = (
                 _section("Bombing", _bombing_lines(v, r, mine))
                 + _section("Spying", _spying_lines(v, r, mine))
                 + _section("What your spies saw", intel)
                 + _section("Upgrades bought", upgrades)
+                + _section("Tech trades", trades)
             )
             return out or [("No bombing, spying or upgrades this turn", theme.TEXT_MUTED, False)]
         cancelled: list[Line] = [
