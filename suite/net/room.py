@@ -661,6 +661,9 @@ class Room:
         elif isinstance(op, PokeOp):
             actor = op.seat
         self.recent.append((self.state_id, actor, private, public, events_raw))
+        outcome = self.state.outcome()
+        if outcome is not None:  # the result first: a client reading the last view knows it
+            self._finish(msgspec.to_builtins(outcome), outcome.reason)
         for seat in self.seats:
             if seat.peer is not None:
                 shown = private if seat.index == actor else public
@@ -669,9 +672,7 @@ class Room:
             view = self._view_bytes(None, events_raw, actor, public)
             for peer in list(self.spectators):
                 peer.send(view)
-        outcome = self.state.outcome()
         if outcome is not None:
-            self._finish(msgspec.to_builtins(outcome), outcome.reason)
             return
         self._observe()
         self._maybe_bots()

@@ -243,7 +243,9 @@ class OnlineScene(Scene):
             self._open_lobby(session, lambda: session.spectate(code))
 
     def on_exit(self) -> None:
-        if self.local is not None and not any(isinstance(s, LobbyScene) for s in self.app.stack):
+        """Leaving this screen (not just covering it with the lobby) stops the background
+        server it started."""
+        if self.local is not None and self not in self.app.stack:
             self.local.stop()
             self.local = None
 
@@ -473,10 +475,10 @@ class LobbyScene(Scene):
         return room.seats[seat].name or f"Seat {seat + 1}"
 
     def on_exit(self) -> None:
-        if self.app.stack and self.app.stack[-1] is self:
-            return
+        """Leaving the lobby closes the session (the seat stays held on the server);
+        being covered by the game's screens keeps it."""
         if self in self.app.stack:
-            return  # covered by the game's screens: keep the session
+            return
         self.session.on_news = None
         self.session.close()
 

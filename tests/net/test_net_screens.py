@@ -143,7 +143,17 @@ def test_an_online_wok_game_through_the_real_screens(
                 h.key(pygame.K_ESCAPE)  # a last turn report first
             return False
 
-        _until(h, over_shown)
+        try:
+            _until(h, over_shown)
+        except TimeoutError:
+            raise AssertionError(
+                [type(x).__name__ for x in h.app.stack],
+                session.status,
+                session.ended,
+                room.seats[0].peer,
+                session.errors[-3:],
+                game.over_shown,
+            ) from None
         h.screenshot(artifacts / "net_wok_online_over.png")
         h.click(h.scene.watch_button)  # type: ignore[attr-defined]
         assert any("stays on its server" in n for n in h.notices)
@@ -179,3 +189,23 @@ def test_an_online_tactics_battle_opens_on_the_battle_screen(
         _until(h, lambda: room.state_id > 0 or 0 in room.state.awaiting())
         h.frames(3)
         h.screenshot(artifacts / "net_tactics_online.png")
+
+
+def test_host_on_this_computer_starts_a_server_in_the_background() -> None:
+    with Harness(size=(1280, 800)) as h:
+        online = OnlineScene(h.app)
+        h.push(online)
+        h.click(online.host_here)
+        lobby = h.scene
+        assert isinstance(lobby, LobbyScene) and online.local is not None
+        local = online.local.server
+        assert lobby.session.code in local.rooms and lobby.session.seat == 0
+        h.key(pygame.K_ESCAPE)  # leave the lobby: its session closes
+        _until(
+            h,
+            lambda: (
+                h.scene is online and local.rooms[lobby.session.code or ""].seats[0].peer is None
+            ),
+        )
+        h.key(pygame.K_ESCAPE)  # leave the Online screen: the background server stops
+        assert online.local is None
