@@ -150,6 +150,7 @@ def test_screenshots_of_every_panel_the_report_and_charts(
         scene = GameScene(h.app, match, bot_delay=1e9)
         h.push(scene)
         assert isinstance(h.scene, ReportScene)
+        assert PAGES[h.scene.page] == "Battles"  # a report opens on its first news
         for i, page in enumerate(PAGES):
             h.click(h.scene.tabs[i])
             assert PAGES[h.scene.page] == page

@@ -27,7 +27,7 @@ from suite.wok.screens import open_setup
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.match import SeatPlan, WokMatch
 from suite.wok.screens.replay import ReplayScene
-from suite.wok.screens.report import GameOverScene, ReportScene
+from suite.wok.screens.report import PAGES, GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
 
 MAX_TURNS = 40
@@ -187,7 +187,8 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         scene = h.scene if isinstance(h.scene, GameScene) else h.app.stack[-2]
         assert isinstance(scene, GameScene)
         scene.bot_delay = 0.0
-        assert isinstance(h.scene, ReportScene)  # the turn-0 report
+        assert isinstance(h.scene, ReportScene)  # the turn-0 report, on its Top Ten
+        assert PAGES[h.scene.page] == "Top Ten"
         assert_idle(h)
         turns = 0
         while not isinstance(h.scene, GameOverScene) and turns < MAX_TURNS:

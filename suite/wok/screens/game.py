@@ -935,7 +935,11 @@ class GameScene(Scene):
         owner = "neutral" if prov.owner < 0 else v.players[prov.owner].name
         lines = [(f"{p} {mp.name} - {owner}", theme.TEXT, True)]
         fig = prov.figures
-        if fig is None:
+        if fig is None and prov.owner < 0 and self.form.planner is not None:
+            arm, _, dfn = self.form.planner.neutral_estimate()
+            guess = f"not seen; if untouched: ~{arm} ARM, DEF {dfn:.1f}"
+            lines.append((guess, theme.TEXT_MUTED, False))
+        elif fig is None:
             lines.append(("figures unknown (spy it)", theme.TEXT_MUTED, False))
         else:
             if prov.seen is not None and prov.seen < v.turn:

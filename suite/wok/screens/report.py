@@ -168,7 +168,7 @@ class ReportScene(Scene):
         super().__init__(app)
         self.view = view
         self.history = list(history)
-        self.page = 0
+        self.page = self._first_page()
         self.scroll = 0
         self.colour_index = 0
         self.tabs = [
@@ -187,6 +187,20 @@ class ReportScene(Scene):
             for i, r_name in enumerate(_name(view, r.colour) for r in view.reports)
         ]
         self.on_resize(app.size)
+
+    def _first_page(self) -> int:
+        """The first page with news (battles, then bombs and spies, then cancellations);
+        the Top Ten when the turn had none (turn 0)."""
+        r = self.view.reports[0] if self.view.reports else None
+        if r is None:
+            return 0
+        if r.battles:
+            return PAGES.index("Battles")
+        if r.bombings or r.spying or r.intel or r.upgrades or r.trades:
+            return PAGES.index("Bombs & spies")
+        if r.cancelled or r.rips:
+            return PAGES.index("Cancelled & RIPs")
+        return PAGES.index("Top Ten")
 
     def _goto(self, i: int) -> Callable[[], None]:
         def go() -> None:
