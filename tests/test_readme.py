@@ -68,7 +68,9 @@ def test_every_readme_command_runs_as_written(command: str, tmp_path: Path) -> N
     if args[1:2] == ["serve"]:
         serve_until_healthy(args, env, tmp_path)
         return
-    result = subprocess.run(args, cwd=ROOT, capture_output=True, timeout=240, env=env)
+    # Paths the README names are the repository's; anything a command writes lands in tmp.
+    args = [str(ROOT / a) if a.startswith("assets/") else a for a in args]
+    result = subprocess.run(args, cwd=tmp_path, capture_output=True, timeout=240, env=env)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
 
 

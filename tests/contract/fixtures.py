@@ -66,6 +66,7 @@ def _wok_fog(state: State, owner: Seat, rng: Rng) -> State | None:
     for colour in colours:
         record = data["colours"][colour]
         record["gold"] = record.get("gold", 0) + 1 + rng.randbelow(50)
+        record["tech"] = min(999, record.get("tech", 0) + 1 + rng.randbelow(9))
         changed = True
     orders = data.get("orders", {})
     if str(owner) in orders:
@@ -86,6 +87,9 @@ def _tactics_xp(state: State, owner: Seat, rng: Rng) -> State | None:
     return _reload("tactics", data)
 
 
+WOK_RULESETS = {4: "wok4", 5: "intermediate"}
+"""Which WoK rule set the playouts of each player count use (the others: Standard)."""
+
 FIXTURES: dict[str, GameFixture] = {
     "worldwar": GameFixture(
         config=lambda n: {"players": n, "map": "classic", "cards": "increasing", "max_turns": 12},
@@ -94,8 +98,13 @@ FIXTURES: dict[str, GameFixture] = {
         perturb_hidden=_worldwar_hands,
     ),
     "wok": GameFixture(
-        config=lambda n: {"players": n, "variant": "skirmish", "max_turns": 6},
-        player_counts=(2, 5, 10),
+        config=lambda n: {
+            "players": n,
+            "variant": "skirmish",
+            "ruleset": WOK_RULESETS.get(n, "standard"),
+            "max_turns": 6,
+        },
+        player_counts=(2, 4, 5, 10),
         hidden="the figures of provinces under fog (intel shows only what spies saw, "
         "with its turn), gold, and every seat's orders until the turn runs",
         perturb_hidden=_wok_fog,

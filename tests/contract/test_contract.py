@@ -74,13 +74,12 @@ def playout(
     raise AssertionError(f"{game}: no outcome after {fixture.max_actions} random actions")
 
 
-def cases(counts: str = "all") -> list[Any]:
+def cases() -> list[Any]:
+    """(game, players) for every registered game and player count its fixture names."""
     out = []
     for game in GAMES:
         fixture = FIXTURES.get(game)
         players = fixture.player_counts if fixture else (registered_games()[game].players[0],)
-        if counts == "first":
-            players = players[:1]
         out.extend(pytest.param(game, n, id=f"{game}-{n}p") for n in players)
     return out
 
@@ -166,7 +165,7 @@ def assert_refused_or_legal(state: State, game: str, seat: Any, action: Any) -> 
     trial.check()
 
 
-@pytest.mark.parametrize(("game", "players"), cases("first"))
+@pytest.mark.parametrize(("game", "players"), cases())
 def test_illegal_actions_change_nothing(game: str, players: int) -> None:
     rng = Rng(5)
     seen: list[Action] = []
@@ -198,7 +197,7 @@ def random_action_of(state: State, awaited: list[Seat]) -> Action:
 # -- snapshots, replays, JSON -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "players"), cases("first"))
+@pytest.mark.parametrize(("game", "players"), cases())
 def test_snapshots_round_trip_and_continue_identically(game: str, players: int) -> None:
     spec = spec_of(game)
     actions: list[tuple[Seat, Action]] = []
@@ -217,7 +216,7 @@ def test_snapshots_round_trip_and_continue_identically(game: str, players: int) 
     assert replayed.to_dict() == state.to_dict(), "same seed and actions must give the same state"
 
 
-@pytest.mark.parametrize(("game", "players"), cases("first"))
+@pytest.mark.parametrize(("game", "players"), cases())
 def test_replays_rebuild_the_same_state(game: str, players: int, tmp_path: Any) -> None:
     fixture = fixture_of(game)
     recorder = Recorder(game, fixture.config(players), 6)
@@ -230,7 +229,7 @@ def test_replays_rebuild_the_same_state(game: str, players: int, tmp_path: Any) 
     assert Replay.load(path).play().to_dict() == recorder.state.to_dict()
 
 
-@pytest.mark.parametrize(("game", "players"), cases("first"))
+@pytest.mark.parametrize(("game", "players"), cases())
 def test_actions_views_and_events_round_trip_through_json(game: str, players: int) -> None:
     spec = spec_of(game)
     for n, (state, _seat, action, events) in enumerate(playout(game, players, 7)):
