@@ -147,7 +147,7 @@ def test_a_full_turn_of_orders_is_sent_exactly(artifacts: Path) -> None:
         assert sent == SubmitOrders(sets=(expected,), ready=True)
 
 
-def test_ready_locks_orders_until_unready() -> None:
+def test_ready_locks_orders_until_unready(artifacts: Path) -> None:
     with Harness(size=(1280, 800)) as h:
         scene = new_game(h, bot="robot", delay=1e9)  # the bot waits: the turn cannot run
         close_report(h)
@@ -157,6 +157,9 @@ def test_ready_locks_orders_until_unready() -> None:
         h.key(pygame.K_RETURN)
         h.key(pygame.K_r)
         assert scene.view.is_ready and scene.form.locked
+        for size in ((800, 560), (1920, 1080), (1280, 800)):
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_ready_locked_{size[0]}x{size[1]}.png")
         h.key(pygame.K_5)
         click_province(h, scene, home)
         h.key(pygame.K_RETURN)  # locked: nothing is added

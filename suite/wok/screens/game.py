@@ -24,7 +24,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import ConfirmScene
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button, draw_panel, draw_tooltip
+from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
@@ -613,12 +613,13 @@ class GameScene(Scene):
             button.draw_tooltip(surface)
         if self.view.outcome is None and self.seat is not None and self.view.is_ready:
             waiting = [self.match.seats[s].name for s in self.view.awaiting]
-            if waiting:
-                draw_tooltip(
-                    surface,
-                    "Waiting for " + ", ".join(waiting),
-                    (self.map_rect.x, self.map_rect.bottom - 70),
-                )
+            if waiting and not self.show_table:  # where the overlay key goes otherwise
+                text = "Waiting for " + ", ".join(waiting)
+                width = min(px(330), self.map_rect.width // 2 - 12)
+                rect = pygame.Rect(0, 0, width, px(26))
+                rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
+                draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, radius=8)
+                label(surface, text, rect.center, size=13, anchor="center", width=width - 16)
 
     def overlay_key(self) -> list[tuple[tuple[int, int, int] | None, str]]:
         """What the outlines on the map mean now (bombing ranges with their hit chances,

@@ -468,7 +468,9 @@ class OrderForm:
         )
         y = self._pick_y
         muted = theme.TEXT_MUTED
-        if self.phase in NEEDS_SOURCE:
+        if self.locked:  # nothing to pick: the message says why
+            pass
+        elif self.phase in NEEDS_SOURCE:
             first = "From" if self.phase in NEEDS_TARGET else "Province"
             label(surface, f"{first}:", (x, y), size=14, colour=muted)
             half = w // 2 if self.phase in NEEDS_TARGET else w
@@ -500,7 +502,7 @@ class OrderForm:
                 colour=muted,
                 width=w,
             )
-        if self.kind.choices:
+        if self.kind.choices and not self.locked:
             label(surface, "Kind:", (x, self.kind.rect.y + px(4)), size=14, colour=muted)
             self.kind.shown = kind_label
             self.kind.draw(surface)
@@ -520,8 +522,9 @@ class OrderForm:
         lines = [
             (part, colour) for text, colour in self.message for part in wrap_text(text, px(13), w)
         ]
+        msg_y = self._pick_y if self.locked else self._msg_y  # locked: no fields above
         for i, (text, colour) in enumerate(lines[: self._msg_lines]):
-            label(surface, text, (x, self._msg_y + i * px(17)), size=13, colour=colour, width=w)
+            label(surface, text, (x, msg_y + i * px(17)), size=13, colour=colour, width=w)
         if not self.locked:
             self.add_button.enabled = self.can_add()
             self.add_button.draw(surface)
@@ -665,7 +668,7 @@ class OrderForm:
         elif not v.alive:
             status = "You are out of the game"
         elif v.is_ready:
-            status = "Ready: orders sent and locked"
+            status = "Ready: orders locked"
         elif self.draft.same_as(v) and v.orders:
             status = f"{_orders(self.draft.total())} sent, not ready"
         else:
