@@ -95,6 +95,12 @@ def _op(op: str) -> str:
     return op.replace("_", " ").lower()
 
 
+def _troops(troops: dict[str, int] | None) -> str:
+    """ "ARM 10, PIK 5" (the types present), or "none"."""
+    shown = ", ".join(f"{k} {n}" for k, n in (troops or {}).items() if n)
+    return shown or "none"
+
+
 def _section(title: str, lines: list[Line]) -> list[Line]:
     """`lines` under a heading, or nothing when there are none."""
     return [(title, theme.TEXT, True), *lines] if lines else []
@@ -453,9 +459,12 @@ class ReportScene(Scene):
                 bold=True,
                 width=card.width - 16,
             )
+            powers = f"PATT {b.patt:.0f} vs PDEF {b.pdef:.0f}"
+            if b.troops_sent or b.troops_defending:  # Intermediate's troop types
+                powers += f"; {_troops(b.troops_sent)} against {_troops(b.troops_defending)}"
             label(
                 surface,
-                f"PATT {b.patt:.0f} vs PDEF {b.pdef:.0f}",
+                powers,
                 (card.x + 8, card.y + px(23)),
                 size=12,
                 colour=theme.TEXT_MUTED,
