@@ -21,7 +21,7 @@ from suite.core.session import LocalSession
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.widgets import draw_panel
+from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.config import SEAT_NAMES, known_rulesets
 from suite.wok.rules.maps import SHIPPED
 from suite.wok.rules.ruleset import load_ruleset
@@ -449,7 +449,7 @@ class SetupScene(Scene):
             notes.append("last one standing wins; a unanimous vote ends the game")
         if var.alliances:
             n = rules.end.alliance_min_players
-            notes.append(f"with {n} or more players, two colours may ally and win together")
+            notes.append(f"{n}+ players: two colours may ally and win together")
         if var.nap_until:
             naps = ", ".join(
                 f"{a}-{a} to turn {t}" for a, t in zip("ABC", var.nap_until, strict=False)
@@ -462,15 +462,12 @@ class SetupScene(Scene):
         if var.rips_to_win:
             notes.append(f"first to {var.rips_to_win} RIPs wins")
         y = self.seat_kinds[-1].rect.bottom + 10 if self.seat_kinds else self.card.y + 80
-        for note in notes:
-            label(
-                surface,
-                note,
-                (sx, y),
-                size=13,
-                colour=theme.TEXT_MUTED,
-                width=self.card.right - sx - 24,
-            )
+        room = self.card.right - sx - 24
+        lines = [part for note in notes for part in wrap_text(note, px(13), room)]
+        for text in lines:
+            if y + px(18) > self.start_button.rect.y - px(4):
+                break
+            label(surface, text, (sx, y), size=13, colour=theme.TEXT_MUTED, width=room)
             y += px(18)
         if self.message:
             label(
