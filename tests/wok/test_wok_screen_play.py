@@ -299,3 +299,25 @@ def test_the_map_zooms_at_the_mouse_and_pans_by_dragging(artifacts: Path) -> Non
         assert scene.mapview.province_at((spot[0] + 40, spot[1] + 30)) == home
         h.key(pygame.K_0)
         assert scene.mapview.zoom == 1.0
+
+
+def test_the_figures_box_never_covers_the_province_it_describes() -> None:
+    with Harness(size=(1280, 800)) as h:
+        scene = new_game(h, delay=1e9)
+        close_report(h)
+        rect = scene.map_rect
+        top = min(range(len(scene.view.provinces)), key=lambda p: scene.mapview.centre(p)[1])
+        h.move(scene.mapview.centre(top))
+        box = scene.info_rect
+        assert box is not None and box.left == rect.left + 6
+        under = [
+            p
+            for p in range(len(scene.view.provinces))
+            if box.colliderect(scene.mapview.bounds(p))
+            and scene.mapview.province_at(scene.mapview.centre(p)) == p
+        ]
+        assert under, "no province under the box's usual place"
+        h.move(scene.mapview.centre(under[0]))
+        assert scene.hover == under[0] and scene.info_rect is not None
+        assert scene.info_rect.right == rect.right - 6  # moved to the other corner
+        assert not scene.info_rect.collidepoint(scene.mapview.centre(under[0]))

@@ -72,6 +72,7 @@ class GameScene(Scene):
         self.clock_shown = -1
         self.over_shown = False
         self.passing = False
+        self.info_rect: pygame.Rect | None = None  # the hovered province's figures box
         self._form_key: tuple[object, ...] = ()
         self.form = OrderForm(self.ready, self.unready, app.request_redraw)
         self.mapview = WokMapView(self.view.map, pygame.Rect(0, 0, 100, 100))
@@ -919,6 +920,7 @@ class GameScene(Scene):
 
     def _info(self, surface: pygame.Surface) -> None:
         p = self.hover if self.hover is not None else self.form.source
+        self.info_rect = None
         if p is None:
             hint = "Hover a province for its figures; click to pick it for an order"
             label(
@@ -1008,6 +1010,9 @@ class GameScene(Scene):
         lh = px(17)
         rect = pygame.Rect(self.map_rect.x + 6, 0, width, 10 + lh * len(lines))
         rect.bottom = self.map_rect.bottom - 6
+        if rect.colliderect(self.mapview.bounds(p)):
+            rect.right = self.map_rect.right - 6  # never over the province it describes
+        self.info_rect = rect
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=230)
         for i, (text, ink, bold) in enumerate(lines):
             label(

@@ -149,6 +149,12 @@ class WokMapView:
             round(self._origin[1] + pt[1] * self.scale),
         )
 
+    def bounds(self, province: int) -> pygame.Rect:
+        """The province's bounding box on screen."""
+        xs = [x for x, _ in self._screen_polys[province]]
+        ys = [y for _, y in self._screen_polys[province]]
+        return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
     def centre(self, province: int) -> tuple[int, int]:
         return self._labels[province]
 
