@@ -6,13 +6,25 @@ but receives no input until the dialog is gone, and Esc cancels it like any othe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pygame
 
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, wrap_text
+
+VEIL = (4, 6, 12)
+MenuEntry = tuple[str, str, Callable[[], object]]
+"""A menu entry: (label, tooltip, what to run once the menu has closed)."""
+
+
+def veil(surface: pygame.Surface, alpha: int = 170) -> None:
+    """Dim all of `surface` (the screen under an overlay) with a dark veil."""
+    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    layer.fill((*VEIL, alpha))
+    surface.blit(layer, (0, 0))
 
 
 class ConfirmScene(Scene):
@@ -38,6 +50,7 @@ class ConfirmScene(Scene):
         self.on_confirm = on_confirm
         self.on_cancel = on_cancel
         self.answer: bool | None = None
+        self.k = 1.0
         self.rect = pygame.Rect(0, 0, 480, 220)
         self.confirm_button = Button(
             confirm_label, pygame.Rect(0, 0, 160, 48), self.confirm, primary=True
@@ -46,9 +59,16 @@ class ConfirmScene(Scene):
         self.on_resize(app.size)
 
     def on_resize(self, size: tuple[int, int]) -> None:
+        """Centre the dialog, sized by the window's UI factor (`suite.ui.scale`)."""
+        k = self.k = ui_factor(size)
+        self.rect.size = (min(px(480, k), size[0] - 40), px(220, k))
         self.rect.center = (size[0] // 2, size[1] // 2)
-        self.cancel_button.rect.bottomright = (self.rect.centerx - 10, self.rect.bottom - 26)
-        self.confirm_button.rect.bottomleft = (self.rect.centerx + 10, self.rect.bottom - 26)
+        for button in (self.cancel_button, self.confirm_button):
+            button.rect.size = (px(160, k), px(48, k))
+            button.font_size = px(18, k)
+        bottom = self.rect.bottom - px(26, k)
+        self.cancel_button.rect.bottomright = (self.rect.centerx - px(10, k), bottom)
+        self.confirm_button.rect.bottomleft = (self.rect.centerx + px(10, k), bottom)
 
     def confirm(self) -> None:
         self._close(True)
@@ -85,28 +105,106 @@ class ConfirmScene(Scene):
         self.cancel_button.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((4, 6, 12, 175))
-        surface.blit(veil, (0, 0))
+        veil(surface, 175)
+        k = self.k
         draw_panel(surface, self.rect, colour=theme.PANEL, border=theme.ACCENT, alpha=252)
         draw_text(
             surface,
             self.question,
-            (self.rect.centerx, self.rect.y + 28),
-            size=26,
+            (self.rect.centerx, self.rect.y + px(28, k)),
+            size=px(26, k),
             bold=True,
             anchor="midtop",
         )
-        y = self.rect.y + 74
-        for line in wrap_text(self.detail, 16, self.rect.width - 60):
+        y = self.rect.y + px(74, k)
+        for line in wrap_text(self.detail, px(16, k), self.rect.width - px(60, k)):
             draw_text(
                 surface,
                 line,
                 (self.rect.centerx, y),
-                size=16,
+                size=px(16, k),
                 colour=theme.TEXT_MUTED,
                 anchor="midtop",
             )
-            y += theme.font(16).get_linesize()
+            y += theme.font(px(16, k)).get_linesize()
         self.cancel_button.draw(surface)
         self.confirm_button.draw(surface)
+
+
+class MenuScene(Scene):
+    """A titled column of buttons over the dimmed screen (an Esc menu, a list of saves or
+    replays). A click on an entry closes the menu, then runs the entry; Esc closes it
+    without running anything. The first entry is the primary one. The column follows the
+    window's UI factor and shrinks its steps so that every entry fits the window."""
+
+    transparent = True
+
+    def __init__(
+        self,
+        app: App,
+        title: str,
+        entries: Sequence[MenuEntry],
+        *,
+        width: int = 300,
+        font_size: int = 16,
+    ) -> None:
+        super().__init__(app)
+        self.title = title
+        self.width = width
+        self.font_size = font_size
+        self.k = 1.0
+        self.buttons = [
+            Button(label, pygame.Rect(0, 0, width, 42), self._closing(run), tooltip=tip)
+            for label, tip, run in entries
+        ]
+        if self.buttons:
+            self.buttons[0].primary = True
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.on_resize(app.size)
+
+    def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
+        def go() -> None:
+            if self.app.stack and self.app.scene is self:
+                self.app.pop()
+            run()
+
+        return go
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        k = self.k = ui_factor(size)
+        count = max(1, len(self.buttons))
+        step = max(44, min(px(52, k), (size[1] - px(140, k)) // count))
+        self.rect.size = (px(self.width + 60, k), px(80, k) + step * len(self.buttons))
+        self.rect.center = (size[0] // 2, size[1] // 2)
+        for i, button in enumerate(self.buttons):
+            button.rect.size = (px(self.width, k), min(px(42, k), step - 4))
+            button.font_size = px(self.font_size, k)
+            button.rect.midtop = (self.rect.centerx, self.rect.y + px(62, k) + i * step)
+
+    def animating(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        for button in self.buttons:
+            if button.handle_event(event):
+                return
+
+    def update(self, dt: float) -> None:
+        for button in self.buttons:
+            button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        veil(surface)
+        draw_panel(surface, self.rect, border=theme.ACCENT, alpha=250)
+        draw_text(
+            surface,
+            self.title,
+            (self.rect.centerx, self.rect.y + px(16, self.k)),
+            size=px(22, self.k),
+            bold=True,
+            anchor="midtop",
+        )
+        for button in self.buttons:
+            button.draw(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)

@@ -36,7 +36,6 @@ from suite.tactics.screens.field import Battlefield, Marks
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.iso import ZOOMS, Projection, turned, unturned
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle, trimmed
-from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.popup import popup_lines
 from suite.tactics.screens.profile import (
     TacticsProfile,
@@ -49,7 +48,7 @@ from suite.tactics.screens.setup import SetupScene
 from suite.tactics.screens.sounds import PackSounds
 from suite.ui.app import Scene
 from suite.ui.audio import Audio
-from suite.ui.dialogs import ConfirmScene
+from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.game_cards import GameUI
 from suite.ui.harness import Harness
 

@@ -20,9 +20,8 @@ from suite.tactics.screens import setup as setup_screen
 from suite.tactics.screens.drivers import ReplayDriver
 from suite.tactics.screens.game import SPEEDS, BattleScene
 from suite.tactics.screens.gameover import GameOverScene
-from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.setup import SetupScene
-from suite.ui.dialogs import ConfirmScene
+from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.harness import Harness
 
 MAX_STEPS = 6000

@@ -22,12 +22,12 @@ from suite.tactics.screens.drivers import LiveDriver
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.gameover import GameOverScene
 from suite.tactics.screens.match import SeatInfo, battle_config, start_battle
-from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.profile import TacticsProfile
 from suite.tactics.screens.ratings import Records
 from suite.tactics.screens.setup import SetupScene
 from suite.tactics.skins import FRAME_NAMES
+from suite.ui.dialogs import MenuScene
 from suite.ui.harness import Harness
 
 from .conftest import type_pack_folder

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from suite.ui.dialogs import MenuScene
 from suite.ui.harness import Harness
 from suite.worldwar.screens import open_setup
 from suite.worldwar.screens.game import GameScene
 from suite.worldwar.screens.match import Match, SeatInfo, save_summary, saves_dir
-from suite.worldwar.screens.overlays import MenuScene
 from suite.worldwar.screens.setup import SetupScene
 
 

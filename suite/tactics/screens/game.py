@@ -40,14 +40,13 @@ from suite.tactics.screens.buttons import TOOL_SIZE, make_tools, pack_button_ima
 from suite.tactics.screens.drivers import Driver
 from suite.tactics.screens.field import Battlefield, Marks
 from suite.tactics.screens.match import SeatInfo
-from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.popup import draw_popup
 from suite.tactics.screens.profile import TacticsProfile
 from suite.tactics.screens.sounds import PackSounds
 from suite.tactics.skins import STAND, frame_index
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.dialogs import ConfirmScene
+from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import TOOLTIP_DELAY, draw_text, fit_text, text_image
 

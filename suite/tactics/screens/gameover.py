@@ -18,10 +18,10 @@ from suite.tactics.screens import hud
 from suite.tactics.screens.book import team_colour
 from suite.tactics.screens.game import BattleScene
 from suite.tactics.screens.match import save_replay
-from suite.tactics.screens.menus import veil
 from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.dialogs import veil
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 

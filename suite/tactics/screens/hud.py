@@ -24,9 +24,9 @@ from suite.tactics.screens.book import (
     draw_stats,
     team_colour,
 )
-from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import Scene
+from suite.ui.dialogs import veil
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 

@@ -18,9 +18,9 @@ from suite.tactics.assets.check import summary
 from suite.tactics.assets.model import Pack, Problem
 from suite.tactics.assets.pack import load_pack
 from suite.tactics.rules.packs import playable_maps
-from suite.tactics.screens.menus import veil
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.dialogs import veil
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 

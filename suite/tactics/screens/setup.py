@@ -54,13 +54,13 @@ from suite.tactics.screens.match import (
     start_battle,
     trimmed,
 )
-from suite.tactics.screens.menus import MenuScene
 from suite.tactics.screens.packs import PackScene
 from suite.tactics.screens.profile import autosave_path, load_profile, save_profile
 from suite.tactics.screens.ratings import Records
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.dialogs import MenuScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 

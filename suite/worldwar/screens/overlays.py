@@ -9,6 +9,7 @@ import pygame
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.dialogs import veil
 from suite.ui.widgets import Button, draw_panel, draw_text
 
 SHORTCUTS = (
@@ -29,12 +30,6 @@ SHORTCUTS = (
     ("F1", "this help"),
     ("Esc", "clear the selection, or the menu: save, help, leave"),
 )
-
-
-def _veil(surface: pygame.Surface, alpha: int = 170) -> None:
-    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    veil.fill((4, 6, 12, alpha))
-    surface.blit(veil, (0, 0))
 
 
 class PassScene(Scene):
@@ -125,7 +120,7 @@ class HelpScene(Scene):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
-        _veil(surface)
+        veil(surface)
         w, h = surface.get_size()
         step = max(22, min(30, (h - 110) // len(SHORTCUTS)))  # fits 800x560
         size = 16 if step >= 26 else 14
@@ -153,76 +148,3 @@ class HelpScene(Scene):
             )
             draw_text(surface, what, (rect.x + 210, y), size=size)
             y += step
-
-
-class MenuScene(Scene):
-    """A titled column of buttons over the dimmed screen (the Esc menu, the list of saves
-    or replays). Each action is (label, tooltip, run): clicking closes the menu, then runs
-    it; Esc closes it without running anything. The first button is the primary one."""
-
-    transparent = True
-
-    def __init__(
-        self,
-        app: App,
-        title: str,
-        actions: list[tuple[str, str, Callable[[], object]]],
-        *,
-        width: int = 280,
-        font_size: int = 18,
-    ) -> None:
-        super().__init__(app)
-        self.title = title
-        self.buttons: list[Button] = []
-        for label, tip, run in actions:
-            self.buttons.append(
-                Button(
-                    label,
-                    pygame.Rect(0, 0, width, 46),
-                    self._closing(run),
-                    tooltip=tip,
-                    font_size=font_size,
-                )
-            )
-        self.buttons[0].primary = True
-        self.on_resize(app.size)
-
-    def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
-        def go() -> None:
-            if self.app.stack and self.app.scene is self:
-                self.app.pop()
-            run()
-
-        return go
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        step = min(56, max(48, (size[1] - 160) // max(1, len(self.buttons))))
-        top = size[1] // 2 - (len(self.buttons) * step) // 2 + 24
-        for i, button in enumerate(self.buttons):
-            button.rect.midtop = (size[0] // 2, top + step * i)
-
-    def animating(self) -> bool:
-        return False  # still until input
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        for button in self.buttons:
-            if button.handle_event(event):
-                return
-
-    def update(self, dt: float) -> None:
-        for button in self.buttons:
-            button.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        _veil(surface)
-        first, last = self.buttons[0].rect, self.buttons[-1].rect
-        rect = pygame.Rect(0, 0, first.width + 80, last.bottom - first.top + 100)
-        rect.midtop = (first.centerx, first.y - 70)
-        draw_panel(surface, rect, border=theme.ACCENT, alpha=250, radius=12)
-        draw_text(
-            surface, self.title, (rect.centerx, rect.y + 18), size=24, bold=True, anchor="midtop"
-        )
-        for button in self.buttons:
-            button.draw(surface)
-        for button in self.buttons:
-            button.draw_tooltip(surface)

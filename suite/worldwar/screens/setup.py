@@ -21,6 +21,7 @@ from suite.paths import user_data_dir
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.dialogs import MenuScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import (
     Button,
@@ -48,7 +49,6 @@ from suite.worldwar.screens.match import (
     load_replay,
     save_summary,
 )
-from suite.worldwar.screens.overlays import MenuScene
 
 RULES = default_rules()
 MAX_SEATS = RULES.setup.max_players
