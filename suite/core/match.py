@@ -87,7 +87,6 @@ class ActionSpace(Protocol):
 
         It may hold only what the seat's view holds.
         """
-        ...
 
 
 Legal = Sequence[Action] | ActionSpace

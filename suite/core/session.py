@@ -71,31 +71,24 @@ class Session(Protocol):
     @property
     def game(self) -> str:
         """The name of the game played."""
-        ...
 
     def view(self, seat: Seat | None) -> View:
         """The typed view of `seat` (None: a spectator's)."""
-        ...
 
     def legal(self, seat: Seat) -> Legal:
         """What `seat` may do now (empty when it is not awaited)."""
-        ...
 
     def awaiting(self) -> frozenset[Seat]:
         """Seats the match waits for."""
-        ...
 
     def outcome(self) -> Outcome | None:
         """The result once the match is over."""
-        ...
 
     def act(self, seat: Seat, action: Action) -> None:
         """Send `action` for one of this client's seats."""
-        ...
 
     def poll(self) -> list[Notice]:
         """Everything that happened since the last poll, oldest first."""
-        ...
 
 
 def is_legal(legal: Legal, action: Action) -> bool:

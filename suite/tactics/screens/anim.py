@@ -11,6 +11,7 @@ from the target, a dead piece fades out. Beats never touch the match.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,16 +88,17 @@ class Floater:
         return min(1.0, self.age / FLOAT_SECONDS)
 
 
-class Beat:
+class Beat(ABC):
     """One step of the show; `update` returns True when it is over."""
 
     focus: tuple[float, float] | None = None  # the cell the camera follows
 
-    def start(self, figures: dict[int, Figure], sound: Sound) -> None:
+    def start(self, figures: dict[int, Figure], sound: Sound) -> None:  # noqa: B027 (an optional hook)
         """Called once before the first update."""
 
+    @abstractmethod
     def update(self, dt: float, figures: dict[int, Figure], floaters: list[Floater]) -> bool:
-        raise NotImplementedError
+        """Advance by `dt` seconds; True once this beat is over."""
 
 
 @dataclass
@@ -107,7 +109,7 @@ class Hop(Beat):
     path: Sequence[tuple[int, int]]
     t: float = 0.0
 
-    def start(self, figures: dict[int, Figure], sound: Sound) -> None:
+    def start(self, figures: dict[int, Figure], sound: Sound) -> None:  # noqa: B027 (an optional hook)
         sound("go", self.uid)
         if self.path:
             self.focus = (float(self.path[0][0]), float(self.path[0][1]))
@@ -146,7 +148,7 @@ class Strike(Beat):
     target_hp: int
     t: float = 0.0
 
-    def start(self, figures: dict[int, Figure], sound: Sound) -> None:
+    def start(self, figures: dict[int, Figure], sound: Sound) -> None:  # noqa: B027 (an optional hook)
         sound("attack", self.attacker)
         sound(self.result, self.attacker)  # the weapon's hit, miss or crit
         if self.result != "miss":
@@ -187,7 +189,7 @@ class Fade(Beat):
     uid: int
     t: float = 0.0
 
-    def start(self, figures: dict[int, Figure], sound: Sound) -> None:
+    def start(self, figures: dict[int, Figure], sound: Sound) -> None:  # noqa: B027 (an optional hook)
         sound("death", self.uid)
         figure = figures.get(self.uid)
         if figure is not None:

@@ -20,15 +20,12 @@ class Driver(Protocol):
     @property
     def session(self) -> Session:
         """The match this driver plays."""
-        ...
 
     def local_humans(self) -> frozenset[Seat]:
         """Seats a person commands on this screen."""
-        ...
 
     def step(self) -> bool:
         """Let the next non-human actor act once; False when there was none."""
-        ...
 
 
 class LiveDriver:
