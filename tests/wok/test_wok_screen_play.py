@@ -108,6 +108,16 @@ def test_a_full_turn_of_orders_is_sent_exactly(artifacts: Path) -> None:
         assert top == min(50, fig.pop) - min(50, fig.pop) % 4
         for button in ("-10", "-10", "+1"):
             h.click(next(b for b in scene.form.steps if b.label == button))
+        typed = scene.form.amount
+        h.click(scene.form._amount_box)  # typing into the box: 1 and 2 do not switch panels
+        h.type_text("12")
+        h.key(pygame.K_1)
+        assert scene.form.amount == 12 and scene.form.phase == "transforms"
+        h.key(pygame.K_BACKSPACE)
+        h.key(pygame.K_BACKSPACE)
+        h.type_text(str(typed))
+        h.key(pygame.K_ESCAPE)  # typing ends, the form keeps its fields
+        assert not scene.form.typing and scene.form.amount == typed
         h.key(pygame.K_RETURN)
         # workers' aim: 5, home, step the kind to MIN
         h.key(pygame.K_5)

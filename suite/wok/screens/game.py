@@ -385,6 +385,10 @@ class GameScene(Scene):
         )
 
     def back(self) -> bool:
+        if self.form.typing:  # Esc ends typing into the amount box
+            self.form.typing = False
+            self.app.request_redraw()
+            return True
         if self.form.source is not None:
             self.form.clear_form()
             return True

@@ -17,7 +17,8 @@ from suite.wok.screens.kit import ZButton, label, px, set_zoom
 KEYS = (
     ("1, 2, ...", "the order panels, in the order their phases run"),
     ("Click map", "pick the province, then the target; right click clears the form"),
-    ("Enter", "add the order;  M max amount;  Up/Down amount +1/-1 (Shift: 10)"),
+    ("Enter", "add the order"),
+    ("Amount", "click the box and type it;  M the most;  Up/Down +1/-1 (Shift: 10)"),
     ("R / U", "ready (send and lock your orders) / unready"),
     ("Tab", "next of your colours (Duel, Trinity)"),
     ("T", "the last turn report and the charts"),

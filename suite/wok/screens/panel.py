@@ -37,6 +37,7 @@ from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
 
 ROW = 21
+AMOUNT_DIGITS = 3  # an amount typed in the box keeps its last three digits
 MESSAGE_LINES = 3  # validation, chances and preview lines when every field row is shown
 AMOUNT_STEPS = ((-10, "-10"), (-1, "-1"), (1, "+1"), (10, "+10"))
 
@@ -112,6 +113,8 @@ class OrderForm:
         self.message: list[tuple[str, tuple[int, int, int]]] = []
         self.odds: float | None = None  # the planned order's chance of success, when known
         self._msg_lines = MESSAGE_LINES
+        self.typing = False  # digits go into the amount box (after a click on it)
+        self._fresh = False  # the next digit replaces the amount
 
     # -- wiring -----------------------------------------------------------------------------
 
@@ -182,6 +185,7 @@ class OrderForm:
             self.kind.set_choices(kinds_of(self.view, phase), keep)
         self.source = self.target = None
         self.amount = 0
+        self.typing = False
         self.layout(self.rect)
         self.refresh()
 
@@ -427,10 +431,47 @@ class OrderForm:
         return out
 
     def handle_event(self, event: pygame.event.Event) -> bool:
+        if self._type_amount(event):
+            return True
         for button in self.buttons():
             if button.handle_event(event):
                 return True
         return not self.locked and bool(self.kind.choices) and self.kind.handle_event(event)
+
+    def _type_amount(self, event: pygame.event.Event) -> bool:
+        """A click on the amount box lets digits be typed into it (the first replaces the
+        amount, Backspace deletes one); Enter, Esc or a click elsewhere ends the typing."""
+        can_type = not self.locked and self.phase in HAS_AMOUNT
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            was = self.typing
+            self.typing = can_type and self._amount_box.collidepoint(event.pos)
+            self._fresh = self.typing and not was
+            if self.typing != was:
+                self.on_change()
+            return self.typing
+        if not self.typing or not can_type:
+            self.typing = False
+            return False
+        if event.type == pygame.TEXTINPUT:
+            digits = "".join(c for c in event.text if c.isdigit())
+            if digits:
+                start = "" if self._fresh else str(self.amount)
+                self.amount = int((start + digits)[-AMOUNT_DIGITS:])
+                self._fresh = False
+                self.refresh()
+            return True
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.amount //= 10
+                self._fresh = False
+                self.refresh()
+                return True
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+                self.typing = False
+                self.on_change()
+                return bool(event.key == pygame.K_ESCAPE)  # Enter still adds the order
+            return bool(pygame.K_0 <= event.key <= pygame.K_9)  # digits type, no panel switch
+        return False
 
     def update(self, dt: float) -> None:
         for button in self.buttons():
@@ -511,6 +552,8 @@ class OrderForm:
             for button in [*self.steps, self.max_button]:
                 button.draw(surface)
             pygame.draw.rect(surface, theme.PANEL_LIGHT, self._amount_box, border_radius=6)
+            if self.typing:
+                pygame.draw.rect(surface, theme.ACCENT, self._amount_box, 2, border_radius=6)
             label(
                 surface,
                 str(self.amount),
