@@ -611,6 +611,7 @@ class GameScene(Scene):
             self._table(surface)
         self._info(surface)
         self.form.draw(surface)
+        self.table_button.primary = self.show_table  # lit while the table is open
         for button in self.buttons():
             button.draw(surface)
         self.form.draw_tooltips(surface)
