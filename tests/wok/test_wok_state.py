@@ -300,3 +300,16 @@ def test_rules_import_no_pygame():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_host_sets_the_headhunting_turns() -> None:
+    from suite.core.match import ConfigError, new_game
+
+    state = new_game("wok", {"players": 2, "headhunting_turns": 4}, 3)
+    assert state.view(0).variant.protect_home_until == 4
+    restored = type(state).from_dict(state.to_dict())
+    assert restored.view(1).variant.protect_home_until == 4
+    default = new_game("wok", {"players": 2}, 3).view(0).variant.protect_home_until
+    assert default == 1
+    with pytest.raises(ConfigError, match="headhunting_turns"):
+        new_game("wok", {"players": 2, "headhunting_turns": -1}, 3)

@@ -17,6 +17,8 @@ import math
 from collections import deque
 from typing import Any
 
+import msgspec
+
 from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.wok.rules.belief import believed_world
@@ -64,6 +66,12 @@ def _seat_view(view: object) -> WokView:
     return view
 
 
+def seat_variant(w: World, v: WokView) -> Variant:
+    """The variant as the seat's view gives it (the host may change its headhunting turns)."""
+    variant = w.rules.variant(v.variant.name)
+    return msgspec.structs.replace(variant, protect_home_until=v.variant.protect_home_until)
+
+
 class RobotBot:
     """The S16 robot doctrine as a seat's bot (unknown provinces are estimated)."""
 
@@ -72,7 +80,7 @@ class RobotBot:
     def choose(self, view: Any, legal: Any, rng: Rng) -> Action:
         v = _seat_view(view)
         w = believed_world(v)
-        variant = w.rules.variant(v.variant.name)
+        variant = seat_variant(w, v)
         sets = tuple(robot_orders(w, variant, c, v.turn) for c in sorted(v.own()))
         return SubmitOrders(sets=sets, ready=True)
 
@@ -131,7 +139,7 @@ class GeneralBot:
         w = believed_world(v)
         plain_arm = list(w.arm)
         _fold_troops(w)
-        variant = w.rules.variant(v.variant.name)
+        variant = seat_variant(w, v)
         friends = {c.colour for c in v.colours}
         intel = {i.colour: i.turn for i in v.player_intel}
         rips = sum(1 for p in v.players if p.colour in friends for r in p.rips if r not in friends)

@@ -5,7 +5,9 @@ out, other variants default to 2), `variant` (a variant of the rule set), `rules
 (a shipped rule set: assets/wok/rules/<name>.toml), `map` (a shipped map's name, a
 .tmx/.json path or a number of provinces), `robots` (Skirmish: the last n colours are
 robots), `names` (seat names), `max_turns` (0: the rule set's cap), `clock` (a turn-clock
-preset). An unknown key or a bad value is refused with `ConfigError` naming it.
+preset), `headhunting_turns` (the host's headhunting protection, S12: home provinces are
+protected through this turn; default: the variant's). An unknown key or a bad value is
+refused with `ConfigError` naming it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import msgspec
 
 from suite.core.match import ConfigError
-from suite.wok.rules.ruleset import RuleSet, load_ruleset, ruleset_path
+from suite.wok.rules.ruleset import RuleSet, Variant, load_ruleset, ruleset_path
 
 SEAT_NAMES = ("Han", "Kor", "Mir", "Tal", "Vey", "Sol", "Ura", "Bex", "Dov", "Fen")
 
@@ -31,6 +33,7 @@ class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     names: tuple[str, ...] = SEAT_NAMES
     max_turns: int = 0
     clock: str = "standard"
+    headhunting_turns: int | None = None
 
     def __post_init__(self) -> None:
         if not ruleset_path(self.ruleset).is_file() or "/" in self.ruleset:
@@ -43,6 +46,11 @@ class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         if self.clock not in rules.clock:
             known = ", ".join(sorted(rules.clock))
             raise ValueError(f"unknown clock preset {self.clock!r} (key `clock`; have: {known})")
+        if self.headhunting_turns is not None and not 0 <= self.headhunting_turns <= 99:
+            raise ValueError(
+                f"headhunting_turns must be 0..99, not {self.headhunting_turns} "
+                "(key `headhunting_turns`)"
+            )
         if self.max_turns < 0:
             raise ValueError(f"max_turns must be 0 or more, not {self.max_turns} (key `max_turns`)")
         seats = rules.variants[self.variant].seats
@@ -53,6 +61,13 @@ class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
     def rules(self) -> RuleSet:
         return load_ruleset(self.ruleset)
+
+    def variant_rules(self) -> Variant:
+        """The variant's figures, with the host's headhunting turns when given."""
+        variant = self.rules().variant(self.variant)
+        if self.headhunting_turns is None:
+            return variant
+        return msgspec.structs.replace(variant, protect_home_until=self.headhunting_turns)
 
     def player_count(self) -> int:
         """`players`, or the variant's one player count, or 2."""

@@ -387,10 +387,11 @@ class WokState:
         colours = [Colour.from_dict(c) for c in d["colours"]]
         world = World(board, rules, colours)
         world.load_provinces(d["provinces"])
+        config = read_config(d["config"])
         state = cls(
             rules=rules,
-            variant=rules.variant(str(d["variant"])),
-            config=read_config(d["config"]),
+            variant=config.variant_rules(),
+            config=config,
             board=board,
             world=world,
             rng=Rng.from_dict(d["rng"]),
@@ -483,7 +484,7 @@ def create(config: Any, seed: int) -> WokState:
     value; ValueError says when the map has no room for the homes."""
     cfg = read_config(config)
     rules = cfg.rules()
-    variant = rules.variant(cfg.variant)
+    variant = cfg.variant_rules()
     players = cfg.player_count()
     seats = variant.seats or players - cfg.robots
     if len(cfg.names) < seats:
