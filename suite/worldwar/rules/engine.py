@@ -122,6 +122,7 @@ class WorldWarState:
         "start_events",
         "version",
         "_pair",
+        "_placing",
         "view_shared",
         "view_templates",
         "last_views",
@@ -201,6 +202,9 @@ class WorldWarState:
         self.start_events: list[Event] = []
         self.version = 0
         self._pair = (0, 0)
+        # The armies a `PlaceMany` puts on each territory (index), and their total, left
+        # by its check for the action that follows.
+        self._placing: tuple[dict[int, int], int] = ({}, 0)
         # The map and rules records every view shares, built on first use.
         self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
         # A view per seat holding what never changes, completed by `views.build_view`.
@@ -487,14 +491,18 @@ class WorldWarState:
         if not a.placements:
             return "no placements given"
         index, owner = self.topo.index, self.owner
+        totals: dict[int, int] = {}
+        get = totals.get
         total = 0
         for territory, armies in a.placements:
             t = index.get(territory)
             if t is None or owner[t] != seat or armies < 1:
                 return self._check_target(seat, territory, armies)
+            totals[t] = get(t, 0) + armies
             total += armies
         if total > left:
             return f"you can place 1 to {left} armies now, not {total}"
+        self._placing = (totals, total)
         return None
 
     def _check_auto_place(self, seat: Seat, a: A.AutoPlace) -> str | None:
@@ -627,18 +635,12 @@ class WorldWarState:
         return self._placed(seat, a.armies, [A.Placed(seat, a.territory, a.armies)])
 
     def _do_place_many(self, seat: Seat, a: A.PlaceMany) -> list[Event]:
-        totals: dict[str, int] = {}
-        get = totals.get
-        total = 0
-        for territory, armies in a.placements:
-            totals[territory] = get(territory, 0) + armies
-            total += armies
-        index, board = self.topo.index, self.armies
-        placed = A.Placed
+        totals, total = self._placing  # per territory, as the check that just ran found them
+        board, ids, placed = self.armies, self.topo.ids, A.Placed
         events: list[Event] = []
-        for territory, armies in totals.items():
-            board[index[territory]] += armies
-            events.append(placed(seat, territory, armies))
+        for t, armies in totals.items():
+            board[t] += armies
+            events.append(placed(seat, ids[t], armies))
         return self._placed(seat, total, events)
 
     def _do_auto_place(self, seat: Seat, a: A.AutoPlace) -> list[Event]:
