@@ -25,6 +25,8 @@ _U64 = 1 << 64
 _FLOAT_SCALE = 1.0 / (1 << 53)
 _BATCH = 64
 """Raw words fetched from the bit generator at a time."""
+_LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(256))
+"""`randbelow(n)` takes words below `_LIMITS[n]` (a whole number of buckets), small n."""
 
 
 class Rng:
@@ -92,7 +94,7 @@ class Rng:
         if n > _U64:
             raise ValueError(f"randbelow needs n <= 2**64, got {n}")
         # Reject the top partial bucket so every value is equally likely.
-        limit = _U64 - (_U64 % n)
+        limit = _LIMITS[n] if n < 256 else _U64 - (_U64 % n)
         buf = self._buf
         while True:
             if not buf:
@@ -110,7 +112,7 @@ class Rng:
             return [self.randbelow(n)] * count  # 0s, or the ValueError of a bad n
         if n > _U64:
             raise ValueError(f"randbelow needs n <= 2**64, got {n}")
-        limit = _U64 - (_U64 % n)
+        limit = _LIMITS[n] if n < 256 else _U64 - (_U64 % n)
         out: list[int] = []
         buf = self._buf
         while True:
