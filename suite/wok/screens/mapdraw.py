@@ -79,6 +79,7 @@ class WokMapView:
         self.marks: tuple[str, ...] = tuple("" for _ in board.provinces)
         self.names = True
         self.plain = False  # True: fills and borders only (a preview), no labels or badges
+        self.unknown_badges = True  # False: no "?" badge where the armies are unknown
         self.zoom = 1.0
         self.pan = ((self.world[0] + self.world[2]) / 2, (self.world[1] + self.world[3]) / 2)
         self._layer: pygame.Surface | None = None
@@ -211,6 +212,8 @@ class WokMapView:
             )
             layer.blit(image, image.get_rect(midbottom=(cx, cy)))
             armies = self.armies[i]
+            if armies is None and not self.marks[i] and not self.unknown_badges:
+                continue
             badge = "?" if armies is None else armies
             if self.marks[i]:
                 badge = f"{badge} {self.marks[i]}"

@@ -114,7 +114,9 @@ class ReplayScene(Scene):
         view = frame[self.who]
         owners = [p.owner for p in view.provinces]
         armies = [army_badge(p, view.turn) for p in view.provinces]
+        self.mapview.unknown_badges = self.who is not None  # the public view knows no armies
         self.mapview.set_state(owners, armies, [""] * len(owners))
+        self.mapview.set_rect(self.mapview.rect)  # rebuild the layer with or without badges
         name = "everyone" if self.who is None else frame[None].variant.groups[self.who].name
         self.who_button.label = f"View: {name}"
         self.app.request_redraw()
