@@ -25,8 +25,8 @@ _U64 = 1 << 64
 _FLOAT_SCALE = 1.0 / (1 << 53)
 _BATCH = 64
 """Raw words fetched from the bit generator at a time."""
-_LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(256))
-"""`randbelow(n)` takes words below `_LIMITS[n]` (a whole number of buckets), small n."""
+_LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
+"""`randbelow(n)` takes words below `_LIMITS[n]` (whole buckets), for n up to 256."""
 
 
 class Rng:
@@ -148,9 +148,23 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
         """Shuffle in place (Fisher-Yates)."""
-        draw = self.randbelow
-        for i in range(len(items) - 1, 0, -1):
-            j = draw(i + 1)
+        if len(items) > 256:
+            draw = self.randbelow
+            for i in range(len(items) - 1, 255, -1):
+                j = draw(i + 1)
+                items[i], items[j] = items[j], items[i]
+        # `randbelow(i + 1)` inlined for the short ranges (games shuffle boards and decks).
+        buf = self._buf
+        for i in range(min(len(items) - 1, 255), 0, -1):
+            limit = _LIMITS[i + 1]
+            while True:
+                if not buf:
+                    self._refill()
+                    buf = self._buf
+                word: int = buf.pop()
+                if word < limit:
+                    break
+            j = word % (i + 1)
             items[i], items[j] = items[j], items[i]
 
     def roll(self, n: int, sides: int = 6) -> list[int]:

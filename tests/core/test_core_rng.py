@@ -278,3 +278,15 @@ def test_batched_words_match_single_draws_and_state_round_trips(draws: int) -> N
     assert child == twin and rng == single
     assert [rng.random() for _ in range(70)] == [single.random() for _ in range(70)]
     assert [child.randbelow(10) for _ in range(70)] == [twin.randbelow(10) for _ in range(70)]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 42, 255, 256, 257, 300])
+def test_shuffle_is_fisher_yates_with_randbelow(size: int) -> None:
+    # shuffle draws its short ranges inline; it must stay the plain algorithm.
+    rng, plain = Rng(size), Rng(size)
+    items, expected = list(range(size)), list(range(size))
+    rng.shuffle(items)
+    for i in range(size - 1, 0, -1):
+        j = plain.randbelow(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected and rng == plain
