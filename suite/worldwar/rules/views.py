@@ -8,7 +8,10 @@ defence may roll, the armies an occupation may move) and the match's rule number
 
 Views are built for every bot decision, so `build_view` shares what does not change: the
 map (`WorldWarMap`) and the rules are built once per state; the board tuples other than
-the armies are kept until the engine changes them.
+the armies are kept until the engine changes them; and while no battle is pending, a
+seat's last view is reused with only the armies (and the board tuples, after a conquest)
+replaced, as long as the phase, the current seat, the turn and the armies to place are
+those it was made for.
 """
 
 from __future__ import annotations
