@@ -110,6 +110,8 @@ def test_every_action_kind_has_a_good_example() -> None:
 def test_randbelows_are_randbelow_draws(n: int) -> None:
     many, single = Rng(9), Rng(9)
     assert many.randbelows(n, 150) == [single.randbelow(n) for _ in range(150)]
+    for count in (1, 5, 7, 30, 64, 3):  # within a batch and across batches
+        assert many.randbelows(n, count) == [single.randbelow(n) for _ in range(count)]
     assert many == single
     assert many.randbelows(n, 0) == []
     with pytest.raises(ValueError, match="n >= 1"):
