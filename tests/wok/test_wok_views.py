@@ -191,6 +191,10 @@ def test_wrong_typed_seats_and_actions_are_refused_unchanged(seat, action, reaso
         ({"players": "two"}, "key `players`"),
         ({"players": 3, "variant": "duel"}, "duel is for 2 players, not 3"),
         ({"players": 4, "names": ["A", "B"]}, "names lists 2 names for 4 seats"),
+        ({"players": 2, "names": ["Ann", "  "]}, "name 2 is empty \\(key `names`\\)"),
+        ({"players": 2, "names": ["Ann", "ann "]}, "two players are named 'ann'"),
+        ({"players": 2, "names": ["Ann", "B" * 17]}, "at most 16 printable characters"),
+        ({"players": 2, "headhunting_turns": 100}, "headhunting_turns must be 0..99"),
     ],
 )
 def test_bad_configs_are_refused_naming_the_key(config, message):

@@ -20,6 +20,8 @@ from suite.core.match import ConfigError
 from suite.wok.rules.ruleset import RuleSet, Variant, load_ruleset, ruleset_path
 
 SEAT_NAMES = ("Han", "Kor", "Mir", "Tal", "Vey", "Sol", "Ura", "Bex", "Dov", "Fen")
+NAME_LIMIT = 16
+"""The longest seat name (characters)."""
 
 
 class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -51,6 +53,7 @@ class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
                 f"headhunting_turns must be 0..99, not {self.headhunting_turns} "
                 "(key `headhunting_turns`)"
             )
+        check_names(self.names)
         if self.max_turns < 0:
             raise ValueError(f"max_turns must be 0 or more, not {self.max_turns} (key `max_turns`)")
         seats = rules.variants[self.variant].seats
@@ -74,6 +77,23 @@ class WokConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
         if self.players is not None:
             return self.players
         return self.rules().variants[self.variant].seats or 2
+
+
+def check_names(names: tuple[str, ...]) -> None:
+    """ValueError unless every name is 1..NAME_LIMIT printable characters, not blank, and
+    no two are the same (ignoring case and the spaces around them)."""
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if not name.strip():
+            raise ValueError(f"name {i + 1} is empty (key `names`)")
+        if len(name) > NAME_LIMIT or not name.isprintable():
+            raise ValueError(
+                f"name {name!r} must be at most {NAME_LIMIT} printable characters (key `names`)"
+            )
+        key = name.strip().casefold()
+        if key in seen:
+            raise ValueError(f"two players are named {name.strip()!r} (key `names`)")
+        seen.add(key)
 
 
 def known_rulesets() -> list[str]:

@@ -1,5 +1,5 @@
 """Small pieces of the WoK screens: the interface zoom, labels, buttons, a choice stepper,
-charts.
+a one-line text field, charts.
 
 Everything draws with `suite.ui.theme` and the cached `suite.ui.widgets.text_image`.
 The WoK screens are laid out for 1280x800; bigger windows zoom their text and layout by
@@ -15,7 +15,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.theme import Colour
-from suite.ui.widgets import Button, draw_panel, fit_text, text_image
+from suite.ui.widgets import Button, TooltipArea, draw_panel, fit_text, text_image
 
 BASE_SIZE = (1280, 800)
 MAX_ZOOM = 1.5
@@ -144,6 +144,88 @@ class Stepper:
     def draw_tooltip(self, surface: pygame.Surface) -> None:
         self.left.draw_tooltip(surface)
         self.right.draw_tooltip(surface)
+
+
+class TextField:
+    """A one-line text box: a click inside starts typing (a caret shows), a click outside,
+    Enter or Tab ends it; Backspace deletes. At most `limit` characters, printable only.
+    `on_done(text)` runs when typing ends; `typing` says whether keys go to this box."""
+
+    def __init__(
+        self,
+        rect: pygame.Rect,
+        text: str,
+        *,
+        limit: int = 12,
+        on_done: Callable[[str], None] | None = None,
+        tooltip: str = "",
+    ) -> None:
+        self.rect = pygame.Rect(rect)
+        self.text = text
+        self.limit = limit
+        self.on_done = on_done
+        self.typing = False
+        self.tooltip = TooltipArea(self.rect, tooltip) if tooltip else None
+
+    def layout(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        if self.tooltip is not None:
+            self.tooltip.rect = self.rect
+
+    def stop(self) -> None:
+        """End typing (runs `on_done` once)."""
+        if self.typing:
+            self.typing = False
+            if self.on_done is not None:
+                self.on_done(self.text)
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        """Whether the event was this box's (a click on it, or a key while typing)."""
+        if self.tooltip is not None:
+            self.tooltip.handle_event(event)
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self.rect.collidepoint(event.pos):
+                self.typing = True
+                return True
+            self.stop()
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return bool(self.rect.collidepoint(event.pos))
+        if not self.typing:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            room = self.limit - len(self.text)
+            self.text += "".join(ch for ch in event.text if ch.isprintable())[: max(0, room)]
+            return True
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB):
+                self.stop()
+            return True  # no key reaches the scene's shortcuts while typing
+        return False
+
+    def update(self, dt: float) -> None:
+        if self.tooltip is not None:
+            self.tooltip.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        border = theme.ACCENT if self.typing else theme.PANEL_BORDER
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, self.rect, border_radius=6)
+        pygame.draw.rect(surface, border, self.rect, 2 if self.typing else 1, border_radius=6)
+        shown = self.text + ("|" if self.typing else "")
+        label(
+            surface,
+            shown,
+            (self.rect.x + 6, self.rect.centery),
+            size=15,
+            anchor="midleft",
+            width=self.rect.width - 10,
+        )
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        if self.tooltip is not None and not self.typing:
+            self.tooltip.draw_tooltip(surface)
 
 
 def line_chart(

@@ -1,9 +1,12 @@
-"""The WoK set-up screen: rule set, variant, map (shipped or generated), players, clock, seed.
+"""The WoK set-up screen: rule set, variant, map (shipped or generated), players and their
+names, headhunting turns, clock, seed.
 
 Every choice comes from the rules data and the game's spec: the rule sets shipped, their
-variants, the clock presets, the bots the spec offers; the headhunting turns are the
-variant's (rules data). Start opens the game; the saves and the autosave can be resumed
-and saved replays watched from here.
+variants, the clock presets, the bots the spec offers; the headhunting turns start at the
+variant's figure (rules data) whenever the rule set or variant changes and the host may set
+them from 0 to `HEADHUNTING_MAX` (config `headhunting_turns`). Each player's name is typed
+into its box (config `names`); digits typed elsewhere edit the seed. Start opens the game;
+the saves and the autosave can be resumed and saved replays watched from here.
 """
 
 from __future__ import annotations
@@ -22,11 +25,11 @@ from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.widgets import draw_panel, wrap_text
-from suite.wok.rules.config import SEAT_NAMES, known_rulesets
+from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, check_names, known_rulesets
 from suite.wok.rules.maps import SHIPPED
 from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.rules.views import WokSpectatorView
-from suite.wok.screens.kit import Stepper, ZButton, label, px, set_zoom
+from suite.wok.screens.kit import Stepper, TextField, ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, colour_of
 from suite.wok.screens.match import HUMAN, SeatPlan, WokMatch, autosave_path, replays_dir, saves_dir
 from suite.wok.screens.overlays import MenuScene
@@ -37,6 +40,8 @@ NONE_CLOCK = "none"
 DEFAULT_RULESET = "standard"
 SEED_DIGITS = 9
 ROW = 38
+HEADHUNTING_MAX = 99  # the config's range (`WokConfig.headhunting_turns`)
+NAME_BOX = 112  # layout pixels of a player's name box
 
 
 class SetupScene(Scene):
@@ -71,7 +76,16 @@ class SetupScene(Scene):
             pygame.Rect(0, 0, 10, 10), [], lambda _: self.changed(), shown=lambda n: f"{n} players"
         )
         self.clock = Stepper(pygame.Rect(0, 0, 10, 10), [], None, shown=self._clock_title)
+        self.headhunting = Stepper(
+            pygame.Rect(0, 0, 10, 10),
+            [str(n) for n in range(HEADHUNTING_MAX + 1)],
+            None,
+            shown=self._headhunting_title,
+            tooltip="Home provinces cannot be bombed, attacked or spied on through this turn",
+        )
+        self._headhunting_for: tuple[str, str] = ("", "")
         self.seat_kinds: list[Stepper] = []
+        self.names: list[TextField] = []
         self.seed_minus = ZButton("-", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(-1))
         self.seed_plus = ZButton("+", pygame.Rect(0, 0, 30, 30), lambda: self.bump_seed(1))
         self.seed_new = ZButton(
@@ -122,6 +136,13 @@ class SetupScene(Scene):
         n, players = SHIPPED[name]
         return f"{MAP_TITLES.get(name, name)} ({n}, {players} pl.)"
 
+    @staticmethod
+    def _headhunting_title(turns: str) -> str:
+        n = int(turns)
+        if n == 0:
+            return "None"
+        return "Turn 1 safe" if n == 1 else f"Turns 1-{n} safe"
+
     def _clock_title(self, name: str) -> str:
         if name == NONE_CLOCK:
             return "None (hot-seat)"
@@ -160,6 +181,21 @@ class SetupScene(Scene):
         ]
         for i, stepper in enumerate(self.seat_kinds):
             stepper.select(old[i] if i < len(old) else ("general" if i else HUMAN))
+        typed = [f.text for f in self.names]
+        self.names = [
+            TextField(
+                pygame.Rect(0, 0, 10, 10),
+                typed[i] if i < len(typed) else SEAT_NAMES[i % len(SEAT_NAMES)],
+                limit=NAME_LIMIT,
+                on_done=lambda _: self.app.request_redraw(),
+                tooltip="Click and type the player's name (Enter ends)",
+            )
+            for i in range(n)
+        ]
+        chosen = (self.ruleset.value, self.variant.value)
+        if chosen != self._headhunting_for:  # a new variant brings its own protection
+            self._headhunting_for = chosen
+            self.headhunting.select(str(var.protect_home_until))
         self.clock.set_choices(
             [NONE_CLOCK, *sorted(rules.clock, key=lambda k: rules.clock[k].deadline)],
             self.clock.value,
@@ -183,13 +219,18 @@ class SetupScene(Scene):
             "variant": self.variant.value,
             "map": chosen,
             "clock": preset,
+            "headhunting_turns": int(self.headhunting.value),
         }
 
     def seats(self) -> list[SeatPlan]:
         return [
-            SeatPlan(SEAT_NAMES[i % len(SEAT_NAMES)], s.value)
-            for i, s in enumerate(self.seat_kinds)
+            SeatPlan(name.text.strip(), s.value)
+            for name, s in zip(self.names, self.seat_kinds, strict=True)
         ]
+
+    def typing(self) -> TextField | None:
+        """The name box being typed into, if any."""
+        return next((f for f in self.names if f.typing), None)
 
     def bump_seed(self, by: int) -> None:
         self.seed = max(0, self.seed + by)
@@ -201,6 +242,7 @@ class SetupScene(Scene):
         """The map and start provinces this set-up and seed give (the match's public view at
         turn 0, read through a session like every screen); rebuilt only when they change."""
         config = {**self.config(), "players": len(self.seat_kinds)}
+        del config["headhunting_turns"]  # the same map and starts whatever the protection
         key = (tuple(sorted(config.items())), self.seed)
         if key == self.preview_key:
             return
@@ -223,7 +265,15 @@ class SetupScene(Scene):
     # -- actions ----------------------------------------------------------------------------
 
     def start(self) -> None:
+        field = self.typing()
+        if field is not None:
+            field.stop()
         seats = self.seats()
+        try:
+            check_names(tuple(s.name for s in seats))
+        except ValueError as exc:
+            self.message = f"Cannot start: {exc}"
+            return
         if not any(s.human for s in seats):
             self.message = "At least one player must be human (watch bots with `suite sim wok`)"
             return
@@ -312,7 +362,7 @@ class SetupScene(Scene):
             out.append(("Provinces", self.provinces))
         out.append(("Players", self.players))
         out.append(("Turn clock", self.clock))
-        out.append(("Headhunting", None))
+        out.append(("Headhunting", self.headhunting))
         out.append(("Seed", None))
         return out
 
@@ -341,10 +391,12 @@ class SetupScene(Scene):
         sw = self.card.right - 24 - sx
         seats = max(1, len(self.seat_kinds))
         seat_step = min(step, max(28, (self.card.bottom - px(80) - sy) // seats))
-        for i, stepper in enumerate(self.seat_kinds):
-            stepper.layout(
-                pygame.Rect(sx + px(90), sy + i * seat_step, sw - px(90), min(high, seat_step - 4))
-            )
+        box = px(NAME_BOX)
+        for i, (field, stepper) in enumerate(zip(self.names, self.seat_kinds, strict=True)):
+            y = sy + i * seat_step
+            tall = min(high, seat_step - 4)
+            field.layout(pygame.Rect(sx + px(20), y, box - px(26), tall))
+            stepper.layout(pygame.Rect(sx + box, y, sw - box, tall))
         by = self.card.bottom - px(62)
         top = self._last_y + px(44)
         self.preview_rect = pygame.Rect(left, top, col - 10, max(40, by - px(30) - top))
@@ -365,6 +417,7 @@ class SetupScene(Scene):
     def widgets(self) -> list[Any]:
         steppers = [s for _, s in self.rows() if s is not None]
         return [
+            *self.names,  # first: a click elsewhere ends typing before anything else runs
             *steppers,
             *self.seat_kinds,
             self.seed_minus,
@@ -379,7 +432,18 @@ class SetupScene(Scene):
     def animating(self) -> bool:
         return False
 
+    def back(self) -> bool:
+        """Esc ends typing a name (the app leaves the set-up otherwise)."""
+        field = self.typing()
+        if field is None:
+            return False
+        field.stop()
+        self.app.request_redraw()
+        return True
+
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONUP and self.typing() is not None:
+            self.app.request_redraw()  # the caret goes when a click ends typing
         for widget in self.widgets():
             if widget.handle_event(event):
                 self.app.request_redraw()
@@ -406,19 +470,6 @@ class SetupScene(Scene):
         var = self.variant_rules()
         for name, stepper in self.rows():
             y = stepper.rect.y if stepper is not None else 0
-            if name == "Headhunting":
-                y = self.seed_minus.rect.y - (self.seed_minus.rect.y - self.clock.rect.y) // 2
-                until = var.protect_home_until
-                turns = f"turn {until}" if until == 1 else f"turns 1-{until}"
-                text = f"homes safe: {turns}" if until else "none (homes never border)"
-                label(
-                    surface,
-                    text,
-                    (left + self.lead, y + px(6)),
-                    size=14,
-                    colour=theme.TEXT_MUTED,
-                    width=self.card.width // 2 - self.lead - 30,
-                )
             if name == "Seed":
                 y = self.seed_minus.rect.y
                 label(
@@ -433,16 +484,8 @@ class SetupScene(Scene):
         sx = self.card.x + self.card.width // 2 + 10
         label(surface, "Players", (sx, self.card.y + px(36)), size=15, bold=True)
         for i, stepper in enumerate(self.seat_kinds):
-            colours = var.colours_per_seat
             dot = (sx + px(8), stepper.rect.centery)
-            pygame.draw.circle(surface, colour_of(i * colours), dot, px(7))
-            label(
-                surface,
-                SEAT_NAMES[i % len(SEAT_NAMES)],
-                (sx + px(22), stepper.rect.y + px(4)),
-                size=15,
-                width=px(66),
-            )
+            pygame.draw.circle(surface, colour_of(i * var.colours_per_seat), dot, px(7))
         rules = self.rules()
         notes = []
         if not var.rips_to_win:
