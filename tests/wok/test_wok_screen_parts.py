@@ -281,30 +281,6 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
         assert len(game.view.map.provinces) == 30
 
 
-def test_live_clock_sends_the_drafts_when_time_is_up() -> None:
-    match = WokMatch.new(
-        {"map": "trial", "clock": "live"},
-        2,
-        [SeatPlan("Han"), SeatPlan("Kor", "robot")],
-        clock="live",
-    )
-    with Harness(size=(1280, 800)) as h:
-        scene = GameScene(h.app, match, bot_delay=0.0)
-        h.push(scene)
-        close_reports(h)
-        h.key(pygame.K_5)
-        h.click(scene.mapview.centre(scene.view.colours[0].homes[0]))
-        h.key(pygame.K_RETURN)
-        deadline = scene.view.clock.deadline
-        left = scene.clock_left()
-        assert left is not None and deadline - 5 < left <= deadline
-        scene.turn_clock = deadline - 0.5
-        h.frames(40)
-        assert scene.view.turn == 2  # the turn ran with Han's draft
-        sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
-        assert sent["ready"] is True and len(sent["sets"][0]["aims"]) == 1
-
-
 def test_intermediate_tabs_follow_its_phases_and_take_troop_upgrades(artifacts: Path) -> None:
     match = WokMatch.new(
         {"ruleset": "intermediate", "map": "trial"}, 6, [SeatPlan("Han"), SeatPlan("Kor", "robot")]

@@ -5,12 +5,14 @@ and acts through `session.act`. Hot-seat: each human enters orders behind a pass
 bots' orders are never shown (only that they are ready). Bots are paced (`bot_delay`),
 and a turn's report is shown to each human when they next take the screen. Idle: when
 nothing is waiting on a bot, a timer or the mouse, the scene asks for no redraws.
+A live turn clock runs in real time (`suite.wok.screens.timer`): every scene this one
+pushes keeps it running, so the pass screen, the report, the help and the menus do not
+stop it; when time is up the humans' drafts are sent as they are, marked ready.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +24,6 @@ from suite.core.session import Refusal, Session, Update, is_legal
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.dialogs import ConfirmScene
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
@@ -34,6 +35,7 @@ from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
+from suite.wok.screens.timer import KeepsTime, Now, TimedConfirm, TurnTimer
 
 TOP = 34
 DRAG_PIXELS = 6
@@ -52,7 +54,9 @@ def panel_width(width: int) -> int:
 class GameScene(Scene):
     """One local WoK match on screen (see the module docstring)."""
 
-    def __init__(self, app: App, match: WokMatch, *, bot_delay: float = 0.2) -> None:
+    def __init__(
+        self, app: App, match: WokMatch, *, bot_delay: float = 0.2, now: Now = time.monotonic
+    ) -> None:
         super().__init__(app)
         self.match = match
         self.session: Session = match.session  # the only thing this screen acts through
@@ -68,7 +72,7 @@ class GameScene(Scene):
         self._press: tuple[int, int] | None = None
         self._last: tuple[int, int] | None = None
         self._dragged = False
-        self.turn_clock = 0.0
+        self.timer = None if match.clock == "none" else TurnTimer(self.view.clock.deadline, now)
         self.clock_shown = -1
         self.over_shown = False
         self.passing = False
@@ -108,9 +112,27 @@ class GameScene(Scene):
 
     # -- seats ------------------------------------------------------------------------------
 
+    def push(self, scene: Scene) -> None:
+        """Push `scene` over the map; it keeps the live clock running while on top."""
+        if isinstance(scene, KeepsTime):
+            scene.ticker = self.tick_clock
+        self.app.push(scene)
+
     def on_enter(self) -> None:
         if self.seat is None and not self.passing:
             self.next_seat()
+        elif self.seat is not None:
+            self.show_news()
+
+    def show_news(self) -> None:
+        """Show the seat's newest report once, when the map is on top (a turn that ran
+        while another scene was on top is reported when the map comes back)."""
+        if self.seat is None or self.app.scene is not self or self.session.outcome() is not None:
+            return
+        report = self.view.reports[0].turn if self.view.reports else -1
+        if self.seen_report.get(self.seat, -2) < report:
+            self.seen_report[self.seat] = report
+            self.show_report()
 
     def human_waiting(self) -> list[int]:
         awaiting = self.session.awaiting()
@@ -137,18 +159,13 @@ class GameScene(Scene):
         name = self.match.seats[nxt].name
         first = self.match.view(nxt).colours[0].colour
         note = "The other players should look away now."
-        self.app.push(
-            PassScene(self.app, name, colour_of(first), note, lambda: self.take_seat(nxt))
-        )
+        self.push(PassScene(self.app, name, colour_of(first), note, lambda: self.take_seat(nxt)))
 
     def take_seat(self, seat: int) -> None:
         self.passing = False
         self.seat = seat
         self.refresh()
-        report = self.view.reports[0].turn if self.view.reports else -1
-        if self.seen_report.get(seat, -2) < report:
-            self.seen_report[seat] = report
-            self.show_report()
+        self.show_news()
 
     def refresh(self) -> None:
         """Read the seat's view again and show it (after any update)."""
@@ -247,15 +264,13 @@ class GameScene(Scene):
                     )
         if ran:
             self.drafts.clear()
-            self.turn_clock = 0.0
+            if self.timer is not None:
+                self.timer.restart()
             if self.match.autosave_error:
                 self.app.notify(f"Autosave failed: {self.match.autosave_error}", 4.0)
         self.refresh()
-        if ran and self.seat is not None and self.session.outcome() is None:
-            report = self.view.reports[0].turn if self.view.reports else -1
-            if self.seen_report.get(self.seat, -2) < report:
-                self.seen_report[self.seat] = report
-                self.show_report()
+        if ran:
+            self.show_news()
         if self.session.outcome() is not None:
             self.game_over()
 
@@ -265,10 +280,10 @@ class GameScene(Scene):
         from suite.wok.screens.report import ReportScene
 
         if self.seat is not None:
-            self.app.push(ReportScene(self.app, self.view, self.match.history.get(self.seat, [])))
+            self.push(ReportScene(self.app, self.view, self.match.history.get(self.seat, [])))
 
     def show_help(self) -> None:
-        self.app.push(HelpScene(self.app, self.view.rules))
+        self.push(HelpScene(self.app, self.view.rules))
 
     def game_over(self) -> None:
         if self.over_shown:
@@ -279,7 +294,7 @@ class GameScene(Scene):
         self.app.replace(GameOverScene(self.app, self.match))
 
     def open_menu(self) -> None:
-        self.app.push(
+        self.push(
             MenuScene(
                 self.app,
                 "Menu",
@@ -324,7 +339,7 @@ class GameScene(Scene):
                 tip = f"{me.name} declares {p.name} its ally"
                 actions.append((p.name, tip, self._ally_with(p.colour)))
         if actions:
-            self.app.push(MenuScene(self.app, f"{me.name}'s ally", actions))
+            self.push(MenuScene(self.app, f"{me.name}'s ally", actions))
 
     def _ally_with(self, colour: int) -> Callable[[], None]:
         return lambda: self.ally(colour)
@@ -344,8 +359,8 @@ class GameScene(Scene):
                 self.next_seat()
 
         name = self.match.seats[self.seat].name if self.seat is not None else ""
-        self.app.push(
-            ConfirmScene(
+        self.push(
+            TimedConfirm(
                 self.app,
                 f"Resign, {name}?",
                 "Your colours keep their provinces but give no more orders.",
@@ -374,8 +389,8 @@ class GameScene(Scene):
             if self.app.stack and self.app.scene is self:
                 self.app.pop()
 
-        self.app.push(
-            ConfirmScene(
+        self.push(
+            TimedConfirm(
                 self.app,
                 "Leave the game?",
                 "It is saved as your autosave; resume it from the set-up screen.",
@@ -533,30 +548,30 @@ class GameScene(Scene):
                 if run_bot is not None:
                     run_bot()
         self.process()
-        self._tick_clock(dt)
+        self.tick_clock()
         here = not self.passing and self.seat is not None and self.app.scene is self
         if here and self.seat not in self.human_waiting() and self.human_waiting():
             self.next_seat()
 
     def clock_left(self) -> int | None:
         """Seconds left on a live turn clock (None: no clock)."""
-        if self.match.clock == "none":
-            return None
-        return max(0, math.ceil(self.view.clock.deadline - self.turn_clock))
+        return None if self.timer is None else self.timer.left()
 
-    def _tick_clock(self, dt: float) -> None:
-        if self.match.clock == "none" or self.session.outcome() is not None:
+    def tick_clock(self) -> None:
+        """Read the live clock (from whichever WoK scene is on top): redraw when the
+        second shown changes, send the drafts when time is up."""
+        if self.timer is None or self.session.outcome() is not None:
             return
-        self.turn_clock += dt
-        left = self.clock_left()
+        left = self.timer.left()
         if left != self.clock_shown:
-            self.clock_shown = left if left is not None else -1
+            self.clock_shown = left
             self.app.request_redraw()
         if left == 0:
             self._time_up()
 
     def _time_up(self) -> None:
-        """The live clock ran out: every human's draft is sent as it is, marked ready."""
+        """The live clock ran out: every human's draft is sent as it is, marked ready, and
+        the bots still thinking give their orders now (whatever scene is on top)."""
         for seat in self.human_waiting():
             view = self.match.view(seat)
             draft = self.drafts.get(seat) or Draft.from_view(view)
@@ -564,6 +579,12 @@ class GameScene(Scene):
                 self.session.act(seat, draft.submit(ready=True))
             except IllegalAction:
                 self.session.act(seat, SetReady(True))
+        run_bot = getattr(self.session, "run_bot", None)
+        for _ in range(len(self.match.seats) * 4):  # each bot acts a few times at most
+            if run_bot is None or self.session.outcome() is not None:
+                break
+            if not self.waiting_for_bot() or run_bot() is None:
+                break
         self.app.notify("Time is up: the drafts were sent", 3.0)
         self.process()
 

@@ -13,6 +13,7 @@ from suite.ui.backdrop import backdrop
 from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.ruleset import RuleSet
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
+from suite.wok.screens.timer import KeepsTime
 
 KEYS = (
     ("1, 2, ...", "the order panels, in the order their phases run"),
@@ -39,7 +40,7 @@ def veil(surface: pygame.Surface, alpha: int = 175) -> None:
     surface.blit(shade, (0, 0))
 
 
-class PassScene(Scene):
+class PassScene(KeepsTime, Scene):
     """Hot-seat privacy: an opaque screen "Pass to <name>"; nothing of the previous player
     shows until the next one confirms (Enter, Space or the button)."""
 
@@ -87,6 +88,7 @@ class PassScene(Scene):
 
     def update(self, dt: float) -> None:
         self.button.update(dt)
+        self.keep_time()
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
@@ -134,7 +136,7 @@ def doctrine(rules: RuleSet) -> list[str]:
     ]
 
 
-class HelpScene(Scene):
+class HelpScene(KeepsTime, Scene):
     """F1: keys, the turn's phases and the robots' doctrine; any key or click closes it."""
 
     transparent = True
@@ -149,6 +151,9 @@ class HelpScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
             self.app.pop()
+
+    def update(self, dt: float) -> None:
+        self.keep_time()
 
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)
@@ -203,7 +208,7 @@ class HelpScene(Scene):
         )
 
 
-class MenuScene(Scene):
+class MenuScene(KeepsTime, Scene):
     """A column of (label, tooltip, run) buttons; a click closes the menu, then runs it."""
 
     transparent = True
@@ -247,6 +252,7 @@ class MenuScene(Scene):
     def update(self, dt: float) -> None:
         for button in self.buttons:
             button.update(dt)
+        self.keep_time()
 
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)

@@ -19,6 +19,7 @@ from suite.wok.rules.views import Report, WokView
 from suite.wok.screens.kit import ZButton, bar_pair, label, line_chart, px, set_zoom
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import Point, WokMatch, replays_dir
+from suite.wok.screens.timer import KeepsTime
 
 PAGES = ("Battles", "Bombs & spies", "Cancelled & RIPs", "Top Ten", "Charts")
 
@@ -167,7 +168,7 @@ def _spying_lines(v: WokView, r: Report, mine: set[int]) -> list[Line]:
     return out
 
 
-class ReportScene(Scene):
+class ReportScene(KeepsTime, Scene):
     """One seat's latest turn report in pages (1-5 or the tabs); Esc or Close returns."""
 
     def __init__(self, app: App, view: WokView, history: Sequence[Point]) -> None:
@@ -270,6 +271,7 @@ class ReportScene(Scene):
     def update(self, dt: float) -> None:
         for button in self.buttons():
             button.update(dt)
+        self.keep_time()
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(theme.BACKGROUND_BOTTOM)
