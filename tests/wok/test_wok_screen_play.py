@@ -239,6 +239,8 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
         replay = h.scene
         assert isinstance(replay, ReplayScene)
         assert len(replay.frames) == turns + 1
+        assert replay.who is None  # everyone's view of a finished game: every army shows
+        assert all(badge is not None for badge in replay.mapview.armies)
         h.key(pygame.K_RIGHT)
         h.key(pygame.K_RIGHT)
         assert replay.index == 2

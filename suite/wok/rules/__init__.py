@@ -11,7 +11,9 @@
 - `orders`: the typed orders, `SubmitOrders` and the other actions, entry checks;
 - `legality`: whether an action is accepted (shared by the engine and `legal()`);
 - `state`: `WokState` (the game contract, simultaneous orders with ready flags), `create`;
-- `views` / `viewing`: the typed seat and spectator views and how they are built;
+- `views` / `viewing`: the typed seat and spectator views and how they are built (a
+  finished game's spectator view shows every province's figures);
+- `history`: a replay turn by turn as views (a finished game's public views reveal all);
 - `phases` / `turn`: the phases every rule set picks from and the turn runner, endings
   and scores;
 - `reports`: per-colour turn reports; `events`: public events;

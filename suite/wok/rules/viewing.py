@@ -176,10 +176,23 @@ def _public(state: WokState) -> dict[str, Any]:
     }
 
 
-def spectator_view(state: WokState) -> WokSpectatorView:
-    """Public facts and ownership only."""
+def spectator_view(state: WokState, *, reveal: bool | None = None) -> WokSpectatorView:
+    """Public facts and ownership only while the game runs. Once it is over nothing is
+    secret: every province's figures, dated the last turn (`reveal` forces either; the
+    replay history of a finished game reveals every turn)."""
     w = state.world
-    provinces = tuple(ProvinceView(id=p, owner=w.owner[p], home=w.home[p]) for p in range(w.n))
+    if reveal is None:
+        reveal = state.outcome_ is not None
+    provinces = tuple(
+        ProvinceView(
+            id=p,
+            owner=w.owner[p],
+            home=w.home[p],
+            figures=figures(w.contents(p)) if reveal else None,
+            seen=state.turn if reveal else None,
+        )
+        for p in range(w.n)
+    )
     return WokSpectatorView(provinces=provinces, **_public(state))
 
 

@@ -6,8 +6,9 @@ score, attack limit, upgrade costs and NAPs, its own draft orders and ready flag
 turn reports, and the public facts: the map, the Order of Play, who is ready, mutual
 alliances, RIPs, the Top Ten, the turn clock and the rule set (rules are public). It never
 sees another seat's orders, one-sided alliance declarations or fogged figures. A
-spectator sees the public facts and ownership only. Every record encodes to JSON with
-msgspec and decodes back equal.
+spectator sees the public facts and ownership only while the game runs; once it is over
+nothing is secret and the spectator sees every province's figures. Every record encodes
+to JSON with msgspec and decodes back equal.
 """
 
 from __future__ import annotations
@@ -310,7 +311,8 @@ class Report(_Rec, frozen=True, kw_only=True):
 
 
 class WokSpectatorView(View, frozen=True, kw_only=True, tag="wok_spectator"):
-    """The public facts: map, owners, players, Order of Play, ready seats, Top Ten, clock."""
+    """The public facts: map, owners, players, Order of Play, ready seats, Top Ten, clock;
+    once the game is over, every province's figures too (dated the last turn)."""
 
     ruleset: str
     rules: RuleSet

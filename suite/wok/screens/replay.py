@@ -1,55 +1,33 @@
 """A finished (or saved) WoK game watched turn by turn.
 
-The replay's actions are sent again, in order, through a fresh `LocalSession` in which
-every seat is played here; after each turn the public view and every seat's view are kept.
-The screen then steps through those turns (Left/Right, Space plays) and shows the map as
-everyone saw it, or as one seat saw it (V cycles), with the players, the Top Ten and the
-provinces that changed hands in that turn (outlined).
+The replay's actions are sent again, in order (`suite.wok.rules.history.turn_views`);
+after each turn the public view and every seat's view are kept. The screen then steps
+through those turns (Left/Right, Space plays) and shows the map as everyone saw it, or as
+one seat saw it (V cycles), with the players, the Top Ten and the provinces that changed
+hands in that turn (outlined). Once a game is over nothing is secret, so the public view
+of a finished game's replay shows every province's armies at every turn.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from suite.core.match import Replay, decode_action
-from suite.core.session import LocalSession
+from suite.core.match import Replay
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.widgets import Button, draw_panel
-from suite.wok.rules.events import TurnRan
-from suite.wok.rules.views import WokSpectatorView, WokView
+from suite.wok.rules.history import Frame, turn_views
+from suite.wok.rules.views import WokSpectatorView
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 
 PLAY_SECONDS = 0.8
-MAX_SEATS = 10  # every seat a replay may hold is played here
-Frame = dict[int | None, WokView | WokSpectatorView]
 
 
 def replay_frames(replay: Replay) -> list[Frame]:
-    """The views after turn 0 and after every turn that ran (key None: the public view)."""
-    everyone = frozenset(range(MAX_SEATS))
-    session = LocalSession.start(replay.game, replay.config, replay.seed, humans=everyone)
-    seats = [g.seat for g in _spectator(session).variant.groups]
-
-    def frame() -> Frame:
-        out: Frame = {None: _spectator(session)}
-        for s in seats:
-            out[s] = session.view(s)  # type: ignore[assignment]
-        return out
-
-    frames = [frame()]
-    for step in replay.actions:
-        session.act(step.seat, decode_action(replay.game, step.action))
-        if any(isinstance(e, TurnRan) for n in session.poll() for e in getattr(n, "events", ())):
-            frames.append(frame())
-    return frames
-
-
-def _spectator(session: LocalSession) -> WokSpectatorView:
-    v = session.view(None)
-    assert isinstance(v, WokSpectatorView)
-    return v
+    """The views after turn 0 and after every turn that ran (key None: the public view,
+    which shows every province's figures when the replay's game finished)."""
+    return turn_views(replay)
 
 
 class ReplayScene(Scene):
