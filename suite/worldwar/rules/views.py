@@ -228,6 +228,22 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
                     setup_left=board[3],
                 )
                 st.last_views[seat] = (moment, board, view)
+        elif last is not None and last[1] is board:
+            # A new moment on the same board: the moment's fields and the armies change.
+            phase, current = moment[0], moment[1]
+            view = replace(
+                last[2],
+                phase=phase,
+                current=current,
+                awaiting=(current,),
+                turn=moment[2],
+                armies=tuple(st.armies),
+                step_left=moment[3],
+                pool=moment[4],
+                mid_turn=moment[5],
+                conquered_this_turn=moment[6],
+            )
+            st.last_views[seat] = (moment, board, view)
         else:
             view = _full_view(st, seat, board, None, None, st.current)
             st.last_views[seat] = (moment, board, view)
