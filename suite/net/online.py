@@ -1,4 +1,5 @@
-"""Games' own screens over a `RemoteSession`, registered with the lobby (WoK, Tactics).
+"""Games' own screens over a `RemoteSession`, registered with the lobby (WoK, Tactics,
+World War).
 
 Tactics' battle screen already plays any `Session` (its live driver leaves the bots to the
 server); it only needs the seats, the player's profile and the host's pack on this
@@ -175,7 +176,31 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     return scene
 
 
+def worldwar_screen(app: App, remote: RemoteSession) -> Scene:
+    """World War's own game screen over `remote`: the seat of this connection is played
+    here, every other seat is shown as online (a person elsewhere or the server's bot);
+    the board comes from the room's public config (`Match.over_session`)."""
+    from suite.worldwar.screens.game import GameScene
+    from suite.worldwar.screens.match import ONLINE, Match, SeatInfo
+
+    room = remote.room
+    mine = remote.seat
+    if room is None or mine is None:
+        raise ValueError("an online World War screen needs a seat in a room")
+    seats = [
+        SeatInfo(
+            s.name or f"Seat {s.seat + 1}",
+            s.seat,
+            "human" if s.seat == mine else (s.bot or ONLINE),
+        )
+        for s in room.seats
+    ]
+    scene: Scene = GameScene(app, Match.over_session(remote, seats, room.config))
+    return scene
+
+
 def register() -> None:
     """Hand the games whose screens run over a session to the lobby."""
     register_online_screen("wok", wok_screen)
     register_online_screen("tactics", tactics_screen)
+    register_online_screen("worldwar", worldwar_screen)

@@ -213,7 +213,9 @@ class Room:
         if not spec.players[0] <= players <= spec.players[1]:
             lo, hi = spec.players
             raise Refused("bad_config", f"{spec.title} takes {lo} to {hi} players, not {players}")
-        full = {**spec.default_config(players), **config, "players": players}
+        full = _public_map_seed(
+            spec, {**spec.default_config(players), **config, "players": players}
+        )
         try:
             state = new_game(game, full, seed)
         except Exception as exc:  # a game's config errors are ValueErrors, but be safe
@@ -871,3 +873,15 @@ def _builtins(action: Any) -> dict[str, Any]:
 
 def _pack_json(pack: P.PackRef | None) -> str | None:
     return None if pack is None else _json.encode(pack).decode()
+
+
+def _public_map_seed(spec: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """`config` with a `map_seed` of its own when the game's config has one and it is unset.
+
+    Such a game (World War) draws a random map from the match's seed otherwise, and the
+    seed must stay secret on the server; a map seed of its own, in the room's public
+    config, lets every client draw the same board (the game's own screens need it)."""
+    fields = getattr(spec.config_type, "__struct_fields__", ())
+    if "map_seed" in fields and config.get("map_seed") is None:
+        return {**config, "map_seed": secrets.randbelow(2**31)}
+    return config

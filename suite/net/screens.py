@@ -435,8 +435,13 @@ class LobbyScene(Scene):
             factory = _ONLINE_SCREENS.get(room.game)
             if factory is not None and room.phase == "playing" and self.session.seats:
                 self.handed_over = True
-                self.app.push(factory(self.app, self.session))
-                return
+                try:
+                    screen = factory(self.app, self.session)
+                except ValueError as exc:  # e.g. a map this computer cannot draw
+                    self.app.notify(f"The game's screen cannot open: {exc}; followed here", 6.0)
+                else:
+                    self.app.push(screen)
+                    return
             self._follow()
         if self.session.revision != self.seen:
             self.seen = self.session.revision

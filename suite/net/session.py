@@ -64,6 +64,8 @@ class RemoteSession:
         self._notices: list[Notice] = []
         self._pending: deque[tuple[Seat, Action]] = deque()
         self._typed: tuple[int, Any] | None = None
+        self._seen = 0
+        """The state id of the latest view noted (with `_pending`, under `_lock`)."""
         self._closing = False
         self.game = ""
         """The room's game (set when the server first describes the room)."""
@@ -159,9 +161,13 @@ class RemoteSession:
             if m.seat is None:
                 self.seats = frozenset()
             with self._lock:
+                self._seen = m.state_id
                 if self._pending and m.actor == self._pending[0][0]:
                     self._pending.popleft()
                 self._notices.append(Update(m.actor, action, events))
+        elif isinstance(m, P.ViewMsg):
+            with self._lock:
+                self._seen = m.state_id
         elif isinstance(m, P.Events) and self.client.room is not None:
             game = self.client.room.game
             with self._lock:
@@ -309,15 +315,20 @@ class RemoteSession:
         return self.client.game_over
 
     def act(self, seat: Seat, action: Action) -> None:
-        """Send `action` for this client's seat; refusals come back through `poll`."""
+        """Send `action` for this client's seat; refusals come back through `poll`.
+
+        Actions sent before the server answered the earlier ones (a screen placing armies
+        on several territories at once) name the state those earlier ones lead to: the
+        last state seen plus one for each action still on its way."""
         if seat not in self.seats:
             raise IllegalAction(f"seat {seat} is not played on this connection")
         if self.status != "connected":
             raise IllegalAction("the connection is down; reconnecting")
-        last = self._last()
+        self._last()  # a view came: there is a match to act in
         with self._lock:
+            state_id = self._seen + len(self._pending)
             self._pending.append((seat, action))
-        self._call(self.client.act(action, last.state_id))
+        self._call(self.client.act(action, state_id))
 
     def poll(self) -> list[Notice]:
         with self._lock:

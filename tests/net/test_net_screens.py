@@ -32,6 +32,8 @@ def test_host_seat_a_bot_ready_and_chat(
     artifacts: Path,
     size: tuple[int, int],
 ) -> None:
+    from suite.worldwar.screens.game import GameScene
+
     url = f"ws://127.0.0.1:{server.port}"
     with Harness(size=size) as h:
         online = OnlineScene(h.app, address=url)
@@ -58,7 +60,10 @@ def test_host_seat_a_bot_ready_and_chat(
         _until(h, lambda: room.phase == "playing")
         _until(h, lambda: 0 in session.awaiting() or room.state_id > 0)
         h.frames(2)
-        h.screenshot(artifacts / f"net_lobby_playing_{size[0]}x{size[1]}.png")
+        assert isinstance(h.scene, GameScene)  # World War's own screen plays the room
+        h.screenshot(artifacts / f"net_worldwar_playing_{size[0]}x{size[1]}.png")
+        h.app.pop()  # back to the lobby (the game screen's menu does it by "Leave game")
+        assert h.scene is lobby
         h.key(pygame.K_ESCAPE)  # leave: the session closes, the seat stays held
         _until(h, lambda: room.seats[0].peer is None)
 

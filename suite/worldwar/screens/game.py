@@ -321,14 +321,10 @@ class GameScene(Scene):
 
     @property
     def top_buttons(self) -> list[Button]:
-        """The top bar's buttons, right to left."""
-        return [
-            self.menu_button,
-            self.help_button,
-            self.stats_button,
-            self.speed,
-            self.cards_button,
-        ]
+        """The top bar's buttons, right to left (no bot pace online: the server's bots
+        play at their own pace)."""
+        pace = [] if self.match.online else [self.speed]
+        return [self.menu_button, self.help_button, self.stats_button, *pace, self.cards_button]
 
     def _place_action_buttons(self) -> None:
         r, k = self.action_rect, self.k
@@ -594,7 +590,7 @@ class GameScene(Scene):
         self.save_game()
 
     def save_game(self) -> Path | None:
-        path = saves_dir() / f"turn-{self.v.turn:03d}-{len(self.match.replay.actions)}.json"
+        path = saves_dir() / f"turn-{self.v.turn:03d}-{self.match.moves}.json"
         try:
             self.match.save(path)
         except SaveError as exc:
@@ -614,7 +610,11 @@ class GameScene(Scene):
             ConfirmScene(
                 self.app,
                 "Leave this game?",
-                "It is autosaved every turn; you can resume it from the set-up screen.",
+                (
+                    "The server holds your seat: rejoin it from Online."
+                    if self.match.online
+                    else "It is autosaved every turn; you can resume it from the set-up screen."
+                ),
                 "Leave",
                 go,
             )
@@ -830,6 +830,11 @@ class GameScene(Scene):
     def update(self, dt: float) -> None:
         self.now += dt
         self.hover_time += dt
+        if self.match.online:
+            self.match.pump()  # what the server broadcast since the last frame
+            for reason in self.match.refusals:
+                self.app.notify(f"Refused: {reason}", 3.0)
+            self.match.refusals.clear()
         for button in self.controls():
             button.update(dt)
         self.cards.update(dt)
@@ -891,8 +896,9 @@ class GameScene(Scene):
             if self.buffer:
                 self.commit_placements()
             seat = self.match.actor
-            if seat is not None and self.match.seats[seat].human and not self.match.over:
-                self.match.act(seat, A.TimeUp())
+            human = seat is not None and self.match.seats[seat].human
+            if seat is not None and human and not self.match.over and not self.match.online:
+                self.match.act(seat, A.TimeUp())  # online the server's clock does this
             self.clear_selection()
             self.slider = None
             self.cards.open = False

@@ -37,12 +37,14 @@ class GameOverScene(Scene):
             tooltip="Play the whole game back on the map",
         )
         self.done_button = Button(
-            "New game",
+            "Back to room" if match.online else "New game",
             pygame.Rect(0, 0, 200, 48),
             self.done,
             primary=True,
-            tooltip="Back to the set-up screen",
+            tooltip="Back to the room's lobby" if match.online else "Back to the set-up screen",
         )
+        if match.online:
+            self.replay_button.tooltip = "The server keeps an online match's replay"
         self.on_resize(app.size)
 
     @property
@@ -70,6 +72,9 @@ class GameOverScene(Scene):
         return theme.player_colour(self.match.seats[seat].colour).rgb
 
     def watch(self) -> None:
+        if self.match.online:
+            self.app.notify("The replay of an online match stays on its server.", 4.0)
+            return
         self.app.push(ReplayScene(self.app, self.match.replay, self.match.seats))
 
     def done(self) -> None:

@@ -232,7 +232,7 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
             pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
         alive = v.alive[i]
         pygame.draw.circle(surface, scene.colour(i), (r.x + px(22, k), cy), px(8, k))
-        name = seat.name + ("" if seat.human else f" ({seat.kind} bot)")
+        name = seat.label
         bold = i == v.actor()
         draw_text(
             surface,

@@ -8,12 +8,18 @@ charts, turns the events into log lines and passes them to the listeners (the ga
 screen's animations). A match is saved as a `suite.core.store` document of kind
 "worldwar-save"; resuming replays the recorded actions, so a resumed game is exactly the
 saved one.
+
+`Match.over_session` plays any other `Session`, e.g. an online room (`suite.net`): there
+the seed stays secret, the board comes from the public config (its `map_seed`) and is
+checked against the view's map tables, the seats not played here are nobody's business on
+this machine (the server runs its bots), and saves and replays are refused with the reason
+(`ONLINE_NOTE`): the server keeps the match.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +42,9 @@ REPLAY_KIND = "replay"  # suite.core.match.Replay's document kind
 BOT_KINDS = ("random", "easy", "hard")
 """The bots a seat may be given on the set-up screen (names of the game's spec)."""
 LOG_KEEP = 400
+ONLINE = "online"
+"""The kind of a seat played on another machine (a person there, or the server's bot)."""
+ONLINE_NOTE = "an online match is kept by its server: rejoin it from Online"
 AUTOSAVE_GAP = 2.0  # seconds between autosaves while only bots play
 
 
@@ -51,6 +60,16 @@ class SeatInfo:
     @property
     def human(self) -> bool:
         return self.kind == "human"
+
+    @property
+    def label(self) -> str:
+        """The name as the seat list shows it: "(online)" or "(<kind> bot)" after others'
+        (not after a bot already named so, as the server names its bots)."""
+        if self.human or self.name == f"{self.kind} bot":
+            return self.name
+        return (
+            f"{self.name} ({ONLINE})" if self.kind == ONLINE else f"{self.name} ({self.kind} bot)"
+        )
 
 
 @dataclass
@@ -103,21 +122,55 @@ class Match:
         autosave: Path | None = None,
         replay: Replay | None = None,
     ) -> None:
-        """A new match, or the one `replay` recorded (replayed to its end)."""
-        self.seats = list(seats)
-        self.config = dict(config)
-        self.config["players"] = len(self.seats)
-        self.seed = seed
-        humans = frozenset(i for i, s in enumerate(self.seats) if s.human)
-        bots = {i: s.kind for i, s in enumerate(self.seats) if not s.human}
+        """A new local match, or the one `replay` recorded (replayed to its end)."""
+        config = {**config, "players": len(seats)}
+        humans = frozenset(i for i, s in enumerate(seats) if s.human)
+        bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
         if replay is None:
-            self.local = LocalSession.start(GAME, self.config, seed, humans=humans, bots=bots)
+            local = LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
         else:
-            self.local = LocalSession.resume(replay, humans=humans, bots=bots)
-        self.session: Session = self.local
+            local = LocalSession.resume(replay, humans=humans, bots=bots)
+        local.poll()  # a resumed match's replayed updates are history, not news
+        self.local: LocalSession | None = local
+        self.seed: int | None = seed
         self.bot_seats = frozenset(bots)
-        self.board: Board = board_for(parse_config(SPEC, self.config), seed)
+        self._begin(local, seats, config, board_for(parse_config(SPEC, config), seed))
         self.autosave = autosave
+
+    @classmethod
+    def over_session(
+        cls, session: Session, seats: Sequence[SeatInfo], config: Mapping[str, Any]
+    ) -> Match:
+        """The match `session` plays (an online room): `config` is the match's public
+        config, `seats` say which seats are played here ("human") and which elsewhere.
+        No bot runs here, nothing is autosaved, and `save` / `save_replay` refuse with
+        ONLINE_NOTE. ValueError when this machine cannot draw the match's board."""
+        match = cls.__new__(cls)
+        match.local = None
+        match.seed = None
+        match.bot_seats = frozenset()
+        cfg = parse_config(SPEC, {**config, "players": len(seats)})
+        try:
+            board = board_for(cfg, cfg.map_seed or 0)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"the match's map cannot be drawn here: {exc}") from exc
+        view = session.view(None)
+        assert isinstance(view, WorldWarView)
+        if _tables(board) != (view.map.territories, view.map.neighbours):
+            raise ValueError("the match's map on this computer differs from the server's")
+        match._begin(session, seats, dict(config), board)
+        match.autosave = None
+        return match
+
+    def _begin(
+        self, session: Session, seats: Sequence[SeatInfo], config: dict[str, Any], board: Board
+    ) -> None:
+        """What every match keeps, from its session's first view."""
+        self.session: Session = session
+        self.seats = list(seats)
+        self.config = config
+        self.config["players"] = len(self.seats)
+        self.board: Board = board
         self.speed: int | None = None
         """The bots' pace on the map screen (an index of its choices), kept in saves."""
         self.history: list[TurnStats] = []
@@ -125,16 +178,24 @@ class Match:
         self.luck = Luck([0.0] * n, [0.0] * n)
         self.log: list[LogLine] = []
         self.listeners: list[Callable[[list[Event]], None]] = []
+        self.refusals: list[str] = []
+        """Reasons the session gave for refusing actions sent earlier (online), oldest
+        first; the screen shows and clears them."""
         self._saved_at = 0.0
-        self._setup = True
-        self.local.poll()  # a resumed match's replayed updates are history, not news
         spectator = self.view(None)
         self._armies = spectator.armies
         self._setup = spectator.phase == "setup"
-        if not self.replay.actions:
+        self.moves = 0 if self.local is None else len(self.local.replay.actions)
+        """Actions taken so far (the ones this machine learnt of, online)."""
+        if not self.moves:
             first = spectator.current
             self.log.append(LogLine(f"Territories dealt; {self.name(first)} starts.", first))
         self._snapshot()
+
+    @property
+    def online(self) -> bool:
+        """True when the match is played over a session that is not on this machine."""
+        return self.local is None
 
     # -- names -----------------------------------------------------------------------------
 
@@ -166,6 +227,9 @@ class Match:
 
     @property
     def replay(self) -> Replay:
+        """The recorded match (a local one only: SaveError for an online match)."""
+        if self.local is None:
+            raise SaveError(replays_dir(), ONLINE_NOTE)
         return self.local.replay
 
     def act(self, seat: Seat, action: Action) -> list[Event]:
@@ -177,7 +241,7 @@ class Match:
     def run_bot(self) -> list[Event] | None:
         """Let the awaited local bot act once: the events it caused (None when no bot is
         awaited)."""
-        if self.local.run_bot() is None:
+        if self.local is None or self.local.run_bot() is None:
             return None
         return self.pump()
 
@@ -186,7 +250,9 @@ class Match:
         out: list[Event] = []
         for notice in self.session.poll():
             if isinstance(notice, Refusal):
+                self.refusals.append(notice.reason)
                 continue
+            self.moves += 1
             events = list(notice.events)
             self._account(events)
             self._note(events)
@@ -308,7 +374,9 @@ class Match:
         }
 
     def save(self, path: Path) -> None:
-        """Write the match to `path` (SaveError when it cannot)."""
+        """Write the match to `path` (SaveError when it cannot, or when it is online)."""
+        if self.online:
+            raise SaveError(path, ONLINE_NOTE)
         save_document(path, SAVE_KIND, self.to_document())
 
     def save_autosave(self) -> None:
@@ -323,7 +391,10 @@ class Match:
             self.autosave = None  # a full disk must not stop the game; stop trying
 
     def save_replay(self) -> Path | None:
-        """Save the replay under replays_dir(); its path, or None when it cannot be written."""
+        """Save the replay under replays_dir(); its path, or None when it cannot be written
+        (or the match is online: its server keeps the log)."""
+        if self.online:
+            return None
         stamp = len(list(replays_dir().glob("*.json"))) if replays_dir().is_dir() else 0
         path = replays_dir() / f"game-{stamp + 1:04d}.json"
         data = msgspec.to_builtins(self.replay)
@@ -394,6 +465,13 @@ def list_saves() -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def _tables(board: Board) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """A board's territories and their neighbours by index, as views carry them."""
+    ids = tuple(board.ids())
+    index = {t: i for i, t in enumerate(ids)}
+    return ids, tuple(tuple(sorted(index[n] for n in board.neighbours(t))) for t in ids)
 
 
 def _faces(dice: Sequence[int]) -> str:

@@ -1,0 +1,123 @@
+"""World War's own screens over a live server: one online game against a server bot,
+driven by posted events, with its statistics kept as in a local game."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from suite.net.screens import LobbyScene
+from suite.net.server import MatchServer
+from suite.net.session import RemoteSession
+from suite.ui.harness import Harness
+
+from .test_net_session import server  # noqa: F401 - the threaded server fixture
+
+CONFIG = {"players": 2, "map": "classic", "cards": "none", "auto_place": True, "max_turns": 2}
+
+
+def _until(h: Harness, predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise TimeoutError
+        h.frames(1)
+        time.sleep(0.005)
+
+
+def test_an_online_world_war_game_through_the_real_screens(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    from suite.net import online
+    from suite.worldwar.screens.game import GameScene
+    from suite.worldwar.screens.gameover import GameOverScene
+
+    online.register()
+    url = f"ws://127.0.0.1:{server.port}"
+    with Harness(size=(1280, 800)) as h:
+        session = RemoteSession.connect(url, "Ann")
+        session.create("worldwar", CONFIG, seed=6)
+        session.seat_bot(1, "easy")
+        lobby = LobbyScene(h.app, session)
+        h.push(lobby)
+        h.click(lobby.ready_button)
+        _until(h, lambda: isinstance(h.scene, GameScene))
+        game = h.scene
+        assert isinstance(game, GameScene)
+        match = game.match
+        room = server.rooms[session.code or ""]
+        assert match.online and game.viewer == 0 and match.seats[1].label == "easy bot"
+        assert game.speed not in game.top_buttons  # the server paces its bots
+
+        def settled() -> bool:
+            """The screen knows every action the server took (its own and the bot's)."""
+            return match.moves == room.state_id and session.awaiting() == room.state.awaiting()
+
+        attacked = False
+        shots = 0
+        while room.state.outcome() is None:
+            _until(h, lambda: settled() and (game.human_turn() == 0 or match.over))
+            if match.over:
+                break
+            v = match.view(0)
+            before = room.state_id
+            if shots == 0:
+                h.frames(2)
+                h.screenshot(artifacts / "net_worldwar_online.png")
+                shots += 1
+            if v.phase == "place":
+                own = next(t for t in range(len(v.owner)) if v.owner[t] == 0)
+                point = game.map.point_in(own)
+                assert point is not None
+                for _ in range(v.to_place()):
+                    h.click(point)
+            elif v.phase == "attack" and not attacked:
+                pair = next(
+                    (
+                        (s, t)
+                        for s in range(len(v.owner))
+                        if v.owner[s] == 0 and v.armies[s] > 1
+                        for t in v.map.neighbours[s]
+                        if v.owner[t] != 0
+                    ),
+                    None,
+                )
+                attacked = True
+                if pair is not None:
+                    for t in pair:
+                        point = game.map.point_in(t)
+                        assert point is not None
+                        h.click(point)
+                    h.key(pygame.K_SPACE)  # one roll
+            elif v.phase == "occupy":
+                h.key(pygame.K_RETURN)
+            else:
+                h.key(pygame.K_e)
+            try:
+                _until(h, lambda b=before: room.state_id > b or room.state.outcome() is not None)
+            except TimeoutError:
+                raise AssertionError((v.phase, h.notices, session.errors, attacked)) from None
+        _until(h, lambda: match.over and match.moves == room.state_id)  # the last news
+        assert not session.errors, session.errors
+        assert attacked and match.view(None).turn >= 2
+        # The statistics a local game keeps: a snapshot per turn, the dice luck, the log.
+        assert [s.turn for s in match.history][-1] == match.view(None).turn
+        assert sum(match.luck.expected) > 0 and sum(match.luck.actual) > 0
+        assert any("won" in line.text for line in match.log)
+        assert match.save_replay() is None
+        saved = game.save_game()  # refused, saying why
+        assert saved is None and any("kept by its server" in n for n in h.notices)
+        _until(h, lambda: isinstance(h.scene, GameOverScene))
+        over = h.scene
+        assert isinstance(over, GameOverScene)
+        h.frames(2)
+        h.screenshot(artifacts / "net_worldwar_online_over.png")
+        h.click(over.replay_button)
+        assert any("stays on its server" in n for n in h.notices)
+        h.click(over.done_button)
+        assert h.scene is lobby
+        session.close()
