@@ -121,3 +121,29 @@ def test_an_online_world_war_game_through_the_real_screens(
         h.click(over.done_button)
         assert h.scene is lobby
         session.close()
+
+
+def test_a_random_map_is_drawn_from_the_rooms_public_map_seed(
+    server: MatchServer,  # noqa: F811
+) -> None:
+    import pytest
+
+    from suite.worldwar.screens.match import ONLINE, Match, SeatInfo
+
+    session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
+    try:
+        session.create("worldwar", {"players": 2, "map": "random:18:4"}, seed=77)
+        room = session.room
+        assert room is not None
+        assert isinstance(room.config["map_seed"], int)  # public, and not the secret seed
+        assert server.rooms[room.code].seed == 77
+        seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, ONLINE)]
+        match = Match.over_session(session, seats, room.config)
+        assert len(match.board) == 18 and match.online
+        other = {**room.config, "map_seed": room.config["map_seed"] + 1}
+        with pytest.raises(ValueError, match="differs from the server's"):
+            Match.over_session(session, seats, other)
+        with pytest.raises(ValueError, match="cannot be drawn here"):
+            Match.over_session(session, seats, {**room.config, "map": "/nowhere/x.map"})
+    finally:
+        session.close()
