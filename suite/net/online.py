@@ -144,7 +144,8 @@ def wok_screen(app: App, remote: RemoteSession) -> Scene:
 
 def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     """WoS Tactics' battle screen over `remote`, drawing the host's pack: this machine's
-    own copy when it is the same, else the copy downloaded into the pack cache."""
+    own copy when it is the same, else the copy downloaded into the pack cache. The
+    result goes into this machine's ratings like a local battle's (`Records`)."""
     from suite.paths import user_data_dir
     from suite.tactics.rules.packs import default_pack_dir
     from suite.tactics.screens.drivers import LiveDriver
@@ -152,18 +153,27 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     from suite.tactics.screens.gameover import GameOverScene
     from suite.tactics.screens.match import SeatInfo
     from suite.tactics.screens.profile import load_profile
+    from suite.tactics.screens.ratings import Records
+    from suite.tactics.screens.setup import BOT_NAMES
 
     room = remote.room
     if room is None:
         raise ValueError("an online battle needs a room")
     folder = remote.sync_pack(user_data_dir() / "net" / "packs", own=default_pack_dir())
+    bots = iter(BOT_NAMES)  # the server's bots take the names a local battle gives bots
     seats = [
-        SeatInfo(name=s.name or f"Seat {s.seat + 1}", kind=s.bot or "human") for s in room.seats
+        SeatInfo(
+            name=next(bots, s.name) if s.bot else s.name or f"Seat {s.seat + 1}",
+            kind=s.bot or "human",
+        )
+        for s in room.seats
     ]
     profile, _ = load_profile()
 
     def over(battle: BattleScene) -> None:
-        app.replace(GameOverScene(app, battle, None))
+        # Recorded in this machine's ratings as a local battle is (T10: Elo for the
+        # people, never the server's bots); the replay stays on the server.
+        app.replace(GameOverScene(app, battle, Records()))
 
     scene: Scene = BattleScene(
         app,

@@ -214,3 +214,50 @@ def test_host_on_this_computer_starts_a_server_in_the_background() -> None:
         )
         h.key(pygame.K_ESCAPE)  # leave the Online screen: the background server stops
         assert online.local is None
+
+
+def test_an_online_battle_lands_in_this_machines_ratings(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    """T10 as in a local battle: the person is rated, the server's bot never is."""
+    from suite.net import online
+    from suite.tactics.ratings import RatingsDB
+    from suite.tactics.screens.game import BattleScene
+    from suite.tactics.screens.gameover import GameOverScene
+    from suite.tactics.screens.profile import ratings_path
+    from suite.ui.dialogs import ConfirmScene
+
+    online.register()
+    url = f"ws://127.0.0.1:{server.port}"
+    with Harness(size=(1280, 800)) as h:
+        session = RemoteSession.connect(url, "Ann")
+        session.create("tactics", {"players": 2, "max_turns": 2}, seed=3)
+        session.seat_bot(1, "random")
+        lobby = LobbyScene(h.app, session)
+        h.push(lobby)
+        h.click(lobby.ready_button)
+        _until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
+        room = server.rooms[session.code or ""]
+
+        def over_or_mine() -> bool:
+            scene = h.scene
+            if isinstance(scene, ConfirmScene):
+                h.key(pygame.K_RETURN)  # yes, end the turn
+            elif isinstance(scene, BattleScene) and scene.my_turn() and scene.choices.end_turn:
+                h.key(pygame.K_e)
+            return isinstance(h.scene, GameOverScene)
+
+        _until(h, over_or_mine, timeout=60)
+        assert room.state.outcome() is not None
+        h.frames(2)
+        h.screenshot(artifacts / "net_tactics_online_over.png")
+        over = h.scene
+        assert isinstance(over, GameOverScene) and over.problem is None, over.problem
+        with RatingsDB(ratings_path()) as db:
+            ann, bot = db.player("Ann"), db.player("Bot Ada")
+            assert ann is not None and ann.human and ann.battles == 1
+            assert bot is not None and not bot.human
+            assert bot.elo == float(db.rules.rating.elo_start)  # never rated
+            assert ann.wins + ann.losses == 1
+        session.close()
