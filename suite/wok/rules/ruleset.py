@@ -436,6 +436,9 @@ class RuleSet(_Table, frozen=True, kw_only=True):
     robots: Robots
     variants: dict[str, Variant]
     phases: tuple[str, ...]
+    tech_kind: Literal["level", "points"] = "level"
+    """What a colour's `tech` counts: tech levels (Standard, Intermediate: upgrades buy
+    them) or tech points (WoK IV: the TECH aim makes them, trades spend them)."""
     growth_model: Literal["tiers", "exponential"] = "tiers"
     growth_scale: float = 100.0
     terrain: Terrains | None = None
@@ -452,6 +455,10 @@ class RuleSet(_Table, frozen=True, kw_only=True):
         if a.tech_steps:
             return min(a.max_attacks, a.base_attacks + sum(1 for s in a.tech_steps if tech >= s))
         return min(a.max_attacks, a.base_attacks + a.attacks_per_tech * tech)
+
+    def uses_gold(self) -> bool:
+        """Whether gold exists in this rule set (a start stock, mining or upgrades)."""
+        return bool(self.start.gold or self.working.gold_per_wok or self.upgrades.kinds)
 
     def bound_tech(self, tech: int) -> int:
         """Tech within 0..caps.tech (no upper cap when caps.tech is 0)."""

@@ -112,6 +112,8 @@ class Nap(_Rec, frozen=True, kw_only=True):
 class OwnColour(_Rec, frozen=True, kw_only=True):
     """One of the seat's colours with its player-wide figures and this turn's limits.
 
+    `tech` is tech levels or tech points as the rule set's `tech_kind` says (WoK IV:
+    points); `gold` is 0 in a rule set without gold (`RuleSet.uses_gold`).
     `attacks_allowed` is how many attack orders can run this turn (more may be entered,
     up to the entry limit); `upgrade_costs` are the prices of the 1st, 2nd, ... upgrade;
     `ally` is this colour's own declaration (mutual or not).

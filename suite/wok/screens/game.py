@@ -30,6 +30,7 @@ from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft
+from suite.wok.screens.helptext import tech_label
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
@@ -702,6 +703,13 @@ class GameScene(Scene):
             (c for c in self.view.colours if c.colour == self.form.colour), self.view.colours[0]
         )
 
+    def top_figures(self, me: OwnColour) -> str:
+        """The colour's figures in the top bar: EFF, gold (when the rule set has gold),
+        tech named as the rule set counts it (levels or points), score."""
+        rules = self.view.rules
+        gold = f"  Gold {me.gold}" if rules.uses_gold() else ""
+        return f"EFF {me.eff}{gold}  {tech_label(rules)} {me.tech}  Score {me.score}"
+
     def _top(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
         top = px(TOP)
@@ -718,7 +726,7 @@ class GameScene(Scene):
         )
         pygame.draw.circle(surface, colour_of(me.colour), (x + px(7), px(17)), px(7))
         x = label(surface, me.name, (x + px(18), px(8)), size=15, bold=True).right + 12
-        figures = f"EFF {me.eff}  Gold {me.gold}  Tech {me.tech}  Score {me.score}"
+        figures = self.top_figures(me)
         if self.view.rules.troops is not None:
             figures += f"  Wood {me.wood}"
         if me.nap is not None:
@@ -855,7 +863,10 @@ class GameScene(Scene):
         intel = next((i for i in self.view.player_intel if i.colour == colour), None)
         if intel is None:
             return ""
-        return f"spied turn {intel.turn}: EFF {intel.eff}, gold {intel.gold}, tech {intel.tech}"
+        rules = self.view.rules
+        gold = f", gold {intel.gold}" if rules.uses_gold() else ""
+        tech = f"{tech_label(rules).lower()} {intel.tech}"
+        return f"spied turn {intel.turn}: EFF {intel.eff}{gold}, {tech}"
 
     def _ally_text(self, colour: int) -> str:
         """A mutual alliance (public) of `colour`."""

@@ -1,5 +1,6 @@
-"""Scenes pushed over the WoK map: the hot-seat pass screen, the help (keys, phases and the
-robots' doctrine from the rules data) and a menu of buttons."""
+"""Scenes pushed over the WoK map: the hot-seat pass screen, the help (keys, then the rule
+set's phases, tech, trades, covert operations and the robots' doctrine, written from the
+rules data by `helptext`) and a menu of buttons. `doctrine` is re-exported from there."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.ruleset import RuleSet
+from suite.wok.screens.helptext import doctrine, help_sections
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.timer import KeepsTime
+
+__all__ = ["KEYS", "HelpScene", "MenuScene", "PassScene", "doctrine", "veil"]
 
 KEYS = (
     ("1, 2, ...", "the order panels, in the order their phases run"),
@@ -30,7 +34,7 @@ KEYS = (
         "Outlines",
         "red: short range, attackable;  yellow: long range, by chance;  purple: spies get there",
     ),
-    ("F1", "this help;  Esc the menu (save, help, leave)"),
+    ("F1", "this help (Left/Right: pages);  Esc the menu (save, help, leave)"),
 )
 
 
@@ -117,39 +121,75 @@ class PassScene(KeepsTime, Scene):
         self.button.draw(surface)
 
 
-def doctrine(rules: RuleSet) -> list[str]:
-    """The robots' published doctrine (S16) in words, with the rule set's figures."""
-    r = rules.robots
-    keep = r.keep_armies
-    return [
-        f"1. Converts POP to ARM with its {r.pop_arm_orders} allowed orders in its "
-        f"{r.pop_arm_orders} most populous provinces.",
-        f"2. Keeps workers on {r.other_aim}, except {r.home_aim} in its home province.",
-        f"3. Attacks in province order from each province with at least {r.min_armies} armies "
-        f"the neighbouring province with the lowest defence power, when its attack power "
-        f"times the armies it sends is at least {r.power_ratio:g} times the defence power "
-        f"times the defenders; it sends all but {keep} armies.",
-        "4. Fires all its missiles at the neighbouring enemy province with the most armies "
-        "(never at neutrals).",
-        "5. Never spies, never upgrades, obeys every protection rule. Ties go to the lowest "
-        "province number; the same position always gives the same orders.",
-    ]
+HelpLine = tuple[str, str, str]
+"""One line of the help: (kind, text, more); kind "head", "key" (text: the keys, more:
+what they do), "text" or "gap"."""
 
 
 class HelpScene(KeepsTime, Scene):
-    """F1: keys, the turn's phases and the robots' doctrine; any key or click closes it."""
+    """F1: the keys, then the rule set's turn, tech, trades, covert operations and the
+    robots' doctrine (`helptext`, from the rules data), in pages that fit the window:
+    Left/Right, PgUp/PgDn or the wheel turn them; any other key or a click closes it."""
 
     transparent = True
 
     def __init__(self, app: App, rules: RuleSet) -> None:
         super().__init__(app)
         self.rules = rules
+        self.page = 0
+        self.pages: list[list[HelpLine]] = [[]]
+        self.on_resize(app.size)
 
     def animating(self) -> bool:
         return False
 
+    def _sizes(self, h: int) -> tuple[int, int, int]:
+        """Text size, line height and the keys' column width for a window `h` high."""
+        small = 13 if h < 700 else 15
+        return small, theme.font(px(small)).get_linesize(), px(90 if h < 700 else 120)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        set_zoom(size)
+        w, h = size
+        self.rect = pygame.Rect(0, 0, min(px(900), w - 30), h - 30)
+        self.rect.center = (w // 2, h // 2)
+        small, line, key_w = self._sizes(h)
+        width = self.rect.width - 40
+        blocks: list[list[HelpLine]] = [
+            [("head", "Keys", "")] + [("key", keys, what) for keys, what in KEYS]
+        ]
+        for title, paragraphs in help_sections(self.rules):
+            block: list[HelpLine] = [("head", title, "")]
+            for text in paragraphs:
+                block += [("text", part, "") for part in wrap_text(text, px(small), width)]
+            blocks.append(block)
+        room = max(3, (self.rect.bottom - px(40) - line - (self.rect.y + px(48))) // line)
+        pages: list[list[HelpLine]] = [[]]
+        for block in blocks:
+            for item in block:
+                page = pages[-1]
+                need = 2 if item[0] == "head" else 1  # a heading keeps its first line
+                if len(page) + need > room and page:
+                    pages.append([])
+                    page = pages[-1]
+                if item[0] == "head" and page:
+                    page.append(("gap", "", ""))
+                page.append(item)
+        self.pages = pages
+        self.page = min(self.page, len(pages) - 1)
+
+    def turn(self, by: int) -> None:
+        self.page = max(0, min(len(self.pages) - 1, self.page + by))
+        self.app.request_redraw()
+
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RIGHT, pygame.K_PAGEDOWN):
+            self.turn(1)
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_LEFT, pygame.K_PAGEUP):
+            self.turn(-1)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.turn(-1 if event.y > 0 else 1)
+        elif event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
             self.app.pop()
 
     def update(self, dt: float) -> None:
@@ -157,50 +197,42 @@ class HelpScene(KeepsTime, Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)
-        w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, min(px(900), w - 30), h - 30)
-        rect.center = (w // 2, h // 2)
+        rect = self.rect
         draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
         x, y = rect.x + 20, rect.y + 14
-        small = 13 if h < 700 else 15
-        line = theme.font(px(small)).get_linesize()
-        label(surface, "WoK help", (x, y), size=22, bold=True)
-        y += px(34)
-        key_w = px(90 if h < 700 else 120)
-        for keys, what in KEYS:
+        small, line, key_w = self._sizes(surface.get_height())
+        label(surface, f"WoK help: {self.rules.title}", (x, y), size=22, bold=True)
+        if len(self.pages) > 1:
             label(
                 surface,
-                keys,
-                (x + key_w, y),
+                f"page {self.page + 1} of {len(self.pages)}",
+                (rect.right - 20, y + px(6)),
                 size=small,
-                bold=True,
-                colour=theme.ACCENT,
+                colour=theme.TEXT_MUTED,
                 anchor="topright",
             )
-            label(surface, what, (x + key_w + 12, y), size=small, width=rect.width - key_w - 50)
-            y += line
-        y += 8
-        names = ", ".join(p.replace("_", " ") for p in self.rules.phases)
-        phases = (
-            f"A turn runs in phases for everyone at once, players in the Order of Play: {names}. "
-            "Entropy costs EFF for every province you hold; working, growth and entropy need no "
-            "orders."
-        )
-        for text in wrap_text(phases, px(small), rect.width - 40):
-            label(surface, text, (x, y), size=small, colour=theme.TEXT_MUTED)
-            y += line
-        y += 8
-        label(surface, "The robots' doctrine", (x, y), size=small + 2, bold=True)
-        y += line + 4
-        for item in doctrine(self.rules):
-            for text in wrap_text(item, px(small), rect.width - 40):
-                if y + line > rect.bottom - 10 - line:
-                    break
+        y = rect.y + px(48)
+        for kind, text, more in self.pages[self.page]:
+            if kind == "head":
+                label(surface, text, (x, y), size=small + 2, bold=True, colour=theme.ACCENT)
+            elif kind == "key":
+                label(
+                    surface,
+                    text,
+                    (x + key_w, y),
+                    size=small,
+                    bold=True,
+                    colour=theme.ACCENT,
+                    anchor="topright",
+                )
+                label(surface, more, (x + key_w + 12, y), size=small, width=rect.width - key_w - 50)
+            elif kind == "text":
                 label(surface, text, (x, y), size=small)
-                y += line
+            y += line
+        turn = "Left/Right: more pages;  " if len(self.pages) > 1 else ""
         label(
             surface,
-            "Any key or click closes this help",
+            f"{turn}any other key or a click closes this help",
             (rect.centerx, rect.bottom - 8),
             size=small - 1,
             colour=theme.TEXT_MUTED,
