@@ -2,9 +2,10 @@
 
 One large card per registered game (`suite.ui.game_cards`: everything on a card comes from
 the game's spec and its `GameUI`), the player's profile name, the settings (volume,
-fullscreen) and quit. A card opens its game's set-up scene through its UI's `open_setup`;
-while a game has no screens its card is greyed with "coming soon" and clicking it only
-shows a short notice.
+fullscreen), Online (host or join a match on a server: `suite.net.screens.OnlineScene`,
+imported only when opened) and quit. A card opens its game's set-up scene through its
+UI's `open_setup`; while a game has no screens its card is greyed with "coming soon" and
+clicking it only shows a short notice.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ NO_DISPLAY = (
     "(set SDL_VIDEODRIVER=dummy only for headless tests)."
 )
 SAVE_DELAY = 0.8  # seconds after the last settings change before it is written
+FIGURE_ROOM = 90  # pixels after the volume slider for its figure ("100%")
+BUTTON_GAP = 12  # pixels between the footer's buttons
 
 
 class LauncherScene(Scene):
@@ -63,6 +66,12 @@ class LauncherScene(Scene):
         )
         self.name_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "Your name in every game and match")
         self.volume_hint = TooltipArea(pygame.Rect(0, 0, 0, 0), "Volume of the suite's sounds")
+        self.online_button = Button(
+            "Online",
+            pygame.Rect(0, 0, 0, 0),
+            self.open_online,
+            tooltip="Host or join a match with players on other computers (O)",
+        )
         self.quit_button = Button(
             "Quit",
             pygame.Rect(0, 0, 0, 0),
@@ -89,14 +98,27 @@ class LauncherScene(Scene):
         self.name_rect = pygame.Rect(0, 0, min(280, w // 4), 42)
         self.name_rect.midright = (self.header.right, self.header.centery + 8)
         y = self.footer.centery
-        self.volume_rect = pygame.Rect(self.footer.x + 130, y - 14, min(300, w // 5), 28)
+        self.volume_rect = pygame.Rect(self.footer.x + 130, y - 14, min(300, w // 6), 28)
         self.name_hint.rect = self.name_rect
         self.volume_hint.rect = self.volume_rect
-        self.fullscreen_button.rect = pygame.Rect(0, 0, 210, 44)
-        self.fullscreen_button.rect.midleft = (self.volume_rect.right + 110, y)
-        self.quit_button.rect = pygame.Rect(0, 0, 140, 44)
-        self.quit_button.rect.midright = (self.footer.right - 14, y)
+        self._place_buttons()
         self._build_widgets()
+
+    def _place_buttons(self) -> None:
+        """Fullscreen after the volume's figure; Online and Quit at the right end. On a
+        narrow window the three shrink alike (down to what their labels need) rather than
+        overlap."""
+        y = self.footer.centery
+        left = self.volume_rect.right + FIGURE_ROOM
+        right = self.footer.right - 14
+        wanted = [(self.fullscreen_button, 210), (self.online_button, 140), (self.quit_button, 140)]
+        room = right - left - 2 * BUTTON_GAP
+        shrink = min(1.0, room / sum(width for _, width in wanted))
+        for button, width in wanted:
+            button.rect = pygame.Rect(0, 0, round(width * shrink), 44)
+        self.fullscreen_button.rect.midleft = (left, y)
+        self.quit_button.rect.midright = (right, y)
+        self.online_button.rect.midright = (self.quit_button.rect.left - BUTTON_GAP, y)
 
     def _build_widgets(self) -> None:
         """(Re)create the pygame_gui widgets at the current layout, keeping their values."""
@@ -116,6 +138,11 @@ class LauncherScene(Scene):
             click_increment=5,
         )
 
+    @property
+    def buttons(self) -> list[Button]:
+        """The footer's buttons, left to right."""
+        return [self.fullscreen_button, self.online_button, self.quit_button]
+
     # -- input -----------------------------------------------------------------------------
 
     def open_card(self, card: GameCard) -> None:
@@ -133,6 +160,19 @@ class LauncherScene(Scene):
             log.exception("open_setup of %s failed", card.info.key)
             self.app.notify(f"{card.info.title} cannot start: {exc}", 5.0)
             return
+        self.app.push(scene)
+
+    def open_online(self) -> None:
+        """The Online screen: host a match on this computer or a server, or join one."""
+        try:
+            from suite.net.screens import OnlineScene
+
+            scene = OnlineScene(self.app)
+        except Exception as exc:  # a missing network library must not take the launcher down
+            log.exception("the Online screen failed to open")
+            self.app.notify(f"Online play cannot start: {exc}", 5.0)
+            return
+        self.app.audio.play("ui/open")
         self.app.push(scene)
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -161,7 +201,7 @@ class LauncherScene(Scene):
             self._key(event)
         for hint in (self.name_hint, self.volume_hint):
             hint.handle_event(event)
-        for button in (self.fullscreen_button, self.quit_button):
+        for button in self.buttons:
             if button.handle_event(event):
                 if event.type == pygame.MOUSEBUTTONUP:
                     self.app.audio.play("ui/click")
@@ -193,6 +233,8 @@ class LauncherScene(Scene):
             self.focus = (self.focus + steps[event.key]) % len(self.cards)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.open_card(self.cards[self.focus])
+        elif event.key == pygame.K_o:
+            self.open_online()
 
     def back(self) -> bool:
         """Esc leaves the name field first; otherwise, at the root, it asks before quitting."""
@@ -243,7 +285,7 @@ class LauncherScene(Scene):
             card.hover.update(dt)
             target = 1.0 if card.hover.inside else 0.0
             card.lift += (target - card.lift) * min(1.0, dt * 12)
-        for widget in (self.fullscreen_button, self.quit_button, self.name_hint, self.volume_hint):
+        for widget in (*self.buttons, self.name_hint, self.volume_hint):
             widget.update(dt)
         self.fullscreen_button.label = f"Fullscreen: {'On' if self.app.fullscreen else 'Off'}"
 
@@ -262,7 +304,7 @@ class LauncherScene(Scene):
                     size=round(15 * self.zoom),
                     within=card.art_rect().move(0, -round(8 * card.lift)),
                 )
-        for widget in (self.fullscreen_button, self.quit_button, self.name_hint, self.volume_hint):
+        for widget in (*self.buttons, self.name_hint, self.volume_hint):
             widget.draw_tooltip(surface)
 
     def _draw_header(self, surface: pygame.Surface) -> None:
@@ -318,15 +360,15 @@ class LauncherScene(Scene):
             bold=True,
             anchor="midleft",
         )
-        self.fullscreen_button.draw(surface)
-        self.quit_button.draw(surface)
-        hint = "Arrows choose  \u00b7  Enter opens  \u00b7  F11 fullscreen  \u00b7  Esc quits"
-        room = self.quit_button.rect.left - self.fullscreen_button.rect.right - 48
+        for button in self.buttons:
+            button.draw(surface)
+        hint = "Arrows choose  \u00b7  Enter opens  \u00b7  O online  \u00b7  Esc quits"
+        room = self.online_button.rect.left - self.fullscreen_button.rect.right - 48
         if theme.font(14).size(hint)[0] <= room:
             draw_text(
                 surface,
                 hint,
-                (self.quit_button.rect.left - 24, y),
+                (self.online_button.rect.left - 24, y),
                 size=14,
                 colour=theme.TEXT_MUTED,
                 anchor="midright",

@@ -289,3 +289,33 @@ def test_hover_open_and_notice_sounds(
     launcher.click(scene.cards[1].rect)
     launcher.click(scene.cards[0].rect)
     assert played == ["ui/hover", "ui/notice", "ui/hover", "ui/open"]
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800), (1920, 1080)])
+def test_online_opens_the_online_screen_by_click_and_key(
+    tmp_path: Path, artifacts: Path, size: tuple[int, int]
+) -> None:
+    from suite.net.screens import OnlineScene
+
+    with Harness(size, settings_file=tmp_path / "settings.json", root=LauncherScene) as h:
+        scene = _launcher(h)
+        footer = [scene.fullscreen_button, scene.online_button, scene.quit_button]
+        for a, b in zip(footer, footer[1:], strict=False):
+            assert a.rect.right < b.rect.left  # side by side, never over each other
+        assert scene.volume_rect.right < scene.fullscreen_button.rect.left
+        assert all(scene.footer.contains(b.rect) for b in footer)
+        h.frames(2)
+        h.screenshot(artifacts / f"launcher_online_{size[0]}x{size[1]}.png")
+        h.move(scene.online_button)
+        h.seconds(0.8)
+        assert scene.online_button.hover.tooltip_due
+        h.screenshot(artifacts / f"launcher_online_tooltip_{size[0]}x{size[1]}.png")
+        h.click(scene.online_button)
+        assert isinstance(h.scene, OnlineScene)
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is scene
+        h.key(pygame.K_o)
+        assert isinstance(h.scene, OnlineScene)
+        h.app.pop()
+        h.seconds(2.0)  # the launcher goes back to sleeping between inputs
+        assert h.app.idle and not scene.animating()
