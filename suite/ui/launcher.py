@@ -285,8 +285,10 @@ class LauncherScene(Scene):
             card.hover.update(dt)
             target = 1.0 if card.hover.inside else 0.0
             card.lift += (target - card.lift) * min(1.0, dt * 12)
-        for widget in (*self.buttons, self.name_hint, self.volume_hint):
-            widget.update(dt)
+        for button in self.buttons:
+            button.update(dt)
+        for hint in (self.name_hint, self.volume_hint):
+            hint.update(dt)
         self.fullscreen_button.label = f"Fullscreen: {'On' if self.app.fullscreen else 'Off'}"
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -304,8 +306,10 @@ class LauncherScene(Scene):
                     size=round(15 * self.zoom),
                     within=card.art_rect().move(0, -round(8 * card.lift)),
                 )
-        for widget in (*self.buttons, self.name_hint, self.volume_hint):
-            widget.draw_tooltip(surface)
+        for button in self.buttons:
+            button.draw_tooltip(surface)
+        for hint in (self.name_hint, self.volume_hint):
+            hint.draw_tooltip(surface)
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         size = max(40, min(64, self.header.height // 2))
