@@ -114,12 +114,6 @@ class Rng:
             raise ValueError(f"randbelow needs n <= 2**64, got {n}")
         limit = _LIMITS[n] if n < 256 else _U64 - (_U64 % n)
         buf = self._buf
-        if len(buf) >= count:
-            words = buf[-count:]  # the next `count` words, the last one first
-            if max(words) < limit:  # none rejected: the usual case by far
-                del buf[-count:]
-                words.reverse()
-                return [w % n for w in words]
         out: list[int] = []
         while True:
             if not buf:
