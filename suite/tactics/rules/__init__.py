@@ -65,6 +65,7 @@ SPEC = register_game(
         players=(2, 4),
         default_config=default_config,
         bots=BOTS,
+        turn_of=turns_played,
         config_type=TacticsConfig,
         view_type=TacticsView,
         event_type=TacticsEvent,
