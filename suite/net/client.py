@@ -14,6 +14,7 @@ import contextlib
 import logging
 import ssl
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from suite.core.bots import Bot, RandomBot
-from suite.core.match import Action, decode_action, game_spec
+from suite.core.match import Action, Replay, decode_action, game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
 from suite.net.packs import PackCache, describe
+from suite.net.replays import decode_replay
 
 log = logging.getLogger("suite.net.client")
 
@@ -275,6 +277,41 @@ class Client:
         for page in sorted(pages):
             out += typed_actions(game, pages[page].actions)
         return out
+
+
+def _answered(chunks: dict[int, P.ReplayChunk], offset: int, errors: int, c: Client) -> bool:
+    """The chunk at `offset` came, or an error since `errors` were counted (the answer may
+    come before the wait begins)."""
+    return offset in chunks or len(c.errors) > errors
+
+
+async def fetch_replay(client: Client, code: str) -> Replay:
+    """Room `code`'s replay, once its match is over (ServerError with the server's reason
+    when there is none: `not_over`, `no_replay`, `no_room`; ValueError when malformed)."""
+    code = code.strip().upper()  # as the server reads room codes
+    chunks: dict[int, P.ReplayChunk] = {}
+
+    def take(m: P.ServerMessage) -> None:
+        if isinstance(m, P.ReplayChunk) and m.code == code:
+            chunks[m.offset] = m
+
+    client.listeners.append(take)
+    try:
+        data = bytearray()
+        while True:
+            offset, errors = len(data), len(client.errors)
+            await client.send(P.ReplayRequest(code=code, offset=offset))
+            await client.wait(partial(_answered, chunks, offset, errors))
+            if offset not in chunks:
+                raise ServerError(client.errors[errors])
+            chunk = chunks.pop(offset)
+            part = base64.b64decode(chunk.data)
+            data += part
+            if chunk.eof or not part or len(data) >= chunk.size:
+                break
+    finally:
+        client.listeners.remove(take)
+    return decode_replay(bytes(data))
 
 
 async def sync_pack(client: Client, cache: PackCache, own: Path | None = None) -> Path | None:

@@ -14,12 +14,14 @@ clear message (the server keeps the match). `register()` hands WoK rooms to its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from suite.core.match import Action, Legal, Outcome, Seat, View
+from suite.core.match import Action, Legal, Outcome, Replay, Seat, View
 from suite.core.session import Notice, Update
 from suite.core.store import SaveError
+from suite.net.client import ServerError
 from suite.net.screens import register_online_screen
 from suite.net.session import RemoteSession
 from suite.ui.app import App, Scene
@@ -205,8 +207,25 @@ def worldwar_screen(app: App, remote: RemoteSession) -> Scene:
         )
         for s in room.seats
     ]
-    scene: Scene = GameScene(app, Match.over_session(remote, seats, room.config))
+    match = Match.over_session(remote, seats, room.config, fetch_replay=replay_fetcher(remote))
+    scene: Scene = GameScene(app, match)
     return scene
+
+
+def replay_fetcher(remote: RemoteSession) -> Callable[[], Replay]:
+    """Fetches the room's replay from the server once the match is over; every failure
+    (the server's refusal, a dropped connection, a malformed answer) is a SaveError
+    naming the room and the reason, as a replay file that cannot be read is."""
+
+    def fetch() -> Replay:
+        try:
+            return remote.fetch_replay()
+        except (ServerError, ValueError, OSError, TimeoutError) as exc:
+            raise SaveError(
+                Path(f"room {remote.code}"), f"the server gave no replay: {exc}"
+            ) from exc
+
+    return fetch
 
 
 def register() -> None:

@@ -205,6 +205,14 @@ class PackRequest(Message, frozen=True, tag="pack_request"):
     offset: int = 0
 
 
+class ReplayRequest(Message, frozen=True, tag="replay_request"):
+    """Ask for a finished match's replay (its game, config, seed and actions), a chunk of
+    its JSON at `offset`."""
+
+    code: str
+    offset: int = 0
+
+
 ClientMessage = (
     Hello
     | Create
@@ -225,6 +233,7 @@ ClientMessage = (
     | Resume
     | End
     | PackRequest
+    | ReplayRequest
 )
 
 # -- server to client ------------------------------------------------------------------------
@@ -380,6 +389,17 @@ class PackChunk(Message, frozen=True, tag="pack_chunk"):
     eof: bool
 
 
+class ReplayChunk(Message, frozen=True, tag="replay_chunk"):
+    """Part of a finished match's replay document (UTF-8 JSON of `suite.core.match.Replay`),
+    base64 encoded; `size` is the whole document's, `eof` marks the last chunk."""
+
+    code: str
+    offset: int
+    size: int
+    data: str
+    eof: bool
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -393,6 +413,7 @@ ServerMessage = (
     | GameOverMsg
     | PackFiles
     | PackChunk
+    | ReplayChunk
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

@@ -33,6 +33,7 @@ from suite.core.match import registered_games
 from suite.net import protocol as P
 from suite.net.clock import Clock, SystemClock
 from suite.net.packs import PackServer
+from suite.net.replays import Replays
 from suite.net.room import Refused, Room
 from suite.net.store import Store
 
@@ -149,6 +150,7 @@ class MatchServer:
         self.data = Path(data)
         self.store = Store(self.data / "matches.sqlite3")
         self.packs = PackServer(self.data / "packs")
+        self.replays = Replays(self.store)
         self.bot_delay = settings.bot_delay
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Room] = {}
@@ -365,6 +367,8 @@ class MatchServer:
             conn.room = room
         elif isinstance(m, P.PackRequest):
             self._pack(conn, m)
+        elif isinstance(m, P.ReplayRequest):
+            conn.send(P.encode(self.replays.answer(m.code.strip().upper(), m.offset)))
         elif isinstance(m, P.Chat):
             self._current(conn, m.token).chat(conn, m.token, m.text)
         elif isinstance(m, P.Leave):

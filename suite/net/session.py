@@ -28,10 +28,26 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from suite.core.match import Action, IllegalAction, Legal, Outcome, Seat, View, decode_action
+from suite.core.match import (
+    Action,
+    IllegalAction,
+    Legal,
+    Outcome,
+    Replay,
+    Seat,
+    View,
+    decode_action,
+)
 from suite.core.session import Notice, Refusal, Session, Update
 from suite.net import protocol as P
-from suite.net.client import Client, ServerError, sync_pack, typed_events, typed_view
+from suite.net.client import (
+    Client,
+    ServerError,
+    fetch_replay,
+    sync_pack,
+    typed_events,
+    typed_view,
+)
 from suite.net.packs import PackCache
 
 log = logging.getLogger("suite.net.session")
@@ -223,6 +239,14 @@ class RemoteSession:
         content-addressed cache `cache_dir` (downloaded from the server when missing);
         None when the room has no pack."""
         return self._call(sync_pack(self.client, PackCache(cache_dir), own), timeout=300)
+
+    def fetch_replay(self) -> Replay:
+        """This room's replay from the server's log, once the match is over (ServerError
+        naming why not; ValueError when the answer is malformed)."""
+        code = self.code
+        if code is None:
+            raise IllegalAction("this connection is in no room")
+        return self._call(fetch_replay(self.client, code), timeout=60)
 
     def close(self) -> None:
         """Leave the connection (the seat stays held on the server) and stop the thread;

@@ -149,6 +149,18 @@ class Store:
             "SELECT code, game, config, seed, created, phase, pack FROM rooms "
             "WHERE phase != 'over' ORDER BY created"
         ).fetchall()
+        return self._rows(rows)
+
+    def room(self, code: str) -> RoomRow | None:
+        """The stored room `code` in any phase (a finished one too), or None."""
+        rows = self.db.execute(
+            "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = ?",
+            (code,),
+        ).fetchall()
+        found = self._rows(rows)
+        return found[0] if found else None
+
+    def _rows(self, rows: list[Any]) -> list[RoomRow]:
         out = []
         for code, game, config, seed, created, phase, pack in rows:
             seats = [

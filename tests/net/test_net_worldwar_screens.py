@@ -34,7 +34,7 @@ def test_an_online_world_war_game_through_the_real_screens(
 ) -> None:
     from suite.net import online
     from suite.worldwar.screens.game import GameScene
-    from suite.worldwar.screens.gameover import GameOverScene
+    from suite.worldwar.screens.gameover import GameOverScene, ReplayScene
 
     online.register()
     url = f"ws://127.0.0.1:{server.port}"
@@ -116,8 +116,16 @@ def test_an_online_world_war_game_through_the_real_screens(
         assert isinstance(over, GameOverScene)
         h.frames(2)
         h.screenshot(artifacts / "net_worldwar_online_over.png")
-        h.click(over.replay_button)
-        assert any("stays on its server" in n for n in h.notices)
+        h.click(over.replay_button)  # fetched from the server's log, played back here
+        watch = h.scene
+        assert isinstance(watch, ReplayScene)
+        assert len(watch.replay.actions) == room.state_id and watch.replay.seed == 6
+        end = watch.replay.play()
+        assert end.outcome() == room.state.outcome() and end.to_dict() == room.state.to_dict()
+        h.frames(3)
+        h.screenshot(artifacts / "net_worldwar_online_replay.png")
+        h.key(pygame.K_ESCAPE)
+        assert h.scene is over
         h.click(over.done_button)
         assert h.scene is lobby
         session.close()

@@ -11,6 +11,7 @@ import msgspec
 import pygame
 
 from suite.core.match import Replay
+from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
@@ -44,7 +45,7 @@ class GameOverScene(Scene):
             tooltip="Back to the room's lobby" if match.online else "Back to the set-up screen",
         )
         if match.online:
-            self.replay_button.tooltip = "The server keeps an online match's replay"
+            self.replay_button.tooltip = "Fetch the whole game from the server and play it back"
         self.on_resize(app.size)
 
     @property
@@ -72,10 +73,13 @@ class GameOverScene(Scene):
         return theme.player_colour(self.match.seats[seat].colour).rgb
 
     def watch(self) -> None:
-        if self.match.online:
-            self.app.notify("The replay of an online match stays on its server.", 4.0)
+        """Play the match back (an online match's replay comes from its server)."""
+        try:
+            replay = self.match.replay_to_watch()
+        except SaveError as exc:
+            self.app.notify(f"No replay: {exc.problem}", 5.0)
             return
-        self.app.push(ReplayScene(self.app, self.match.replay, self.match.seats))
+        self.app.push(ReplayScene(self.app, replay, self.match.seats))
 
     def done(self) -> None:
         self.app.pop()

@@ -132,6 +132,7 @@ class Match:
             local = LocalSession.resume(replay, humans=humans, bots=bots)
         local.poll()  # a resumed match's replayed updates are history, not news
         self.local: LocalSession | None = local
+        self.fetch_replay: Callable[[], Replay] | None = None
         self.seed: int | None = seed
         self.bot_seats = frozenset(bots)
         self._begin(local, seats, config, board_for(parse_config(SPEC, config), seed))
@@ -139,14 +140,22 @@ class Match:
 
     @classmethod
     def over_session(
-        cls, session: Session, seats: Sequence[SeatInfo], config: Mapping[str, Any]
+        cls,
+        session: Session,
+        seats: Sequence[SeatInfo],
+        config: Mapping[str, Any],
+        *,
+        fetch_replay: Callable[[], Replay] | None = None,
     ) -> Match:
         """The match `session` plays (an online room): `config` is the match's public
         config, `seats` say which seats are played here ("human") and which elsewhere.
         No bot runs here, nothing is autosaved, and `save` / `save_replay` refuse with
-        ONLINE_NOTE. ValueError when this machine cannot draw the match's board."""
+        ONLINE_NOTE; `fetch_replay` gets the finished match's replay from where it is
+        kept (SaveError saying why not). ValueError when this machine cannot draw the
+        match's board."""
         match = cls.__new__(cls)
         match.local = None
+        match.fetch_replay = fetch_replay
         match.seed = None
         match.bot_seats = frozenset()
         cfg = parse_config(SPEC, {**config, "players": len(seats)})
@@ -231,6 +240,15 @@ class Match:
         if self.local is None:
             raise SaveError(replays_dir(), ONLINE_NOTE)
         return self.local.replay
+
+    def replay_to_watch(self) -> Replay:
+        """The whole match to play back: the local record, or the one fetched from where
+        an online match is kept (SaveError saying why there is none)."""
+        if self.local is not None:
+            return self.local.replay
+        if self.fetch_replay is None:
+            raise SaveError(replays_dir(), "an online match's replay stays on its server")
+        return self.fetch_replay()
 
     def act(self, seat: Seat, action: Action) -> list[Event]:
         """Send `action` for `seat` (IllegalAction leaves everything unchanged); the

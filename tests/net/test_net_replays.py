@@ -1,0 +1,96 @@
+"""A finished match's replay from the server's log (`replay_request` / `replay_chunk`)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from suite.core.match import Replay
+from suite.net import replays
+from suite.net.client import ServerError, fetch_replay, play_bot
+from suite.net.room import Refused
+from suite.net.store import RoomRow
+
+from .helpers import close_all, connect, run, seated_room, serving
+
+
+def test_the_replay_of_a_finished_match_rebuilds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(replays, "CHUNK", 1024)  # many chunks, as a long match has
+
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            config = {"players": 2, "cards": "none", "auto_place": True, "max_turns": 3}
+            clients = await seated_room(server, "worldwar", config, humans=1, bots={1: "easy"})
+            (host,) = clients
+            assert host.code is not None
+            with pytest.raises(ServerError, match="not_over"):  # the seed is still secret
+                await fetch_replay(host, host.code)
+            await play_bot(host)
+            room = server.rooms[host.code]
+            assert room.state.outcome() is not None
+            watcher = await connect(server, "watcher")  # anyone with the code
+            replay = await fetch_replay(watcher, host.code.lower())
+            assert isinstance(replay, Replay) and replay.seed == room.seed
+            assert len(replay.actions) == room.state_id
+            assert len(msgspec_json(replay)) > 3 * 1024
+            assert replay.play().to_dict() == room.state.to_dict()
+            del server.rooms[host.code]  # forgotten after a while: the store still has it
+            again = await fetch_replay(watcher, host.code)
+            assert again == replay
+            with pytest.raises(ServerError, match="no_room"):
+                await fetch_replay(watcher, "ZZZZZZ")
+            await close_all([host, watcher])
+
+    run(main())
+
+
+def msgspec_json(replay: Replay) -> bytes:
+    return msgspec.json.encode(replay)
+
+
+def test_a_log_where_the_turn_clock_ran_a_turn_has_no_replay() -> None:
+    row = RoomRow(
+        code="ABCDEF",
+        game="wok",
+        config={"players": 2},
+        seed=1,
+        created=0.0,
+        phase="over",
+        pack=None,
+        seats=[],
+        log=[{"op": "clock_start", "now": 1.0}, {"op": "run_now", "now": 9.0}],
+    )
+    with pytest.raises(Refused, match="turn clock ran a turn") as refused:
+        replays.replay_of(row)
+    assert refused.value.code == "no_replay"
+    acted = msgspec.structs.replace(row, log=[{"op": "act", "seat": 1, "action": {"kind": "x"}}])
+    assert replays.replay_of(acted).actions[0].seat == 1
+    with pytest.raises(Refused, match="once the match is over"):
+        replays.replay_of(msgspec.structs.replace(acted, phase="playing"))
+
+
+def test_a_bad_offset_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            clients = await seated_room(
+                server, "tactics", {"players": 2, "max_turns": 1}, humans=1, bots={1: "random"}
+            )
+            (host,) = clients
+            assert host.code is not None
+            await asyncio.wait_for(play_bot(host), 60)
+            before = server.rooms[host.code].state_id
+            from suite.net import protocol as P
+
+            await host.send(P.ReplayRequest(code=host.code, offset=10**9))
+            await host.wait(lambda c: bool(c.errors) and c.errors[-1].code == "bad_offset")
+            assert server.rooms[host.code].state_id == before
+            replay = await fetch_replay(host, host.code)
+            assert replay.play().outcome() == server.rooms[host.code].state.outcome()
+            await close_all(clients)
+
+    run(main())
