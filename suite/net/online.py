@@ -45,6 +45,10 @@ class _Recording:
     def seats(self) -> frozenset[Seat]:
         return self.remote.seats
 
+    @seats.setter
+    def seats(self, seats: frozenset[Seat]) -> None:
+        self.remote.seats = seats
+
     def view(self, seat: Seat | None) -> View:
         return self.remote.view(seat)
 
@@ -147,13 +151,14 @@ def wok_screen(app: App, remote: RemoteSession) -> Scene:
 def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     """WoS Tactics' battle screen over `remote`, drawing the host's pack: this machine's
     own copy when it is the same, else the copy downloaded into the pack cache. The
-    result goes into this machine's ratings like a local battle's (`Records`)."""
+    result goes into this machine's ratings like a local battle's (`Records`), and its
+    replay, fetched from the server, is saved and watched like a local battle's."""
     from suite.paths import user_data_dir
-    from suite.tactics.rules.packs import default_pack_dir
-    from suite.tactics.screens.drivers import LiveDriver
+    from suite.tactics.rules.packs import PackError, default_pack_dir
+    from suite.tactics.screens.drivers import LiveDriver, ReplayDriver
     from suite.tactics.screens.game import BattleScene
     from suite.tactics.screens.gameover import GameOverScene
-    from suite.tactics.screens.match import SeatInfo
+    from suite.tactics.screens.match import SeatInfo, load_replay
     from suite.tactics.screens.profile import load_profile
     from suite.tactics.screens.ratings import Records
     from suite.tactics.screens.setup import BOT_NAMES
@@ -171,21 +176,60 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
         for s in room.seats
     ]
     profile, _ = load_profile()
+    pack = None if folder is None or folder == default_pack_dir() else str(folder)
+
+    def watch(path: Path) -> None:
+        try:
+            replay, replay_seats = load_replay(path)
+            driver = ReplayDriver(replay)
+            battle = BattleScene(
+                app, driver, replay_seats, profile, on_over=replay_over, pack_folder=pack
+            )
+        except (SaveError, ValueError, KeyError, PackError) as exc:
+            app.notify(f"Cannot play that replay: {exc}")
+            return
+        app.push(battle)
+
+    def replay_over(battle: BattleScene) -> None:
+        app.replace(GameOverScene(app, battle, None, on_watch=watch))
 
     def over(battle: BattleScene) -> None:
         # Recorded in this machine's ratings as a local battle is (T10: Elo for the
-        # people, never the server's bots); the replay stays on the server.
-        app.replace(GameOverScene(app, battle, Records()))
+        # people, never the server's bots), its replay fetched and saved with the local
+        # ones (`_OnlineBattle.replay`).
+        app.replace(GameOverScene(app, battle, Records(), on_watch=watch))
 
     scene: Scene = BattleScene(
         app,
-        LiveDriver(remote),
+        LiveDriver(_OnlineBattle(remote, pack)),
         seats,
         profile,
         on_over=over,
         pack_folder=None if folder is None else str(folder),
     )
     return scene
+
+
+class _OnlineBattle(_Recording):
+    """A Tactics room as the battle screen's session: its `replay`, which the game-over
+    screen saves with the local battles' replays, is fetched from the server once the
+    battle is over, naming this machine's copy of the host's pack (`pack`)."""
+
+    def __init__(self, remote: RemoteSession, pack: str | None) -> None:
+        super().__init__(remote, lambda update: None)
+        self.pack = pack
+
+    @property
+    def replay(self) -> Replay | None:
+        """The finished battle's replay (None while it runs or when the server has none)."""
+        if self.remote.ended is None:
+            return None
+        try:
+            replay = replay_fetcher(self.remote)()
+        except SaveError:
+            return None
+        replay.config["pack"] = self.pack
+        return replay
 
 
 def worldwar_screen(app: App, remote: RemoteSession) -> Scene:

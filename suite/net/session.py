@@ -199,7 +199,8 @@ class RemoteSession:
             with self._lock:
                 if self._pending:
                     seat, sent = self._pending.popleft()
-                    self._notices.append(Refusal(seat, sent, f"{m.code}: {m.message}"))
+                    if self.client.game_over is None:  # after the end a refusal is no news
+                        self._notices.append(Refusal(seat, sent, f"{m.code}: {m.message}"))
 
     # -- lobby -----------------------------------------------------------------------------------
 

@@ -190,7 +190,7 @@ def test_an_online_tactics_battle_opens_on_the_battle_screen(
         h.click(lobby.ready_button)
         _until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
         (battle,) = [s for s in h.app.stack if isinstance(s, BattleScene)]
-        assert battle.humans == frozenset({0}) and battle.session is session
+        assert battle.humans == frozenset({0}) and battle.session.remote is session  # type: ignore[attr-defined]
         _until(h, lambda: room.state_id > 0 or 0 in room.state.awaiting())
         h.frames(3)
         h.screenshot(artifacts / "net_tactics_online.png")
@@ -260,4 +260,13 @@ def test_an_online_battle_lands_in_this_machines_ratings(
             assert bot is not None and not bot.human
             assert bot.elo == float(db.rules.rating.elo_start)  # never rated
             assert ann.wins + ann.losses == 1
+        # Its replay came from the server's log, saved with the local battles' replays.
+        assert over.replay_path is not None and over.watch_button.enabled
+        h.click(over.watch_button)
+        _until(h, lambda: isinstance(h.scene, BattleScene))
+        watching = h.scene
+        assert isinstance(watching, BattleScene) and watching is not over
+        assert not watching.humans  # a replay: nobody commands
+        h.frames(3)
+        h.screenshot(artifacts / "net_tactics_online_replay.png")
         session.close()

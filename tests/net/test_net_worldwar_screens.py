@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pygame
 
+from suite.core.session import Refusal
 from suite.net.screens import LobbyScene
 from suite.net.server import MatchServer
 from suite.net.session import RemoteSession
 from suite.ui.harness import Harness
+from suite.worldwar.rules.actions import EndTurn
 
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
 
@@ -128,6 +130,10 @@ def test_an_online_world_war_game_through_the_real_screens(
         assert h.scene is over
         h.click(over.done_button)
         assert h.scene is lobby
+        late = len(session.errors)  # an action racing the end: refused, but no news
+        session.act(0, EndTurn())
+        _until(h, lambda: len(session.errors) > late)
+        assert not [n for n in session.poll() if isinstance(n, Refusal)]
         session.close()
 
 
