@@ -8,8 +8,9 @@ machine (`RemoteSession.sync_pack`).
 WoK's game screen talks only to a `Session` and to a match object for seats, history and
 saves; `OnlineWokMatch` is that match object for an online room: the seat played here is
 the one human of the screen (the others, people elsewhere or server bots, are shown as
-not played here), the history is recorded as turns run, and saving is refused with a
-clear message (the server keeps the match). `register()` hands WoK rooms to its screen.
+not played here), the history is recorded as turns run, saving is refused with a clear
+message (the server keeps the match), and the finished match's replay comes from the
+server's log. `register()` hands WoK rooms to its screen.
 """
 
 from __future__ import annotations
@@ -123,19 +124,32 @@ class OnlineWokMatch:
     def save(self, path: Path) -> Path:
         raise SaveError(path, "an online match is kept by its server: rejoin it from the lobby")
 
+    def replay(self) -> Replay:
+        """The finished match's replay from the server (SaveError saying why not)."""
+        return replay_fetcher(self.remote)()
+
     def save_replay(self, path: Path) -> Path:
-        raise SaveError(path, "an online match's replay stays on the server")
+        """Save the finished match's replay, fetched from the server (SaveError)."""
+        self.replay().save(path)
+        return path
 
 
 def wok_screen(app: App, remote: RemoteSession) -> Scene:
-    """WoK's own game screen playing the seat of `remote` (its game-over screen offers no
-    replay: an online match's log stays on the server)."""
+    """WoK's own game screen playing the seat of `remote`; its game-over screen watches
+    and saves the replay fetched from the server's log."""
     from suite.wok.screens.game import GameScene
     from suite.wok.screens.report import GameOverScene
 
     class OnlineGameOver(GameOverScene):
         def watch(self) -> None:
-            self.app.notify("The replay of an online match stays on its server.", 4.0)
+            from suite.wok.screens.replay import ReplayScene
+
+            try:
+                replay = online.replay()
+            except SaveError as exc:
+                self.app.notify(f"No replay: {exc.problem}", 5.0)
+                return
+            self.app.push(ReplayScene(self.app, replay))
 
     class OnlineGame(GameScene):
         def game_over(self) -> None:
@@ -144,7 +158,8 @@ def wok_screen(app: App, remote: RemoteSession) -> Scene:
             self.over_shown = True
             self.app.replace(OnlineGameOver(self.app, self.match))
 
-    scene: Scene = OnlineGame(app, OnlineWokMatch(remote))  # type: ignore[arg-type]
+    online = OnlineWokMatch(remote)
+    scene: Scene = OnlineGame(app, online)  # type: ignore[arg-type]
     return scene
 
 

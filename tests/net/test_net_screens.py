@@ -160,10 +160,18 @@ def test_an_online_wok_game_through_the_real_screens(
                 game.over_shown,
             ) from None
         h.screenshot(artifacts / "net_wok_online_over.png")
-        h.click(h.scene.watch_button)  # type: ignore[attr-defined]
-        assert any("stays on its server" in n for n in h.notices)
-        h.click(h.scene.save_button)  # type: ignore[attr-defined]
-        assert any("kept by its server" in n or "stays on the server" in n for n in h.notices)
+        over = h.scene
+        h.click(over.save_button)  # type: ignore[attr-defined]
+        assert any(n.startswith("Replay saved as") for n in h.notices), h.notices
+        h.click(over.watch_button)  # type: ignore[attr-defined]
+        from suite.wok.screens.replay import ReplayScene
+
+        watching = h.scene
+        assert isinstance(watching, ReplayScene), h.notices
+        assert len(watching.frames) >= 2  # turn 0 and every turn that ran
+        assert session.fetch_replay().play().outcome() == room.state.outcome()
+        h.frames(2)
+        h.screenshot(artifacts / "net_wok_online_replay.png")
         session.close()
 
 
