@@ -266,7 +266,13 @@ def worldwar_screen(app: App, remote: RemoteSession) -> Scene:
         )
         for s in room.seats
     ]
-    match = Match.over_session(remote, seats, room.config, fetch_replay=replay_fetcher(remote))
+    match = Match.over_session(
+        remote,
+        seats,
+        room.config,
+        fetch_replay=replay_fetcher(remote),
+        link=lambda: remote.status,
+    )
     scene: Scene = GameScene(app, match)
     return scene
 

@@ -71,6 +71,14 @@ def test_an_online_world_war_game_through_the_real_screens(
                 h.frames(2)
                 h.screenshot(artifacts / "net_worldwar_online.png")
                 shots += 1
+                session.status = "reconnecting"  # as while the session rejoins after a drop
+                assert game.animating() and match.link_problem is not None
+                for size in ((800, 560), (1920, 1080)):
+                    h.resize(size, frames=2)
+                    h.screenshot(artifacts / f"net_worldwar_reconnecting_{size[0]}x{size[1]}.png")
+                h.resize((1280, 800), frames=2)
+                session.status = "connected"
+                assert match.link_problem is None
             if v.phase == "place":
                 own = next(t for t in range(len(v.owner)) if v.owner[t] == 0)
                 point = game.map.point_in(own)

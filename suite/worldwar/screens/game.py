@@ -820,6 +820,8 @@ class GameScene(Scene):
         game-over screen. A human thinking with no clock costs nothing."""
         if self.tray is not None or self.rings or self.flights or self.map.settling:
             return True
+        if self.match.link_problem is not None:
+            return True  # the banner follows the connection
         if self.match.over:
             return not self.finished
         actor = self.match.actor
@@ -1034,6 +1036,9 @@ class GameScene(Scene):
         if self.slider is not None and self.human_turn() is not None:
             self.slider.draw(surface)
         self._draw_tooltips(surface)
+        problem = self.match.link_problem
+        if problem is not None:
+            hud.draw_banner(self, surface, problem)
 
     def legend_hover(self) -> int | None:
         for c, rect in hud.legend_rows(self):

@@ -474,3 +474,18 @@ def draw_log(scene: GameScene, surface: pygame.Surface) -> None:
         text = fit_text(line.text, px(13, k), r.width - px(40, k))
         draw_text(surface, text, (r.x + px(28, k), y), size=px(13, k), colour=theme.TEXT)
         y += line_h
+
+
+def draw_banner(scene: GameScene, surface: pygame.Surface, text: str) -> None:
+    """A notice across the top of the map that stays while it holds (the connection)."""
+    k = scene.k
+    area = scene.map.rect
+    size = px(18, k)
+    width = min(area.width - px(20, k), theme.font(size, bold=True).size(text)[0] + px(40, k))
+    rect = pygame.Rect(0, 0, width, px(48, k))
+    rect.midtop = (area.centerx, area.y + px(10, k))
+    draw_panel(surface, rect, colour=theme.PANEL_LIGHT, border=theme.ACCENT, radius=12, alpha=240)
+    shown = fit_text(text, size, rect.width - px(20, k), True)
+    draw_text(
+        surface, shown, rect.center, size=size, bold=True, colour=theme.ACCENT, anchor="center"
+    )

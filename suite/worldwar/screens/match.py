@@ -133,6 +133,7 @@ class Match:
         local.poll()  # a resumed match's replayed updates are history, not news
         self.local: LocalSession | None = local
         self.fetch_replay: Callable[[], Replay] | None = None
+        self.link: Callable[[], str] | None = None
         self.seed: int | None = seed
         self.bot_seats = frozenset(bots)
         self._begin(local, seats, config, board_for(parse_config(SPEC, config), seed))
@@ -146,16 +147,19 @@ class Match:
         config: Mapping[str, Any],
         *,
         fetch_replay: Callable[[], Replay] | None = None,
+        link: Callable[[], str] | None = None,
     ) -> Match:
         """The match `session` plays (an online room): `config` is the match's public
         config, `seats` say which seats are played here ("human") and which elsewhere.
         No bot runs here, nothing is autosaved, and `save` / `save_replay` refuse with
         ONLINE_NOTE; `fetch_replay` gets the finished match's replay from where it is
-        kept (SaveError saying why not). ValueError when this machine cannot draw the
-        match's board."""
+        kept (SaveError saying why not); `link` tells the connection's state
+        ("connected", "reconnecting" or "closed"). ValueError when this machine cannot
+        draw the match's board."""
         match = cls.__new__(cls)
         match.local = None
         match.fetch_replay = fetch_replay
+        match.link = link
         match.seed = None
         match.bot_seats = frozenset()
         cfg = parse_config(SPEC, {**config, "players": len(seats)})
@@ -200,6 +204,16 @@ class Match:
             first = spectator.current
             self.log.append(LogLine(f"Territories dealt; {self.name(first)} starts.", first))
         self._snapshot()
+
+    @property
+    def link_problem(self) -> str | None:
+        """What the screen should say about the connection to the match (None: nothing)."""
+        state = "connected" if self.link is None else self.link()
+        if state == "reconnecting":
+            return "Connection lost: reconnecting..."
+        if state == "closed" and not self.over:
+            return "Disconnected from the server: rejoin the room from Online"
+        return None
 
     @property
     def online(self) -> bool:
