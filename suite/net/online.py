@@ -272,6 +272,7 @@ def worldwar_screen(app: App, remote: RemoteSession) -> Scene:
         room.config,
         fetch_replay=replay_fetcher(remote),
         link=lambda: remote.status,
+        time_left=remote.time_left,
     )
     scene: Scene = GameScene(app, match)
     return scene

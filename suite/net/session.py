@@ -20,6 +20,7 @@ import contextlib
 import logging
 import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
@@ -81,6 +82,8 @@ class RemoteSession:
         self._pending: deque[tuple[Seat, Action]] = deque()
         self._typed: tuple[int, Any] | None = None
         self._seen = 0
+        self._clock_at = 0.0
+        """When (this machine's monotonic time) the latest clock message came."""
         """The state id of the latest view noted (with `_pending`, under `_lock`)."""
         self._closing = False
         self.game = ""
@@ -164,6 +167,8 @@ class RemoteSession:
             self.on_news()
 
     def _note(self, m: P.ServerMessage) -> None:
+        if isinstance(m, P.ClockMsg):
+            self._clock_at = time.monotonic()
         if isinstance(m, P.Room):
             self.game = m.game
         elif isinstance(m, P.Seated):
@@ -287,6 +292,18 @@ class RemoteSession:
     @property
     def clock(self) -> P.ClockMsg | None:
         return self.client.clock
+
+    def time_left(self) -> float | None:
+        """Seconds until the server's turn deadline (World War R7, WoK W12), counted here
+        since its clock message came (frozen while the room is paused); None when no
+        deadline runs."""
+        clock = self.client.clock
+        if clock is None or clock.deadline is None:
+            return None
+        left = clock.deadline - clock.now
+        if not clock.paused:
+            left -= time.monotonic() - self._clock_at
+        return max(0.0, left)
 
     @property
     def chat_lines(self) -> list[P.ChatLine]:

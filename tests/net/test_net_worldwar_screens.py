@@ -169,3 +169,36 @@ def test_a_random_map_is_drawn_from_the_rooms_public_map_seed(
             Match.over_session(session, seats, {**room.config, "map": "/nowhere/x.map"})
     finally:
         session.close()
+
+
+def test_the_turn_clock_on_the_screen_is_the_servers(
+    server: MatchServer,  # noqa: F811
+    artifacts: Path,
+) -> None:
+    from suite.net import online
+    from suite.net import protocol as P
+    from suite.worldwar.screens.game import GameScene
+
+    online.register()
+    with Harness(size=(1280, 800)) as h:
+        session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
+        session.create("worldwar", {**CONFIG, "clock": 60}, seed=6)
+        session.seat_bot(1, "easy")
+        lobby = LobbyScene(h.app, session)
+        h.push(lobby)
+        h.click(lobby.ready_button)
+        _until(h, lambda: isinstance(h.scene, GameScene))
+        game = h.scene
+        assert isinstance(game, GameScene)
+        _until(h, lambda: game.human_turn() == 0 and session.time_left() is not None)
+        h.frames(2)
+        assert game.clock_running and game.animating()
+        assert 50 < game.clock_left <= 60
+        h.screenshot(artifacts / "net_worldwar_online_clock.png")
+        session.host(P.Pause(token=session.token or ""))
+        _until(h, lambda: session.clock is not None and session.clock.paused)
+        held = session.time_left()
+        time.sleep(0.3)
+        h.frames(2)
+        assert session.time_left() == held and game.clock_left == held  # frozen meanwhile
+        session.close()

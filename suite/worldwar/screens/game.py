@@ -827,7 +827,15 @@ class GameScene(Scene):
         actor = self.match.actor
         if actor is not None and actor in self.match.bot_seats:
             return True
-        return bool(self.v.rules.clock) and self.human_turn() is not None
+        return bool(self.v.rules.clock) and (self.human_turn() is not None or self.clock_running)
+
+    @property
+    def clock_running(self) -> bool:
+        """Whether the turn clock counts now: a human of this screen acts, or a remote
+        clock (the server's) runs for whoever acts."""
+        if self.match.time_left is not None:
+            return self.match.time_left() is not None
+        return self.human_turn() is not None
 
     def update(self, dt: float) -> None:
         self.now += dt
@@ -886,6 +894,10 @@ class GameScene(Scene):
     def _tick_clock(self, dt: float) -> None:
         v = self.v
         if not v.rules.clock:
+            return
+        if self.match.time_left is not None:  # the server keeps time and plays TimeUp
+            left = self.match.time_left()
+            self.clock_left = float(v.rules.clock) if left is None else left
             return
         key = (v.turn, v.current)
         if key != self.clock_key:

@@ -176,7 +176,7 @@ def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> 
     """The turn clock in `rect`: time left for the human to act (red under 10 s)."""
     k = scene.k
     left = max(0.0, scene.clock_left)
-    urgent = left < 10 and scene.human_turn() is not None
+    urgent = left < 10 and scene.clock_running
     colour = theme.DANGER if urgent else theme.TEXT
     draw_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=px(10, k), alpha=255)
     frac = left / max(1, scene.v.rules.clock)
@@ -184,7 +184,7 @@ def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> 
         rect.x + px(10, k), rect.bottom - px(9, k), round((rect.width - px(20, k)) * frac), 4
     )
     pygame.draw.rect(surface, colour, bar, border_radius=2)
-    running = scene.human_turn() is not None
+    running = scene.clock_running
     text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
     draw_text(
         surface,

@@ -134,6 +134,8 @@ class Match:
         self.local: LocalSession | None = local
         self.fetch_replay: Callable[[], Replay] | None = None
         self.link: Callable[[], str] | None = None
+        self.time_left: Callable[[], float | None] | None = None
+        """The seconds left by a remote turn clock (None here: the screen keeps time)."""
         self.seed: int | None = seed
         self.bot_seats = frozenset(bots)
         self._begin(local, seats, config, board_for(parse_config(SPEC, config), seed))
@@ -148,18 +150,21 @@ class Match:
         *,
         fetch_replay: Callable[[], Replay] | None = None,
         link: Callable[[], str] | None = None,
+        time_left: Callable[[], float | None] | None = None,
     ) -> Match:
         """The match `session` plays (an online room): `config` is the match's public
         config, `seats` say which seats are played here ("human") and which elsewhere.
         No bot runs here, nothing is autosaved, and `save` / `save_replay` refuse with
         ONLINE_NOTE; `fetch_replay` gets the finished match's replay from where it is
         kept (SaveError saying why not); `link` tells the connection's state
-        ("connected", "reconnecting" or "closed"). ValueError when this machine cannot
+        ("connected", "reconnecting" or "closed"); `time_left` the seconds left before the
+        server's turn deadline (R7; None: none runs). ValueError when this machine cannot
         draw the match's board."""
         match = cls.__new__(cls)
         match.local = None
         match.fetch_replay = fetch_replay
         match.link = link
+        match.time_left = time_left
         match.seed = None
         match.bot_seats = frozenset()
         cfg = parse_config(SPEC, {**config, "players": len(seats)})
