@@ -12,6 +12,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.backdrop import backdrop
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, wrap_text
 
@@ -208,3 +209,95 @@ class MenuScene(Scene):
             button.draw(surface)
         for button in self.buttons:
             button.draw_tooltip(surface)
+
+
+class PassScene(Scene):
+    """Hot-seat privacy: an opaque "Pass to <name>" screen. Nothing of the previous player
+    shows until the next one confirms (Enter, Space or the button); Esc does nothing, so it
+    cannot reveal the screen below. `note` is the line under the name."""
+
+    def __init__(
+        self,
+        app: App,
+        name: str,
+        colour: tuple[int, int, int],
+        on_ready: Callable[[], None],
+        *,
+        note: str = "The other players should look away now.",
+    ) -> None:
+        super().__init__(app)
+        self.name = name
+        self.colour = colour
+        self.note = note
+        self.on_ready = on_ready
+        self.k = 1.0
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.button = Button(
+            f"I am {name}",
+            pygame.Rect(0, 0, 260, 54),
+            self.ready,
+            primary=True,
+            tooltip=f"Only {name} should look at the screen now (Enter)",
+        )
+        self.on_resize(app.size)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        k = self.k = ui_factor(size)
+        self.rect.size = (min(px(520, k), size[0] - 40), px(280, k))
+        self.rect.center = (size[0] // 2, size[1] // 2)
+        self.button.rect.size = (px(260, k), px(54, k))
+        self.button.font_size = px(18, k)
+        self.button.rect.midbottom = (self.rect.centerx, self.rect.bottom - px(30, k))
+
+    def ready(self) -> None:
+        if self.app.stack and self.app.scene is self:
+            self.app.pop()
+        self.on_ready()
+
+    def back(self) -> bool:
+        return True  # Esc must not reveal the screen below
+
+    def animating(self) -> bool:
+        return False
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (
+            pygame.K_RETURN,
+            pygame.K_KP_ENTER,
+            pygame.K_SPACE,
+        ):
+            self.ready()
+            return
+        self.button.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.button.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(backdrop(surface.get_size()), (0, 0))
+        k, rect = self.k, self.rect
+        draw_panel(surface, rect, border=theme.ACCENT, radius=12)
+        centre = (rect.centerx, rect.y + px(52, k))
+        pygame.draw.circle(surface, self.colour, centre, px(22, k))
+        pygame.draw.circle(surface, theme.SHADOW, centre, px(22, k), 3)
+        draw_text(
+            surface,
+            f"Pass to {self.name}",
+            (rect.centerx, rect.y + px(88, k)),
+            size=px(30, k),
+            bold=True,
+            anchor="midtop",
+        )
+        y = rect.y + px(134, k)
+        for line in wrap_text(self.note, px(16, k), rect.width - px(40, k)):
+            draw_text(
+                surface,
+                line,
+                (rect.centerx, y),
+                size=px(16, k),
+                colour=theme.TEXT_MUTED,
+                anchor="midtop",
+            )
+            y += theme.font(px(16, k)).get_linesize()
+        self.button.draw(surface)
+        self.button.draw_tooltip(surface)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pygame
 
-from suite.ui.dialogs import ConfirmScene, MenuScene
+from suite.ui.dialogs import ConfirmScene, MenuScene, PassScene
 from suite.ui.harness import Harness
 from suite.worldwar.screens import open_setup
 from suite.worldwar.screens.game import GameScene
 from suite.worldwar.screens.match import Match, SeatInfo, list_saves
-from suite.worldwar.screens.overlays import HelpScene, PassScene
+from suite.worldwar.screens.overlays import HelpScene
 from suite.worldwar.screens.setup import SetupScene
 
 

@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import pygame
 
-from suite.ui import theme
+from suite.ui import dialogs, theme
 from suite.ui.app import App, Scene
-from suite.ui.backdrop import backdrop
+from suite.ui.dialogs import veil
 from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.ruleset import RuleSet
 from suite.wok.screens.helptext import doctrine, help_sections
-from suite.wok.screens.kit import ZButton, label, px, set_zoom
+from suite.wok.screens.kit import label, px, set_zoom
 from suite.wok.screens.timer import KeepsTime
 
 __all__ = ["KEYS", "HelpScene", "MenuScene", "PassScene", "doctrine", "veil"]
@@ -38,15 +38,8 @@ KEYS = (
 )
 
 
-def veil(surface: pygame.Surface, alpha: int = 175) -> None:
-    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    shade.fill((4, 6, 12, alpha))
-    surface.blit(shade, (0, 0))
-
-
-class PassScene(KeepsTime, Scene):
-    """Hot-seat privacy: an opaque screen "Pass to <name>"; nothing of the previous player
-    shows until the next one confirms (Enter, Space or the button)."""
+class PassScene(KeepsTime, dialogs.PassScene):
+    """The suite's pass screen, keeping the WoK clock running while it is up."""
 
     def __init__(
         self,
@@ -56,69 +49,11 @@ class PassScene(KeepsTime, Scene):
         note: str,
         on_ready: Callable[[], None],
     ) -> None:
-        super().__init__(app)
-        self.name = name
-        self.colour = colour
-        self.note = note
-        self.on_ready = on_ready
-        self.button = ZButton(f"I am {name}", pygame.Rect(0, 0, 240, 50), self.ready, primary=True)
-        self.on_resize(app.size)
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        set_zoom(size)
-        self.button.rect = pygame.Rect(0, 0, px(240), px(50))
-        self.button.rect.center = (size[0] // 2, size[1] // 2 + px(60))
-
-    def ready(self) -> None:
-        if self.app.stack and self.app.scene is self:
-            self.app.pop()
-        self.on_ready()
-
-    def back(self) -> bool:
-        return True  # Esc must not reveal anything
-
-    def animating(self) -> bool:
-        return False
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (
-            pygame.K_RETURN,
-            pygame.K_KP_ENTER,
-            pygame.K_SPACE,
-        ):
-            self.ready()
-            return
-        self.button.handle_event(event)
+        super().__init__(app, name, colour, on_ready, note=note)
 
     def update(self, dt: float) -> None:
-        self.button.update(dt)
+        super().update(dt)
         self.keep_time()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(backdrop(surface.get_size()), (0, 0))
-        w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, min(px(520), w - 40), px(260))
-        rect.center = (w // 2, h // 2)
-        draw_panel(surface, rect, border=theme.ACCENT)
-        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + px(44)), px(20))
-        label(
-            surface,
-            f"Pass to {self.name}",
-            (rect.centerx, rect.y + px(72)),
-            size=28,
-            bold=True,
-            anchor="midtop",
-        )
-        label(
-            surface,
-            self.note,
-            (rect.centerx, rect.y + px(114)),
-            size=15,
-            colour=theme.TEXT_MUTED,
-            anchor="midtop",
-            width=rect.width - 40,
-        )
-        self.button.draw(surface)
 
 
 HelpLine = tuple[str, str, str]
@@ -240,67 +175,9 @@ class HelpScene(KeepsTime, Scene):
         )
 
 
-class MenuScene(KeepsTime, Scene):
-    """A column of (label, tooltip, run) buttons; a click closes the menu, then runs it."""
-
-    transparent = True
-
-    def __init__(
-        self, app: App, title: str, actions: list[tuple[str, str, Callable[[], object]]]
-    ) -> None:
-        super().__init__(app)
-        self.title = title
-        self.buttons = [
-            ZButton(text, pygame.Rect(0, 0, 260, 44), self._closing(run), tooltip=tip)
-            for text, tip, run in actions
-        ]
-        self.buttons[0].primary = True
-        self.on_resize(app.size)
-
-    def _closing(self, run: Callable[[], object]) -> Callable[[], None]:
-        def go() -> None:
-            if self.app.stack and self.app.scene is self:
-                self.app.pop()
-            run()
-
-        return go
-
-    def animating(self) -> bool:
-        return False
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        set_zoom(size)
-        step = min(px(52), (size[1] - px(110)) // max(1, len(self.buttons)))
-        top = size[1] // 2 - len(self.buttons) * step // 2 + px(20)
-        for i, button in enumerate(self.buttons):
-            button.rect = pygame.Rect(0, 0, px(260), min(px(44), step - 6))
-            button.rect.midtop = (size[0] // 2, top + step * i)
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        for button in self.buttons:
-            if button.handle_event(event):
-                return
+class MenuScene(KeepsTime, dialogs.MenuScene):
+    """The suite's menu, keeping the WoK clock running while it is open."""
 
     def update(self, dt: float) -> None:
-        for button in self.buttons:
-            button.update(dt)
+        super().update(dt)
         self.keep_time()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        veil(surface)
-        first, last = self.buttons[0].rect, self.buttons[-1].rect
-        rect = pygame.Rect(0, 0, first.width + px(60), last.bottom - first.top + px(90))
-        rect.midtop = (first.centerx, first.y - px(64))
-        draw_panel(surface, rect, border=theme.ACCENT, alpha=250)
-        label(
-            surface,
-            self.title,
-            (rect.centerx, rect.y + px(16)),
-            size=22,
-            bold=True,
-            anchor="midtop",
-        )
-        for button in self.buttons:
-            button.draw(surface)
-        for button in self.buttons:
-            button.draw_tooltip(surface)

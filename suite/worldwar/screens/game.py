@@ -22,7 +22,7 @@ from suite.core.session import is_legal
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.dialogs import ConfirmScene, MenuScene
+from suite.ui.dialogs import ConfirmScene, MenuScene, PassScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
 from suite.ui.widgets import TOOLTIP_DELAY, Button, Cycler, Slider, draw_tooltip
@@ -34,7 +34,7 @@ from suite.worldwar.screens.effects import BattleCard, CardFlight, DiceTray, Rin
 from suite.worldwar.screens.hud import TOP
 from suite.worldwar.screens.mapview import MapView
 from suite.worldwar.screens.match import Match, saves_dir
-from suite.worldwar.screens.overlays import HelpScene, PassScene
+from suite.worldwar.screens.overlays import HelpScene
 from suite.worldwar.screens.stats import StatsScene
 
 SPEEDS: list[tuple[float, str]] = [

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pygame
 
 from suite.ui import theme
-from suite.ui.app import App, Scene
-from suite.ui.backdrop import backdrop
+from suite.ui.app import Scene
 from suite.ui.dialogs import veil
-from suite.ui.widgets import Button, draw_panel, draw_text
+from suite.ui.widgets import draw_panel, draw_text
 
 SHORTCUTS = (
     ("Click", "place 1 army / pick a territory"),
@@ -30,81 +27,6 @@ SHORTCUTS = (
     ("F1", "this help"),
     ("Esc", "clear the selection, or the menu: save, help, leave"),
 )
-
-
-class PassScene(Scene):
-    """Hot-seat privacy: an opaque screen asking to pass the machine to `name`; the map
-    and the previous player's hand stay hidden until that player confirms."""
-
-    def __init__(
-        self, app: App, name: str, colour: tuple[int, int, int], on_ready: Callable[[], None]
-    ) -> None:
-        super().__init__(app)
-        self.name = name
-        self.colour = colour
-        self.on_ready = on_ready
-        self.button = Button(
-            f"I am {name}",
-            pygame.Rect(0, 0, 260, 54),
-            self.ready,
-            primary=True,
-            tooltip=f"Only {name} should look at the screen now (Enter)",
-        )
-        self.on_resize(app.size)
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        self.button.rect.center = (size[0] // 2, size[1] // 2 + 70)
-
-    def ready(self) -> None:
-        if self.app.stack and self.app.scene is self:
-            self.app.pop()
-        self.on_ready()
-
-    def back(self) -> bool:
-        return True  # Esc must not reveal the map
-
-    def animating(self) -> bool:
-        return False  # still until input
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (
-            pygame.K_RETURN,
-            pygame.K_KP_ENTER,
-            pygame.K_SPACE,
-        ):
-            self.ready()
-            return
-        self.button.handle_event(event)
-
-    def update(self, dt: float) -> None:
-        self.button.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(backdrop(surface.get_size()), (0, 0))
-        w, h = surface.get_size()
-        rect = pygame.Rect(0, 0, 520, 280)
-        rect.center = (w // 2, h // 2)
-        draw_panel(surface, rect, border=theme.ACCENT, radius=12)
-        pygame.draw.circle(surface, self.colour, (rect.centerx, rect.y + 52), 22)
-        pygame.draw.circle(surface, theme.SHADOW, (rect.centerx, rect.y + 52), 22, 3)
-        draw_text(
-            surface,
-            f"Pass to {self.name}",
-            (rect.centerx, rect.y + 88),
-            size=30,
-            bold=True,
-            anchor="midtop",
-        )
-        draw_text(
-            surface,
-            "The other players should look away now.",
-            (rect.centerx, rect.y + 134),
-            size=16,
-            colour=theme.TEXT_MUTED,
-            anchor="midtop",
-        )
-        self.button.draw(surface)
-        self.button.draw_tooltip(surface)
 
 
 class HelpScene(Scene):
