@@ -371,6 +371,11 @@ def _ready_shown(client: Client, ready: bool) -> bool:
     return not (ready and all(s.kind != "open" and s.ready for s in room.seats))
 
 
+class CannotSample(RuntimeError):
+    """A remote action space was asked for a random action: only the server's state can
+    draw one, so a client-side bot must build its orders from the view instead."""
+
+
 class RemoteSpace:
     """A seat's action space as a client knows it: the server's description of the
     choices. Whether an action is in it only the server can say (it answers an `illegal`
@@ -389,7 +394,7 @@ class RemoteSpace:
         return True
 
     def sample(self, rng: Rng) -> Action:
-        raise NotImplementedError("a remote action space cannot be sampled: use a view bot")
+        raise CannotSample("a remote action space cannot be sampled: use a view bot")
 
     def describe(self) -> dict[str, Any]:
         return self.choices
