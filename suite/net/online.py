@@ -107,13 +107,9 @@ class OnlineWokMatch:
         return view
 
     def record_history(self) -> None:
-        from suite.wok.screens.match import point_of
+        from suite.wok.screens.match import record_points
 
-        for seat in self.humans:
-            view = self.view(seat)
-            points = self.history.setdefault(seat, [])
-            if not points or points[-1].turn != view.turn:
-                points.append(point_of(view))
+        record_points(self.history, {seat: self.view(seat) for seat in self.humans})
 
     def _heard(self, update: Update) -> None:
         from suite.wok.rules.events import TurnRan

@@ -71,6 +71,14 @@ def replays_dir() -> Path:
     return user_data_dir() / "wok" / "replays"
 
 
+def record_points(history: dict[int, list[Point]], views: dict[int, WokView]) -> None:
+    """Append each seat's point for its view's turn to `history`, once per turn."""
+    for seat, view in views.items():
+        points = history.setdefault(seat, [])
+        if not points or points[-1].turn != view.turn:
+            points.append(point_of(view))
+
+
 def point_of(view: WokView) -> Point:
     """The history point of `view`'s seat at its current turn."""
     mine = {c.colour for c in view.colours}
@@ -167,11 +175,7 @@ class WokMatch:
 
     def record_history(self) -> None:
         """Add the current turn's point to every human seat's history (once per turn)."""
-        for seat in self.humans:
-            view = self.view(seat)
-            points = self.history.setdefault(seat, [])
-            if not points or points[-1].turn != view.turn:
-                points.append(point_of(view))
+        record_points(self.history, {seat: self.view(seat) for seat in self.humans})
 
     def _heard(self, update: Update) -> None:
         if any(isinstance(e, TurnRan) for e in update.events):
