@@ -360,3 +360,11 @@ def test_modes_on_the_set_up_and_map_screens(mode: str, artifacts: Path) -> None
             assert g.match.view(None).mission is None
         check_side_panel(g)
         h.screenshot(artifacts / f"ww_map_mode_{mode}.png")
+
+
+def test_a_small_window_starts_with_the_legend_folded() -> None:
+    with Harness(size=SMALL) as h:
+        g = game(h, [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")])
+        assert g.legend_collapsed
+        h.click(legend_header(g))
+        assert not g.legend_collapsed

@@ -51,6 +51,10 @@ DRAG = 6  # pixels before a press becomes a pan
 SHIFT_PLACE = 5  # armies a shift+click places (a control's step, not a rule)
 
 
+LEGEND_OPEN_MIN_HEIGHT = 700
+"""Windows at least this tall open with the continent legend unfolded."""
+
+
 class GameScene(Scene):
     """Plays `match` to its end; then replaces itself with the game-over screen."""
 
@@ -63,7 +67,8 @@ class GameScene(Scene):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.map = MapView(match.board, pygame.Rect(0, TOP, 800, 600))
         self.hover: int | None = None
-        self.legend_collapsed = False
+        # A small window starts with the legend folded, so it covers no territory.
+        self.legend_collapsed = app.size[1] < LEGEND_OPEN_MIN_HEIGHT
         self.selected: int | None = None
         self.target: int | None = None
         self.move_to: int | None = None
