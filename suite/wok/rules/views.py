@@ -312,9 +312,9 @@ class Report(_Rec, frozen=True, kw_only=True):
     trades: tuple[TradeReport, ...] = ()
 
 
-class WokSpectatorView(View, frozen=True, kw_only=True, tag="wok_spectator"):
-    """The public facts: map, owners, players, Order of Play, ready seats, Top Ten, clock;
-    once the game is over, every province's figures too (dated the last turn)."""
+class WokPublic(View, frozen=True, kw_only=True):
+    """The public facts every view holds: map, owners, players, Order of Play, ready
+    seats, Top Ten, clock."""
 
     ruleset: str
     rules: RuleSet
@@ -333,7 +333,12 @@ class WokSpectatorView(View, frozen=True, kw_only=True, tag="wok_spectator"):
     outcome: Outcome | None
 
 
-class WokView(View, frozen=True, kw_only=True, tag="wok"):
+class WokSpectatorView(WokPublic, frozen=True, kw_only=True, tag="wok_spectator"):
+    """The public facts; once the game is over, every province's figures too (dated the
+    last turn)."""
+
+
+class WokView(WokPublic, frozen=True, kw_only=True, tag="wok"):
     """One seat's view: the public facts plus its own colours, intel, drafts and reports.
 
     `limits` are the entry limits (orders per phase, most units per order); `orders` are
@@ -342,22 +347,7 @@ class WokView(View, frozen=True, kw_only=True, tag="wok"):
     """
 
     seat: int
-    ruleset: str
-    rules: RuleSet
     limits: Limits
-    variant: VariantView
-    map: WokMap
-    turn: int
-    max_turns: int
-    oop: tuple[int, ...]
-    players: tuple[PlayerView, ...]
-    provinces: tuple[ProvinceView, ...]
-    ready: tuple[int, ...]
-    awaiting: tuple[int, ...]
-    votes: tuple[int, ...]
-    top_ten: tuple[TopTen, ...]
-    clock: ClockView
-    outcome: Outcome | None
     alive: bool
     colours: tuple[OwnColour, ...]
     player_intel: tuple[PlayerIntel, ...]
