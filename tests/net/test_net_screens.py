@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -14,16 +12,8 @@ from suite.net.server import MatchServer
 from suite.net.session import RemoteSession
 from suite.ui.harness import Harness
 
+from .screen_helpers import frames_until, ready_against_a_bot
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
-
-
-def _until(h: Harness, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise TimeoutError
-        h.frames(1)
-        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
@@ -48,24 +38,24 @@ def test_host_seat_a_bot_ready_and_chat(
         session = lobby.session
         room = server.rooms[session.code or ""]
         assert room.game == "worldwar" and session.seat == 0
-        _until(h, lambda: len(lobby.seat_buttons) == 2)
+        frames_until(h, lambda: len(lobby.seat_buttons) == 2)
         h.click(lobby.seat_buttons[1])
-        _until(h, lambda: room.seats[1].kind == "bot")
+        frames_until(h, lambda: room.seats[1].kind == "bot")
         h.click(lobby.chat_entry)  # type: ignore[arg-type]
         h.type_text("good luck")
         h.key(pygame.K_RETURN)
-        _until(h, lambda: any(line.text == "good luck" for line in session.chat_lines))
+        frames_until(h, lambda: any(line.text == "good luck" for line in session.chat_lines))
         h.screenshot(artifacts / f"net_lobby_{size[0]}x{size[1]}.png")
         h.click(lobby.ready_button)
-        _until(h, lambda: room.phase == "playing")
-        _until(h, lambda: 0 in session.awaiting() or room.state_id > 0)
+        frames_until(h, lambda: room.phase == "playing")
+        frames_until(h, lambda: 0 in session.awaiting() or room.state_id > 0)
         h.frames(2)
         assert isinstance(h.scene, GameScene)  # World War's own screen plays the room
         h.screenshot(artifacts / f"net_worldwar_playing_{size[0]}x{size[1]}.png")
         h.app.pop()  # back to the lobby (the game screen's menu does it by "Leave game")
         assert h.scene is lobby
         h.key(pygame.K_ESCAPE)  # leave: the session closes, the seat stays held
-        _until(h, lambda: room.seats[0].peer is None)
+        frames_until(h, lambda: room.seats[0].peer is None)
 
 
 def test_join_by_code_and_the_reconnecting_banner(
@@ -85,7 +75,7 @@ def test_join_by_code_and_the_reconnecting_banner(
             assert isinstance(h.scene, LobbyScene)
             lobby = h.scene
             assert lobby.session.seat == 1
-            _until(h, lambda: host.room is not None and host.room.seats[1].connected)
+            frames_until(h, lambda: host.room is not None and host.room.seats[1].connected)
             lobby.session.status = "reconnecting"  # as while the session rejoins
             h.frames(1)
             h.screenshot(artifacts / "net_lobby_reconnecting.png")
@@ -109,15 +99,16 @@ def test_an_online_wok_game_through_the_real_screens(
     from suite.wok.screens.game import GameScene
 
     online.register()
-    url = f"ws://127.0.0.1:{server.port}"
     with Harness(size=(1280, 800)) as h:
-        session = RemoteSession.connect(url, "Ann")
-        session.create("wok", {"players": 2, "variant": "skirmish", "max_turns": 3}, seed=4)
-        session.seat_bot(1, "general")
-        lobby = LobbyScene(h.app, session)
-        h.push(lobby)
-        h.click(lobby.ready_button)
-        _until(h, lambda: any(isinstance(s, GameScene) for s in h.app.stack))
+        session, lobby = ready_against_a_bot(
+            h,
+            server.port,
+            "wok",
+            {"players": 2, "variant": "skirmish", "max_turns": 3},
+            4,
+            "general",
+        )
+        frames_until(h, lambda: any(isinstance(s, GameScene) for s in h.app.stack))
         room = server.rooms[session.code or ""]
         (game,) = [s for s in h.app.stack if isinstance(s, GameScene)]
         turns = 0
@@ -131,12 +122,12 @@ def test_an_online_wok_game_through_the_real_screens(
                     h.key(pygame.K_ESCAPE)
                 return h.scene is game and game.view.turn == t and game.view.may_submit
 
-            _until(h, on_screen)
+            frames_until(h, on_screen)
             h.frames(2)
             if turns == 0:
                 h.screenshot(artifacts / "net_wok_online.png")
             h.click(game.form.ready_button)  # send the (empty) orders, ready
-            _until(h, lambda t=turn: room.state.turn > t or room.state.outcome() is not None)
+            frames_until(h, lambda t=turn: room.state.turn > t or room.state.outcome() is not None)
             turns += 1
             h.frames(2)
         assert room.state.outcome() is not None and turns >= 1
@@ -149,7 +140,7 @@ def test_an_online_wok_game_through_the_real_screens(
             return False
 
         try:
-            _until(h, over_shown)
+            frames_until(h, over_shown)
         except TimeoutError:
             raise AssertionError(
                 [type(x).__name__ for x in h.app.stack],
@@ -191,15 +182,15 @@ def test_an_online_tactics_battle_opens_on_the_battle_screen(
         lobby = h.scene
         assert isinstance(lobby, LobbyScene)
         session = lobby.session
-        _until(h, lambda: len(lobby.seat_buttons) == 2)
+        frames_until(h, lambda: len(lobby.seat_buttons) == 2)
         h.click(lobby.seat_buttons[1])
         room = server.rooms[session.code or ""]
-        _until(h, lambda: room.seats[1].kind == "bot")
+        frames_until(h, lambda: room.seats[1].kind == "bot")
         h.click(lobby.ready_button)
-        _until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
+        frames_until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
         (battle,) = [s for s in h.app.stack if isinstance(s, BattleScene)]
         assert battle.humans == frozenset({0}) and battle.session.remote is session  # type: ignore[attr-defined]
-        _until(h, lambda: room.state_id > 0 or 0 in room.state.awaiting())
+        frames_until(h, lambda: room.state_id > 0 or 0 in room.state.awaiting())
         h.frames(3)
         h.screenshot(artifacts / "net_tactics_online.png")
 
@@ -214,7 +205,7 @@ def test_host_on_this_computer_starts_a_server_in_the_background() -> None:
         local = online.local.server
         assert lobby.session.code in local.rooms and lobby.session.seat == 0
         h.key(pygame.K_ESCAPE)  # leave the lobby: its session closes
-        _until(
+        frames_until(
             h,
             lambda: (
                 h.scene is online and local.rooms[lobby.session.code or ""].seats[0].peer is None
@@ -237,15 +228,11 @@ def test_an_online_battle_lands_in_this_machines_ratings(
     from suite.ui.dialogs import ConfirmScene
 
     online.register()
-    url = f"ws://127.0.0.1:{server.port}"
     with Harness(size=(1280, 800)) as h:
-        session = RemoteSession.connect(url, "Ann")
-        session.create("tactics", {"players": 2, "max_turns": 2}, seed=3)
-        session.seat_bot(1, "random")
-        lobby = LobbyScene(h.app, session)
-        h.push(lobby)
-        h.click(lobby.ready_button)
-        _until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
+        session, lobby = ready_against_a_bot(
+            h, server.port, "tactics", {"players": 2, "max_turns": 2}, 3, "random"
+        )
+        frames_until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
         room = server.rooms[session.code or ""]
 
         def over_or_mine() -> bool:
@@ -256,7 +243,7 @@ def test_an_online_battle_lands_in_this_machines_ratings(
                 h.key(pygame.K_e)
             return isinstance(h.scene, GameOverScene)
 
-        _until(h, over_or_mine, timeout=60)
+        frames_until(h, over_or_mine, timeout=60)
         assert room.state.outcome() is not None
         h.frames(2)
         h.screenshot(artifacts / "net_tactics_online_over.png")
@@ -271,7 +258,7 @@ def test_an_online_battle_lands_in_this_machines_ratings(
         # Its replay came from the server's log, saved with the local battles' replays.
         assert over.replay_path is not None and over.watch_button.enabled
         h.click(over.watch_button)
-        _until(h, lambda: isinstance(h.scene, BattleScene))
+        frames_until(h, lambda: isinstance(h.scene, BattleScene))
         watching = h.scene
         assert isinstance(watching, BattleScene) and watching is not over
         assert not watching.humans  # a replay: nobody commands

@@ -4,30 +4,20 @@ driven by posted events, with its statistics kept as in a local game."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pygame
 
 from suite.core.session import Refusal
-from suite.net.screens import LobbyScene
 from suite.net.server import MatchServer
 from suite.net.session import RemoteSession
 from suite.ui.harness import Harness
 from suite.worldwar.rules.actions import EndTurn
 
+from .screen_helpers import frames_until, ready_against_a_bot
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
 
 CONFIG = {"players": 2, "map": "classic", "cards": "none", "auto_place": True, "max_turns": 2}
-
-
-def _until(h: Harness, predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise TimeoutError
-        h.frames(1)
-        time.sleep(0.005)
 
 
 def test_an_online_world_war_game_through_the_real_screens(
@@ -39,15 +29,9 @@ def test_an_online_world_war_game_through_the_real_screens(
     from suite.worldwar.screens.gameover import GameOverScene, ReplayScene
 
     online.register()
-    url = f"ws://127.0.0.1:{server.port}"
     with Harness(size=(1280, 800)) as h:
-        session = RemoteSession.connect(url, "Ann")
-        session.create("worldwar", CONFIG, seed=6)
-        session.seat_bot(1, "easy")
-        lobby = LobbyScene(h.app, session)
-        h.push(lobby)
-        h.click(lobby.ready_button)
-        _until(h, lambda: isinstance(h.scene, GameScene))
+        session, lobby = ready_against_a_bot(h, server.port, "worldwar", CONFIG, 6, "easy")
+        frames_until(h, lambda: isinstance(h.scene, GameScene))
         game = h.scene
         assert isinstance(game, GameScene)
         match = game.match
@@ -62,7 +46,7 @@ def test_an_online_world_war_game_through_the_real_screens(
         attacked = False
         shots = 0
         while room.state.outcome() is None:
-            _until(h, lambda: settled() and (game.human_turn() == 0 or match.over))
+            frames_until(h, lambda: settled() and (game.human_turn() == 0 or match.over))
             if match.over:
                 break
             v = match.view(0)
@@ -108,10 +92,12 @@ def test_an_online_world_war_game_through_the_real_screens(
             else:
                 h.key(pygame.K_e)
             try:
-                _until(h, lambda b=before: room.state_id > b or room.state.outcome() is not None)
+                frames_until(
+                    h, lambda b=before: room.state_id > b or room.state.outcome() is not None
+                )
             except TimeoutError:
                 raise AssertionError((v.phase, h.notices, session.errors, attacked)) from None
-        _until(h, lambda: match.over and match.moves == room.state_id)  # the last news
+        frames_until(h, lambda: match.over and match.moves == room.state_id)  # the last news
         assert not session.errors, session.errors
         assert attacked and match.view(None).turn >= 2
         # The statistics a local game keeps: a snapshot per turn, the dice luck, the log.
@@ -121,7 +107,7 @@ def test_an_online_world_war_game_through_the_real_screens(
         assert match.save_replay() is None
         saved = game.save_game()  # refused, saying why
         assert saved is None and any("kept by its server" in n for n in h.notices)
-        _until(h, lambda: isinstance(h.scene, GameOverScene))
+        frames_until(h, lambda: isinstance(h.scene, GameOverScene))
         over = h.scene
         assert isinstance(over, GameOverScene)
         h.frames(2)
@@ -140,7 +126,7 @@ def test_an_online_world_war_game_through_the_real_screens(
         assert h.scene is lobby
         late = len(session.errors)  # an action racing the end: refused, but no news
         session.act(0, EndTurn())
-        _until(h, lambda: len(session.errors) > late)
+        frames_until(h, lambda: len(session.errors) > late)
         assert not [n for n in session.poll() if isinstance(n, Refusal)]
         session.close()
 
@@ -181,22 +167,19 @@ def test_the_turn_clock_on_the_screen_is_the_servers(
 
     online.register()
     with Harness(size=(1280, 800)) as h:
-        session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
-        session.create("worldwar", {**CONFIG, "clock": 60}, seed=6)
-        session.seat_bot(1, "easy")
-        lobby = LobbyScene(h.app, session)
-        h.push(lobby)
-        h.click(lobby.ready_button)
-        _until(h, lambda: isinstance(h.scene, GameScene))
+        session, lobby = ready_against_a_bot(
+            h, server.port, "worldwar", {**CONFIG, "clock": 60}, 6, "easy"
+        )
+        frames_until(h, lambda: isinstance(h.scene, GameScene))
         game = h.scene
         assert isinstance(game, GameScene)
-        _until(h, lambda: game.human_turn() == 0 and session.time_left() is not None)
+        frames_until(h, lambda: game.human_turn() == 0 and session.time_left() is not None)
         h.frames(2)
         assert game.clock_running and game.animating()
         assert 50 < game.clock_left <= 60
         h.screenshot(artifacts / "net_worldwar_online_clock.png")
         session.host(P.Pause(token=session.token or ""))
-        _until(h, lambda: session.clock is not None and session.clock.paused)
+        frames_until(h, lambda: session.clock is not None and session.clock.paused)
         held = session.time_left()
         time.sleep(0.3)
         h.frames(2)

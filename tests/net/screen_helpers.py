@@ -1,0 +1,36 @@
+"""Helpers of the net screen tests: frames until something shows, and a seat readied in
+a lobby against one server bot."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from suite.net.screens import LobbyScene
+from suite.net.session import RemoteSession
+from suite.ui.harness import Harness
+
+
+def frames_until(h: Harness, predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Run frames until `predicate` holds; TimeoutError after `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise TimeoutError
+        h.frames(1)
+        time.sleep(0.005)
+
+
+def ready_against_a_bot(
+    h: Harness, port: int, game: str, config: dict[str, Any], seed: int, bot: str
+) -> tuple[RemoteSession, LobbyScene]:
+    """Create a room of `game` as "Ann", seat the server bot `bot` in seat 1, open the
+    lobby and click Ready: the match starts on the server."""
+    session = RemoteSession.connect(f"ws://127.0.0.1:{port}", "Ann")
+    session.create(game, config, seed=seed)
+    session.seat_bot(1, bot)
+    lobby = LobbyScene(h.app, session)
+    h.push(lobby)
+    h.click(lobby.ready_button)
+    return session, lobby
