@@ -15,11 +15,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml | $(BIN)/python
+# The install compiles setup.py's COMPILED modules in place (mypyc), so it is redone when
+# the packages they are built against change: stale binaries would shadow the sources.
+COMPILED_FROM := setup.py $(wildcard suite/core/*.py suite/worldwar/rules/*.py)
+
+$(STAMP_RUN): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
 	$(PIP) install --quiet -e .
 	touch $@
 
-$(STAMP_DEV): pyproject.toml | $(BIN)/python
+$(STAMP_DEV): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
 	$(PIP) install --quiet -e ".[dev]"
 	touch $@ $(STAMP_RUN)
 
@@ -41,3 +45,4 @@ bench: $(STAMP_DEV)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+	find . -name '*.so' -not -path './$(VENV)/*' -delete

@@ -237,6 +237,9 @@ def validate_seat(seat: object, players: int) -> Seat:
 def validate_action(action: object, action_type: Any) -> Action:
     """`action` checked field by field against `action_type`; IllegalAction when wrong.
 
+    Returns the record rebuilt from the check, equal to `action` with every field of
+    exactly its declared type (a list given for a tuple field comes back a tuple).
+
     Records built in Python are not type-checked by msgspec, so `Place(t, 1.5)` would
     otherwise reach the engine: this re-converts the record from its builtins strictly.
     """
@@ -250,7 +253,7 @@ def validate_action(action: object, action_type: Any) -> Action:
         raise IllegalAction(f"malformed {_kind(action)} action: {exc}") from exc
     if type(checked) is not type(action):
         raise IllegalAction(f"not an action of this game: {_kind(action)}")
-    return action
+    return checked
 
 
 def _kind(action: Action) -> str:

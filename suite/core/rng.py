@@ -18,6 +18,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 T = TypeVar("T")
 
@@ -29,6 +30,7 @@ _LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
 """`randbelow(n)` takes words below `_LIMITS[n]` (whole buckets), for n up to 256."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests script draws in a subclass
 class Rng:
     """Deterministic random numbers for engines, bots and map generators.
 

@@ -47,15 +47,10 @@ from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.legal import ActionList, CountBlock, StateActions
 from suite.worldwar.rules.odds import Odds, odds_for
+from suite.worldwar.rules.seat_views import build_view
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
-from suite.worldwar.rules.views import (
-    HandView,
-    WorldWarMap,
-    WorldWarRules,
-    WorldWarView,
-    build_view,
-)
+from suite.worldwar.rules.views import HandView, WorldWarMap, WorldWarRules, WorldWarView
 
 BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
 PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
@@ -207,9 +202,9 @@ class WorldWarState:
         self._placing: tuple[dict[int, int], int] = ({}, 0)
         # The map and rules records every view shares, built on first use.
         self.view_shared: tuple[WorldWarMap, WorldWarRules] | None = None
-        # A view per seat holding what never changes, completed by `views.build_view`.
+        # A view per seat holding what never changes, completed by `seat_views.build_view`.
         self.view_templates: dict[Seat | None, WorldWarView] = {}
-        # Each seat's last base view with the key it was made for (`views.build_view`).
+        # Each seat's last base view with the key it was made for (`seat_views.build_view`).
         self.last_views: dict[Seat | None, tuple[tuple[Any, ...], BoardView, WorldWarView]] = {}
         self.no_hands: tuple[int, ...] = (0,) * players
         # Each seat's hand as views show it, with the (seat, hand, sets) it was made for.
@@ -322,35 +317,38 @@ class WorldWarState:
             return f"{type(action).__name__} is not a World War action"
         return checker(self, seat, action)
 
-    def apply(self, seat: Seat, action: Action) -> list[Event]:
+    def apply(self, seat: object, action: Action) -> list[Event]:
         """Validate, then perform; IllegalAction (with the reason) leaves the state as it was.
 
         A seat that is no int in range, or an action with a wrongly typed field (a float
-        army count, a bool seat...), is refused before anything else.
+        army count, a bool seat...), is refused before anything else. (`seat` is typed
+        `object` so that the compiled module lets anything through to these checks.)
         """
-        if type(seat) is not int or not 0 <= seat < self.players:
-            validate_seat(seat, self.players)
+        if type(seat) is int and 0 <= seat < self.players:
+            player: Seat = seat
+        else:
+            player = validate_seat(seat, self.players)
         op = _OPS.get(type(action))
         if op is None:
             validate_action(action, A.WorldWarAction)
-            raise IllegalAction(self.refusal(seat, action) or "not a World War action")
+            raise IllegalAction(self.refusal(player, action) or "not a World War action")
         typed, check, do = op
         if not typed(action):
-            validate_action(action, A.WorldWarAction)
+            action = validate_action(action, A.WorldWarAction)
         phase = self.phase
-        if phase != "defend" and phase != "over" and seat == self.current:
-            reason = check(self, seat, action)  # `refusal` without its first questions
+        if phase != "defend" and phase != "over" and player == self.current:
+            reason = check(self, player, action)  # `refusal` without its first questions
         else:
-            reason = self.refusal(seat, action)
+            reason = self.refusal(player, action)
         if reason is not None:
             raise IllegalAction(reason)
         self.version += 1
-        events = do(self, seat, action)
+        events = do(self, player, action)
         if self.result is None and self.mode != "domination":
             events.extend(modes.after(self, events))
         return events
 
-    def allows(self, seat: Seat, action: Action) -> bool:
+    def allows(self, seat: object, action: Action) -> bool:
         """Would `apply(seat, action)` accept it now? (never raises)"""
         return (
             type(seat) is int
@@ -1068,9 +1066,9 @@ class WorldWarState:
         out.add_counts(CountBlock(keys, counts, _fortify, "fortify"))
 
     # -- views -----------------------------------------------------------------------
-    view = build_view
-    """What `seat` may see (None: a spectator): see `views.WorldWarView` (the function
-    itself, not a wrapper: it runs before every decision)."""
+    def view(self, seat: Seat | None) -> WorldWarView:
+        """What `seat` may see (None: a spectator): see `views.WorldWarView`."""
+        return build_view(self, seat)
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -1133,7 +1131,8 @@ _CHECK: dict[type, Callable[[WorldWarState, Seat, Any], str | None]] = {
 
 
 def _placements_typed(a: A.PlaceMany) -> bool:
-    for p in a.placements:
+    placements: tuple[object, ...] = a.placements  # read untyped: the check is ours
+    for p in placements:
         if type(p) is not tuple or len(p) != 2 or type(p[0]) is not str or type(p[1]) is not int:
             return False
     return True

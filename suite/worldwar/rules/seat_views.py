@@ -1,0 +1,239 @@
+"""Building a seat's `WorldWarView` from a World War state (the records are in `views`).
+
+Views are built for every bot decision, so `build_view` shares what does not change: the
+map (`WorldWarMap`) and the rules are built once per state; the board tuples other than
+the armies are kept until the engine changes them; and while no battle is pending, a
+seat's last view is reused with only the armies (and the board tuples, after a conquest)
+replaced, as long as the phase, the current seat, the turn and the armies to place are
+those it was made for.
+
+This module holds no record type, so it can be compiled (setup.py) without changing one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
+
+from suite.core.match import Seat
+from suite.worldwar.rules.modes import current_mission
+from suite.worldwar.rules.views import (
+    AttackWaiting,
+    Card,
+    HandView,
+    OccupyRange,
+    WorldWarMap,
+    WorldWarRules,
+    WorldWarView,
+)
+
+if TYPE_CHECKING:
+    from suite.worldwar.rules.engine import BoardView, WorldWarState
+
+
+def map_of(st: WorldWarState) -> WorldWarMap:
+    topo = st.topo
+    return WorldWarMap(
+        territories=topo.ids,
+        names=topo.names,
+        neighbours=topo.adj,
+        continents=topo.continents,
+        continent_names=topo.continent_names,
+        continent_of=topo.continent_of,
+        continent_members=topo.members,
+        continent_bonus=topo.bonus,
+    )
+
+
+def rules_of(st: WorldWarState) -> WorldWarRules:
+    r = st.rules
+    mode = st.card_mode
+    return WorldWarRules(
+        cards=mode.name,
+        has_cards=mode.has_cards,
+        set_values=tuple(mode.values().items()),
+        hand_limit=r.cards.hand_limit,
+        draw_per_turn=r.cards.draw_per_turn,
+        placement_step=r.setup.placement_step,
+        attacker_max_dice=r.battle.attacker_max_dice,
+        defender_max_dice=r.battle.defender_max_dice,
+        dice_sides=r.battle.dice_sides,
+        stay_behind=r.battle.stay_behind,
+        defender="ask" if st.ask_defender else "auto",
+        clock=st.clock,
+        max_turns=st.max_turns,
+        mode=st.mode,
+    )
+
+
+def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
+    """The view of `seat` (see the module docstring)."""
+    board = st.board_view
+    if board is None:
+        board = st.board_view = (
+            tuple(st.owner),
+            tuple(st.counts),
+            tuple(st.alive),
+            tuple(st.setup_left),
+        )
+    if st.pending is None and st.result is None:
+        # Between two actions of one phase usually only the armies change (and the board
+        # tuples after a conquest): the seat's last base view is reused with those
+        # replaced.
+        moment = (st.phase, st.current, st.turn, st.step_left, st.pool, st.mid_turn, st.conquered)
+        last = st.last_views.get(seat)
+        if last is not None and last[0] == moment:
+            if last[1] is board:
+                view = replace(last[2], armies=tuple(st.armies))
+            else:
+                view = replace(
+                    last[2],
+                    owner=board[0],
+                    armies=tuple(st.armies),
+                    territory_counts=board[1],
+                    alive=board[2],
+                    setup_left=board[3],
+                )
+                st.last_views[seat] = (moment, board, view)
+        elif last is not None and last[1] is board:
+            # A new moment on the same board: the moment's fields and the armies change.
+            phase, current = moment[0], moment[1]
+            view = replace(
+                last[2],
+                phase=phase,
+                current=current,
+                awaiting=(current,),
+                turn=moment[2],
+                armies=tuple(st.armies),
+                step_left=moment[3],
+                pool=moment[4],
+                mid_turn=moment[5],
+                conquered_this_turn=moment[6],
+            )
+            st.last_views[seat] = (moment, board, view)
+        else:
+            view = _full_view(st, seat, board, None, None, st.current)
+            st.last_views[seat] = (moment, board, view)
+        if st.mode == "domination" and st.deck_rules is None:
+            return view
+        return _extras(st, seat, view, st.current)
+    phase = st.phase
+    pending = st.pending
+    attack = occupy = None
+    actor = st.current
+    if pending is not None:
+        s, t = pending["source"], pending["target"]
+        if phase == "defend":
+            actor = st.owner[t]
+            most = min(st.rules.battle.defender_max_dice, st.armies[t])
+            attack = AttackWaiting(source=s, target=t, dice=pending["dice"], defend_max=most)
+        elif phase == "occupy":
+            lo = pending["min"]
+            hi = lo + st.armies[s] - st.rules.battle.stay_behind
+            occupy = OccupyRange(source=s, target=t, min=lo, max=hi)
+    return _extras(st, seat, _full_view(st, seat, board, attack, occupy, actor), actor)
+
+
+def _extras(st: WorldWarState, seat: Seat | None, view: WorldWarView, actor: Seat) -> WorldWarView:
+    """`view` (a base view) completed with the mode's and the cards' fields."""
+    if st.mode != "domination":
+        own = seat is not None and 0 <= seat < st.players and st.mode == "mission"
+        view = replace(
+            view,
+            capitals=tuple(st.capitals),
+            mission=current_mission(st, seat) if own and seat is not None else None,
+        )
+    deck = st.deck_rules
+    if deck is None:
+        return view
+    hand: tuple[int, ...] = ()
+    cards: tuple[Card, ...] = ()
+    best: tuple[tuple[int, ...], ...] = ()
+    must = may = False
+    if seat is not None and 0 <= seat < st.players:
+        key = (seat, tuple(st.hands[seat]), st.sets_done)
+        cached = st.hand_views.get(seat)
+        if cached is None or cached[0] != key:
+            cached = st.hand_views[seat] = (key, _hand_view(st, seat, key[1]))
+        hand, cards, best, must, sets = cached[1]
+        may = sets and seat == actor and st.may_turn_in(actor)
+    return replace(
+        view,
+        hand=hand,
+        hand_cards=cards,
+        hand_sizes=tuple(map(len, st.hands)),
+        deck_left=len(st.deck),
+        sets_turned_in=st.sets_done,
+        next_set_value=deck.rules.next_value(st.sets_done),
+        best_turn_in=best,
+        must_turn_in=must,
+        may_turn_in=may,
+    )
+
+
+def _full_view(
+    st: WorldWarState,
+    seat: Seat | None,
+    board: BoardView,
+    attack: AttackWaiting | None,
+    occupy: OccupyRange | None,
+    actor: Seat,
+) -> WorldWarView:
+    """The base view of `seat` (no cards, no mode extras) built from the seat's template."""
+    phase = st.phase
+    template = st.view_templates.get(seat)
+    if template is None:
+        shared = st.view_shared
+        if shared is None:
+            shared = st.view_shared = (map_of(st), rules_of(st))
+        template = st.view_templates[seat] = WorldWarView(
+            seat=seat,
+            players=st.players,
+            map=shared[0],
+            rules=shared[1],
+            phase=phase,
+            current=st.current,
+            awaiting=(),
+            turn=0,
+            owner=(),
+            armies=(),
+            territory_counts=(),
+            alive=(),
+            setup_left=(),
+            step_left=0,
+            pool=0,
+            mid_turn=False,
+            hand_sizes=st.no_hands,
+        )
+    # Only what changes during a match is given; the rest comes from the seat's template.
+    return replace(
+        template,
+        phase=phase,
+        current=st.current,
+        awaiting=() if phase == "over" else (actor,),
+        turn=st.turn,
+        owner=board[0],
+        armies=tuple(st.armies),
+        territory_counts=board[1],
+        alive=board[2],
+        setup_left=board[3],
+        step_left=st.step_left,
+        pool=st.pool,
+        mid_turn=st.mid_turn,
+        conquered_this_turn=st.conquered,
+        attack=attack,
+        occupy=occupy,
+        outcome=st.result,
+    )
+
+
+def _hand_view(st: WorldWarState, seat: Seat, held: tuple[int, ...]) -> HandView:
+    """(hand, its cards, best sets, must turn in, holds a set) of `seat` holding `held`
+    (kept by the state until the hand or the sets turned in change)."""
+    deck = st.deck_rules
+    assert deck is not None
+    hand = tuple(sorted(held))
+    cards = tuple(Card(c, *deck.card(c)) for c in hand)
+    best = tuple(deck.best_sets(hand, st.sets_done)) if len(hand) >= 2 else ()
+    return hand, cards, best, st.forced(seat), bool(deck.legal_sets(hand))
