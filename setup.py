@@ -22,6 +22,7 @@ COMPILED = [
     "suite/core/rng.py",
     "suite/worldwar/rules/bots.py",
     "suite/worldwar/rules/engine.py",
+    "suite/worldwar/rules/legal.py",
     "suite/worldwar/rules/odds.py",
     "suite/worldwar/rules/seat_views.py",
     "suite/worldwar/rules/topology.py",

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, overload
 
+from mypy_extensions import mypyc_attr
+
 from suite.core.match import Action
 from suite.core.rng import Rng
 
@@ -28,6 +30,7 @@ class CountBlock:
     kind: str
 
 
+@mypyc_attr(native_class=False)  # compiled, a native class cannot extend RuntimeError
 class StaleActions(RuntimeError):
     """A lazy ActionList was first read after its state had changed."""
 
