@@ -36,7 +36,9 @@ def compiled_modules() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        extensions = mypycify(COMPILED, opt_level="3")
+        # One named group: its shared library is the module suite.compiled__mypyc, found
+        # through the suite package wherever the project is installed or run from.
+        extensions = mypycify(COMPILED, opt_level="3", separate=[(COMPILED, "suite.compiled")])
     except (ImportError, Exception, SystemExit) as error:  # mypy missing or refusing
         print(f"warsuite: building without compiled modules ({error})", file=sys.stderr)
         return []

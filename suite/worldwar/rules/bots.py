@@ -122,14 +122,21 @@ class RandomBot:
 
 def _favourable(view: View, seat: int) -> list[tuple[int, int]]:
     """(source, target) pairs where the source holds more armies than the target."""
+    return list(zip(*_favourable_lists(view, seat), strict=True))
+
+
+def _favourable_lists(view: View, seat: int) -> tuple[list[int], list[int]]:
+    """`_favourable` as a list of sources and a list of targets, pair by pair."""
     owner, armies, adj = view.owner, view.armies, view.map.neighbours
-    out = []
+    sources: list[int] = []
+    targets: list[int] = []
     for s, a in enumerate(armies):
         if a > 1 and owner[s] == seat:
             for t in adj[s]:
                 if armies[t] < a and owner[t] != seat:
-                    out.append((s, t))
-    return out
+                    sources.append(s)
+                    targets.append(t)
+    return sources, targets
 
 
 class AggressiveBot:
@@ -138,10 +145,13 @@ class AggressiveBot:
     name = "aggressive"
 
     def __init__(self) -> None:
-        # The attack options of the turn, kept between consecutive attacks: an attack to
-        # the end changes only its two territories, so only their pairs are redone.
-        self._options: list[tuple[int, int]] = []
-        self._last: tuple[int, int, int, int] | None = None  # (seat, turn, source, target)
+        # The attack options of the turn as parallel lists of sources and targets, kept
+        # between consecutive attacks: an attack to the end changes only its two
+        # territories, so only their pairs are redone. `_last` is the attack they led to
+        # (seat, turn, source, target; seat -1: none), plain ints for the compiled module.
+        self._sources: list[int] = []
+        self._targets: list[int] = []
+        self._last_seat = self._last_turn = self._last_source = self._last_target = -1
         # Borders do not change while armies are placed (set-up, or one turn's placing).
         self._borders: tuple[tuple[int, int, str, bool, int], list[int]] | None = None
 
@@ -154,36 +164,42 @@ class AggressiveBot:
             # (plain loops: the lists are short and this runs before nearly every attack).
             turn = view.turn
             owner, armies = view.owner, view.armies
-            last = self._last
-            if last is None or last[0] != seat or last[1] != turn or armies[last[2]] != 1:
-                options = _favourable(view, seat)
+            s, t = self._last_source, self._last_target
+            if self._last_seat != seat or self._last_turn != turn or armies[s] != 1:
+                sources, targets = _favourable_lists(view, seat)
             else:
-                s, t = last[2], last[3]
-                options = []
-                for p in self._options:
-                    if p[0] != s and p[1] != t:
-                        options.append(p)
+                sources, targets = [], []
+                old_sources, old_targets = self._sources, self._targets
+                for i in range(len(old_sources)):
+                    src, dst = old_sources[i], old_targets[i]
+                    if src != s and dst != t:
+                        sources.append(src)
+                        targets.append(dst)
                 if owner[t] == seat:
                     a = armies[t]
                     if a > 1:
                         for x in view.map.neighbours[t]:
                             if owner[x] != seat and armies[x] < a:
-                                options.append((t, x))
+                                sources.append(t)
+                                targets.append(x)
                 else:
                     d = max(1, armies[t])
                     for x in view.map.neighbours[t]:
                         if owner[x] == seat and armies[x] > d:
-                            options.append((x, t))
-            if options:
-                s, t = options[rng.randbelow(len(options))]
-                self._options = options
-                self._last = (seat, turn, s, t)
+                            sources.append(x)
+                            targets.append(t)
+            if sources:
+                k = rng.randbelow(len(sources))
+                s, t = sources[k], targets[k]
+                self._sources, self._targets = sources, targets
+                self._last_seat, self._last_turn = seat, turn
+                self._last_source, self._last_target = s, t
                 ids = view.map.territories
                 return A.Blitz(ids[s], ids[t], True)
-            self._last = None
+            self._last_seat = -1
             return A.EndTurn()
         ids = view.map.territories
-        self._last = None
+        self._last_seat = -1
         if phase in ("setup", "place") and not view.must_turn_in:
             if phase == "place" and not view.mid_turn and view.best_turn_in:
                 return A.TurnIn(tuple(view.best_turn_in[0]))
