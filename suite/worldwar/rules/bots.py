@@ -24,6 +24,7 @@ from functools import lru_cache
 from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
+from suite.worldwar.rules.actions import Blitz  # by name: the aggressive bot's usual move
 from suite.worldwar.rules.legal import ActionList
 from suite.worldwar.rules.odds import Odds, odds_for
 from suite.worldwar.rules.views import WorldWarRules, WorldWarView
@@ -195,7 +196,7 @@ class AggressiveBot:
                 self._last_seat, self._last_turn = seat, turn
                 self._last_source, self._last_target = s, t
                 ids = view.map.territories
-                return A.Blitz(ids[s], ids[t], True)
+                return Blitz(ids[s], ids[t], True)
             self._last_seat = -1
             return A.EndTurn()
         ids = view.map.territories

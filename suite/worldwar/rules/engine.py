@@ -41,6 +41,10 @@ from suite.core.match import (
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules import modes
+
+# The events of nearly every action, by name: compiled, a name costs one lookup and a
+# module attribute two.
+from suite.worldwar.rules.actions import BattleFought, Conquered, Occupied
 from suite.worldwar.rules.cards import CardMode, Deck, make_deck
 from suite.worldwar.rules.config import WorldWarConfig
 from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
@@ -808,7 +812,7 @@ class WorldWarState:
         armies[t] = left_d
         self.lost_total += att - left_a + dfn - left_d
         # The check found `s` and `t` by these ids.
-        fought = A.BattleFought(seat, self.owner[t], a.source, a.target, att - left_a, dfn - left_d)
+        fought = BattleFought(seat, self.owner[t], a.source, a.target, att - left_a, dfn - left_d)
         if left_d:
             return [fought]
         # The conquering roll cost the attacker nothing, so it used min(3, left - 1) dice.
@@ -827,11 +831,11 @@ class WorldWarState:
         self.conquered = True
         ids = self.topo.ids
         hi = self.armies[s] - self.stay
-        events.append(A.Conquered(seat, loser, ids[s], ids[t], dice, hi))
+        events.append(Conquered(seat, loser, ids[s], ids[t], dice, hi))
         if move_all and self.counts[loser] > 0:
             self.armies[s] -= hi
             self.armies[t] = hi
-            events.append(A.Occupied(seat, ids[s], ids[t], hi))
+            events.append(Occupied(seat, ids[s], ids[t], hi))
             return events
         # The minimum moves in at once, so no territory is ever empty; `Occupy` names the
         # total, the rest follows it.
@@ -874,7 +878,7 @@ class WorldWarState:
         self.armies[t] += extra
         self.pending = None
         ids = self.topo.ids
-        events: list[Event] = [A.Occupied(self.current, ids[s], ids[t], armies)]
+        events: list[Event] = [Occupied(self.current, ids[s], ids[t], armies)]
         if self.result is not None:
             self.phase = "over"
             return events
