@@ -15,18 +15,18 @@ actually used, exactly as if they had been drawn one by one.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 from mypy_extensions import mypyc_attr
 
 T = TypeVar("T")
 
-_U64 = 1 << 64
-_FLOAT_SCALE = 1.0 / (1 << 53)
-_BATCH = 64
+_U64: Final = 1 << 64
+_FLOAT_SCALE: Final = 1.0 / (1 << 53)
+_BATCH: Final = 256
 """Raw words fetched from the bit generator at a time."""
-_LIMITS = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
+_LIMITS: Final = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
 """`randbelow(n)` takes words below `_LIMITS[n]` (whole buckets), for n up to 256."""
 
 

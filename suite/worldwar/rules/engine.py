@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -57,7 +57,7 @@ from suite.worldwar.rules.topology import Topology, topology
 from suite.worldwar.rules.views import HandView, WorldWarMap, WorldWarRules, WorldWarView
 
 BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
-PHASES = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
+PHASES: Final = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
 
 def _rules_for(config: WorldWarConfig) -> RuleSet:

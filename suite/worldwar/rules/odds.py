@@ -31,6 +31,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -41,14 +42,14 @@ from suite.worldwar.rules.data import Battle, default_rules
 
 FloatArray = npt.NDArray[np.float64]
 
-EXACT_CELLS = 4_000_000
-SAMPLER_CELLS = 2_500
+EXACT_CELLS: Final = 4_000_000
+SAMPLER_CELLS: Final = 2_500
 """Battles up to this many chain cells (about 50 against 50) are drawn in one go from
 their cached end distribution; pairs of bigger stacks rarely come back, and rolling such
 a battle one roll at a time costs less than its chain."""
-SMALL_BATTLE = 1500
-TABLE_LIMIT = 160
-ODDS_BYTES = 48 * 2**20
+SMALL_BATTLE: Final = 1500
+TABLE_LIMIT: Final = 160
+ODDS_BYTES: Final = 48 * 2**20
 """Bytes each cache of an `Odds` book (battles, samplers) may hold before it is emptied."""
 
 
@@ -131,7 +132,7 @@ class _ByteCache(dict[tuple[int, int], object]):
 
 Sampler = tuple[list[float], list[tuple[int, int]], float, int]
 """(cumulative weights, end states, total weight, last index) of a battle's ends."""
-SAMPLER_ENTRY_BYTES = 160
+SAMPLER_ENTRY_BYTES: Final = 160
 """About what one end state of a sampler costs (a float and a tuple of two ints, boxed)."""
 
 
@@ -403,7 +404,7 @@ def _normal_cdf(x: float) -> float:
 
 
 _BOOKS: dict[Battle, Odds] = {}
-BOOKS_KEPT = 4
+BOOKS_KEPT: Final = 4
 
 
 def odds_for(rules: Battle | None = None) -> Odds:
