@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "suite", "assets")
-JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".*")
+JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.egg-info", ".*")
 
 
 def setuptools_is_recent() -> bool:
@@ -75,7 +75,7 @@ def wheel_install(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path,
     build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist, "."]
     if setuptools_is_recent():
         build[5:5] = ["--no-build-isolation", "--no-index"]
-    run(*build, cwd=src, timeout=120)
+    run(*build, cwd=src, timeout=300)  # mypyc compiles the hot modules (setup.py)
     (wheel,) = dist.glob("warsuite-*.whl")
 
     venv = tmp / "venv"
@@ -110,6 +110,20 @@ def test_the_installed_command_runs(wheel_install: tuple[Path, Path, set[str]]) 
     result = run(venv / "bin" / "suite", "--help", cwd=venv)
     assert "usage: suite" in result.stdout
     assert "sim" in result.stdout
+
+
+def test_the_installed_engine_is_compiled_where_a_compiler_is(
+    wheel_install: tuple[Path, Path, set[str]],
+) -> None:
+    _, venv, _ = wheel_install
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler: the wheel holds plain modules")
+    if os.environ.get("SUITE_PURE_PYTHON", "") not in ("", "0"):
+        pytest.skip("SUITE_PURE_PYTHON is set")
+    probe = "import suite.worldwar.rules.engine as e; print(e.__file__)"
+    result = run(venv / "bin" / "python", "-c", probe, cwd=venv)
+    engine = Path(result.stdout.strip())
+    assert engine.is_relative_to(venv) and engine.suffix == ".so", engine
 
 
 def test_the_installed_package_finds_its_assets(
