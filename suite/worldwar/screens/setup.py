@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygame
 import pygame_gui
@@ -70,6 +70,14 @@ UI_SIZES = [(0.8, "80%"), (1.0, "100%"), (1.25, "125%"), (1.5, "150%"), (2.0, "2
 """The UI-size setting's choices (`Settings.ui_scale`)."""
 PREVIEW_MIN = 90  # pixels: smaller windows show no map preview
 SMALL_RANDOM = ("random:18:4", "Small random (18 territories, 4 continents)")
+
+
+T = TypeVar("T")
+
+
+def _option(caption: str, choices: Sequence[tuple[T, str]], **extra: Any) -> Cycler[T]:
+    """One row of the options column (`extra`: the Cycler's tooltip, index, on_change)."""
+    return Cycler(caption, pygame.Rect(0, 0, 380, 40), choices, font_size=15, **extra)
 
 
 def _cards_tip() -> str:
@@ -173,62 +181,48 @@ class SetupScene(Scene):
         self.add_seat("easy")
         self.maps = [(m.spec, m.title) for m in list_maps(user_maps_dir())]
         self.maps.insert(len(self.maps), SMALL_RANDOM)
-        self.map_choice = Cycler(
+        self.map_choice = _option(
             "Map",
-            pygame.Rect(0, 0, 380, 40),
             self.maps,
             tooltip="Classic, your Domination .map files (in the maps "
             f"folder: {user_maps_dir()}) or a random map from the seed",
             on_change=lambda _: self._preview_later(),
-            font_size=15,
         )
-        self.cards = Cycler(
+        self.cards = _option(
             "Cards",
-            pygame.Rect(0, 0, 380, 40),
             CARD_LABELS,
             tooltip=_cards_tip(),
-            font_size=15,
         )
         clocks = [(c, "off" if c == 0 else f"{c} s") for c in default_rules().clock.choices]
-        self.clock = Cycler(
+        self.clock = _option(
             "Turn clock",
-            pygame.Rect(0, 0, 380, 40),
             clocks,
             tooltip="Seconds per turn; at zero unplaced armies go to the "
             "borders and the turn passes",
-            font_size=15,
         )
-        self.defence = Cycler(
+        self.defence = _option(
             "Defender dice",
-            pygame.Rect(0, 0, 380, 40),
             DEFENCE_LABELS,
             tooltip="Automatic: defenders always roll the most dice. Ask: "
             f"human defenders choose 1 to {RULES.battle.defender_max_dice}.",
-            font_size=15,
         )
-        self.deployment = Cycler(
+        self.deployment = _option(
             "Deployment",
-            pygame.Rect(0, 0, 380, 40),
             DEPLOYMENT_LABELS,
             tooltip="By hand: players place their armies a few at a time. Automatic: "
             "every army is placed at once on the borders when the game starts.",
-            font_size=15,
         )
-        self.mode = Cycler(
+        self.mode = _option(
             "Victory",
-            pygame.Rect(0, 0, 380, 40),
             MODE_LABELS,
             tooltip="Domination: the last player left wins. Capitals: hold every player's "
             "capital. Secret mission: complete your own hidden mission first.",
-            font_size=15,
         )
-        self.speed = Cycler(
+        self.speed = _option(
             "Bot speed",
-            pygame.Rect(0, 0, 380, 40),
             SPEEDS,
             index=1,
             tooltip="How fast bots play (you can change it during the game)",
-            font_size=15,
         )
         self.size_choice = Cycler(
             "Size",
