@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 import pygame
 
 from suite.ui import theme
+from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
 
 T = TypeVar("T")
@@ -150,13 +151,18 @@ def draw_tooltip(
     text: str,
     near: tuple[int, int],
     *,
-    size: int = 15,
+    size: int | None = None,
     within: pygame.Rect | None = None,
 ) -> pygame.Rect:
-    """A wrapped tooltip below-right of `near`, kept inside the surface.
+    """A wrapped tooltip below-right of `near` (above it near the bottom edge), kept
+    inside the surface.
 
-    With `within`, the tooltip is laid inside that rect instead (at its top, centred), so
-    it never covers what lies outside it (a card's text and tags)."""
+    `size` is the font size; by default 15 grown with the window (`scale.ui_factor`), as
+    the screens' own text grows. With `within`, the tooltip is laid inside that rect
+    instead (at its top, centred), so it never covers what lies outside it (a card's text
+    and tags)."""
+    if size is None:
+        size = px(15, ui_factor(surface.get_size()))
     room = (within.width - 24) if within is not None else 320 * size // 15
     lines = wrap_text(text, size, max(80, room - 24))
     line_h = theme.font(size).get_linesize()
@@ -164,6 +170,8 @@ def draw_tooltip(
     rect = pygame.Rect(near[0] + 16, near[1] + 20, width, line_h * len(lines) + 16)
     if within is not None:
         rect.midtop = (within.centerx, within.y + 12)
+    elif rect.bottom > surface.get_height():
+        rect.bottom = near[1] - 12  # no room below: above the pointer, off the control
     rect.clamp_ip(surface.get_rect())
     draw_panel(surface, rect, colour=(12, 16, 25), border=theme.ACCENT, radius=8, shadow=4)
     for i, line in enumerate(lines):
