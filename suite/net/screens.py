@@ -225,22 +225,21 @@ class OnlineScene(Scene):
         self._host(self.address)
 
     def join(self) -> None:
-        code = self.code
-        if not code:
-            self.app.notify("Type the room code first.")
-            return
-        session = self._session(self.address)
-        if session is not None:
-            self._open_lobby(session, lambda: session.join(code))
+        self._enter_room(watch=False)
 
     def watch(self) -> None:
+        self._enter_room(watch=True)
+
+    def _enter_room(self, *, watch: bool) -> None:
+        """Join (or, with `watch`, spectate) the room whose code was typed."""
         code = self.code
         if not code:
             self.app.notify("Type the room code first.")
             return
         session = self._session(self.address)
         if session is not None:
-            self._open_lobby(session, lambda: session.spectate(code))
+            enter = session.spectate if watch else session.join
+            self._open_lobby(session, lambda: enter(code))
 
     def on_exit(self) -> None:
         """Leaving this screen (not just covering it with the lobby) stops the background
