@@ -198,7 +198,8 @@ class End(Message, frozen=True, tag="end"):
 
 
 class PackRequest(Message, frozen=True, tag="pack_request"):
-    """Ask for the room's Tactics pack: the file list (`path` None) or one file's chunk."""
+    """Ask for the room's Tactics pack: a page of the file list (`path` None: `offset` is
+    the page number, from 0) or the chunk of one file that starts at `offset`."""
 
     code: str
     path: str | None = None
@@ -372,11 +373,18 @@ class GameOverMsg(Message, frozen=True, tag="game_over"):
 
 
 class PackFiles(Message, frozen=True, tag="pack_files"):
-    """The room's Tactics pack: its reference and every file with size and hash."""
+    """Page `page` of `pages` of the room's Tactics pack's file list (path, size, hash),
+    in path order; `total_files` and `total_bytes` describe the whole pack, so a client
+    refuses an oversized pack before fetching the other pages (None from a server that
+    sends the whole list at once)."""
 
     code: str
     pack: PackRef
     files: tuple[FileEntry, ...]
+    page: int = 0
+    pages: int = 1
+    total_files: int | None = None
+    total_bytes: int | None = None
 
 
 class PackChunk(Message, frozen=True, tag="pack_chunk"):
