@@ -25,6 +25,8 @@ MAX_MESSAGE = 64 * 1024
 
 MAX_NAME = 32
 MAX_CHAT = 300
+MAX_PUBLIC_ROOMS = 100
+"""Public lobbies one `rooms` answer lists at most."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -85,12 +87,16 @@ class Hello(Message, frozen=True, tag="hello"):
     tactics_pack: PackRef | None = None
 
 
-class Create(Message, frozen=True, tag="create"):
-    """Open a room for `game` with `config`; the creator takes seat 0 and hosts it."""
+class Create(Message, frozen=True, tag="create", forbid_unknown_fields=True):
+    """Open a room for `game` with `config`; the creator takes seat 0 and hosts it.
+
+    The server draws the match's seed itself: a client never chooses it (an unknown field
+    such as ``seed`` is refused). `public` lists the lobby in `rooms` answers.
+    """
 
     game: str
     config: dict[str, Any] = {}
-    seed: int | None = None
+    public: bool = False
 
 
 class Join(Message, frozen=True, tag="join"):
@@ -214,6 +220,12 @@ class ReplayRequest(Message, frozen=True, tag="replay_request"):
     offset: int = 0
 
 
+class ListRooms(Message, frozen=True, tag="rooms"):
+    """Ask for the public lobbies with a free seat (of `game` only, when given)."""
+
+    game: str | None = None
+
+
 ClientMessage = (
     Hello
     | Create
@@ -235,6 +247,7 @@ ClientMessage = (
     | End
     | PackRequest
     | ReplayRequest
+    | ListRooms
 )
 
 # -- server to client ------------------------------------------------------------------------
@@ -408,6 +421,24 @@ class ReplayChunk(Message, frozen=True, tag="replay_chunk"):
     eof: bool
 
 
+class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
+    """A public lobby as a `rooms` answer lists it."""
+
+    code: str
+    game: str
+    title: str
+    seats_free: int
+    players: int
+    host: str
+    config: dict[str, Any]
+
+
+class RoomList(Message, frozen=True, tag="rooms"):
+    """The public lobbies with a free seat, newest first (at most `MAX_PUBLIC_ROOMS`)."""
+
+    rooms: tuple[PublicRoom, ...]
+
+
 ServerMessage = (
     Welcome
     | Seated
@@ -422,6 +453,7 @@ ServerMessage = (
     | PackFiles
     | PackChunk
     | ReplayChunk
+    | RoomList
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
