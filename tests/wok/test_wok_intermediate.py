@@ -7,6 +7,7 @@ assets/wok/rules/intermediate.toml.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -142,19 +143,19 @@ def test_working_cho_terrain_and_tech_bonuses_and_carried_fractions(make_world, 
     w.colours[0].wood, w.colours[0].tech = 0, 2
     ph.working(w, make_ctx(w))
     assert w.colours[0].wood == math.floor(10 * 1.5 * 1.1)  # 16.5: 16 now, 0.5 carried
-    assert w.carry[0] == pytest.approx(0.5)
+    assert w.carry[0] == Fraction(1, 2)
     ph.working(w, make_ctx(w))
     assert w.colours[0].wood == 33 and w.carry[0] == 0.0
     w.wok[1], w.aim[1], w.terrain[1] = 12, "DEF", "Plains"  # a neutral: no tech, no bonus
     ph.working(w, make_ctx(w))
-    assert w.dfn[1] == 1 and w.carry[1] == pytest.approx(0.5)  # 12 / 8 = 1.5 tenths
+    assert w.dfn[1] == 1 and w.carry[1] == Fraction(1, 2)  # 12 / 8 = 1.5 tenths
     ph.working(w, make_ctx(w))
     assert w.dfn[1] == 3
 
 
 def test_an_aim_change_loses_the_carried_fraction(make_world, make_ctx):
     w = _world(make_world)
-    w.carry[0], w.aim[0] = 0.75, "DEF"
+    w.carry[0], w.aim[0] = Fraction(3, 4), "DEF"
     ph.aiming(w, make_ctx(w), 0, OrderSet(0, aims=(SetAim(0, "CHO"),)))
     assert w.carry[0] == 0.0 and w.aim[0] == "CHO"
 
@@ -293,7 +294,34 @@ def test_the_action_space_describes_troop_upgrades_and_wood():
 
 def test_carried_fractions_stay_below_one_unit(make_world):
     w = _world(make_world)
-    w.carry[0] = 0.7
-    assert ph._made(w, 0, 0.1, 2.9999999999) == 1 and w.carry[0] == 0.0  # not 0.999999...
-    w.carry[0] = 0.25
-    assert ph._made(w, 0, 2.5, 1.1) == 3 and w.carry[0] == pytest.approx(0.0)  # 2.75 + 0.25
+    w.carry[0] = Fraction(7, 10)
+    assert ph._made(w, 0, Fraction(1, 10), Fraction(3)) == 1 and w.carry[0] == 0
+    w.carry[0] = Fraction(1, 4)
+    assert ph._made(w, 0, Fraction(5, 2), Fraction(11, 10)) == 3 and w.carry[0] == 0
+
+
+def test_ten_workers_on_mis_make_a_third_more_each_turn_exactly(make_world, make_ctx):
+    """Issue 23 item 4: 10 / 3 = 3.33 MIS a turn gives 3, 6, 10 (not 9, 13 a turn late)."""
+    w = _world(make_world)
+    w.wok[0], w.aim[0], w.terrain[0], w.mis[0] = 10, "MIS", "Plains", 0
+    made = []
+    for _ in range(6):
+        ph.working(w, make_ctx(w))
+        made.append(w.mis[0])
+    assert made == [3, 6, 10, 13, 16, 20]
+    assert w.carry[0] == 0
+
+
+def test_carried_fractions_survive_a_save_and_refuse_bad_text(make_world):
+    w = _world(make_world)
+    w.carry[0] = Fraction(2, 3)
+    w.load_provinces(w.provinces_dict())
+    assert w.carry[0] == Fraction(2, 3)
+    d = w.provinces_dict()
+    d["carry"][1] = 0.333333  # a save from before exact fractions
+    w.load_provinces(d)
+    assert w.carry[1] == Fraction(333333, 1000000)
+    for bad in ("1e999999999", "4/3", "1/0", [1], "-1/3"):
+        d["carry"][1] = bad
+        with pytest.raises(ValueError, match="province 1: carried fraction"):
+            w.load_provinces(d)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import msgspec
@@ -446,28 +447,38 @@ def entropy(w: World, ctx: TurnContext) -> None:
 
 
 # -- 4. working -------------------------------------------------------------
-def work_multiplier(w: World, p: int) -> float:
+def _exact(x: float) -> Fraction:
+    """A rules-data decimal (0.05, 0.5) as the exact fraction its text names."""
+    return Fraction(repr(x))
+
+
+def exact_work_multiplier(w: World, p: int) -> Fraction:
     """I4: (1 + tech bonus x owner's tech) x (1 + terrain bonus when the terrain favours
-    the aim); 1.0 under Standard rules."""
+    the aim), exactly; 1 under Standard rules."""
     r = w.rules
     o = w.owner[p]
-    mult = 1.0 + (r.working.tech_bonus * w.colours[o].tech if o != NEUTRAL else 0.0)
+    mult = 1 + (_exact(r.working.tech_bonus) * w.colours[o].tech if o != NEUTRAL else 0)
     t = r.terrain
     if t is not None and t.favoured_aim.get(w.terrain[p]) == w.aim[p]:
-        mult *= 1.0 + t.aim_bonus
-    return mult
+        mult *= 1 + _exact(t.aim_bonus)
+    return Fraction(mult)
 
 
-def _made(w: World, p: int, base: float, mult: float) -> int:
+def work_multiplier(w: World, p: int) -> float:
+    """`exact_work_multiplier` as a float (LEV, which carries no fraction, uses it)."""
+    return float(exact_work_multiplier(w, p))
+
+
+def _made(w: World, p: int, base: Fraction, mult: Fraction) -> int:
     """Whole units made from `base` x `mult`; with carried fractions (I4) the rest of a
-    unit waits in the province for the next turn."""
+    unit waits in the province, exactly (a Fraction), for the next turn."""
     value = base * mult
     if w.rules.working.carry_fractions:
-        value = round(value + w.carry[p], 6)  # fractions to a millionth, so 0.999999 is 1
+        value += w.carry[p]
         units = math.floor(value)
-        w.carry[p] = round(value - units, 6)
+        w.carry[p] = value - units
         return units
-    return math.floor(value + 1e-9)
+    return math.floor(value)
 
 
 def working(w: World, ctx: TurnContext) -> None:
@@ -481,9 +492,11 @@ def working(w: World, ctx: TurnContext) -> None:
             continue
         aim = w.aim[p]
         o = w.owner[p]
-        mult = work_multiplier(w, p)
+        mult = exact_work_multiplier(w, p)
         if aim == "DEF":
-            w.dfn[p] = min(r.caps.def_tenths, w.dfn[p] + _made(w, p, wok / wr.def_per, mult))
+            w.dfn[p] = min(
+                r.caps.def_tenths, w.dfn[p] + _made(w, p, Fraction(wok, wr.def_per), mult)
+            )
         elif aim == "LEV":
             if w.troops(p) > 0 and wr.lev_per_wok:
                 w.lev[p] = w.bound_lev(w.lev[p] + wok * wr.lev_per_wok)  # WoK IV
@@ -491,20 +504,20 @@ def working(w: World, ctx: TurnContext) -> None:
                 gain = min(wr.lev_max_gain, wok / (w.troops(p) * w.lev[p])) * mult
                 w.lev[p] = w.bound_lev(w.lev[p] + gain)
         elif aim == "MIS":
-            w.mis[p] = min(r.caps.mis, w.mis[p] + _made(w, p, wok / wr.mis_per, mult))
+            w.mis[p] = min(r.caps.mis, w.mis[p] + _made(w, p, Fraction(wok, wr.mis_per), mult))
         elif aim == "SPY":
-            w.spy[p] = min(r.caps.spy, w.spy[p] + _made(w, p, wok / wr.spy_per, mult))
+            w.spy[p] = min(r.caps.spy, w.spy[p] + _made(w, p, Fraction(wok, wr.spy_per), mult))
         elif aim == "MIN":
             if o != NEUTRAL:
-                w.colours[o].gold += _made(w, p, wok * wr.gold_per_wok, mult)
+                w.colours[o].gold += _made(w, p, Fraction(wok * wr.gold_per_wok), mult)
         elif aim == "CHO":
             if o != NEUTRAL:
-                w.colours[o].wood += _made(w, p, wok * wr.wood_per_wok, mult)
+                w.colours[o].wood += _made(w, p, Fraction(wok * wr.wood_per_wok), mult)
         elif aim == "TECH" and o != NEUTRAL:
             col = w.colours[o]
-            col.tech = r.bound_tech(col.tech + _made(w, p, wok * wr.tech_per_wok, mult))
+            col.tech = r.bound_tech(col.tech + _made(w, p, Fraction(wok * wr.tech_per_wok), mult))
         elif aim == "EFF" and o != NEUTRAL:
-            made = _made(w, p, wok / wr.eff_per, mult)
+            made = _made(w, p, Fraction(wok, wr.eff_per), mult)
             w.colours[o].eff = w.bound_eff(w.colours[o].eff + made)
 
 
@@ -655,7 +668,7 @@ def aiming(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
             ctx.log.cancel(colour, "aims", i, s, f"you do not own province {s.province}")
             continue
         if w.aim[s.province] != s.aim:
-            w.carry[s.province] = 0.0  # Ruling: a fraction made for the old aim is lost
+            w.carry[s.province] = Fraction(0)  # Ruling: a fraction made for the old aim is lost
         w.aim[s.province] = s.aim
         w.false_orders[s.province] = False
 

@@ -7,7 +7,9 @@ DEF is kept in tenths (0..99) and LEV as a float rounded to 3 decimals.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from suite.core.board import Board
@@ -98,6 +100,27 @@ def _long_range(
     return [frozenset(index[o] for o in board.ring2(pid)) for pid in ids]
 
 
+_CARRY = re.compile(r"\d{1,18}(/\d{1,18}|\.\d{1,18})?")
+
+
+def read_carry(value: Any, province: int) -> Fraction:
+    """A saved carried fraction: "p/q" text (or a number, from saves before exact
+    fractions); ValueError names the province when it is not a fraction in [0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(f"province {province}: carried fraction {value!r} is not a number")
+    # Older saves kept floats rounded to a millionth.
+    text = value if isinstance(value, str) else format(value, ".6f")
+    if not _CARRY.fullmatch(text):  # no exponents: "1e99999999" would take forever
+        raise ValueError(f"province {province}: carried fraction {text[:40]!r} is not p/q")
+    try:
+        carry = Fraction(text)
+    except ZeroDivisionError as exc:
+        raise ValueError(f"province {province}: carried fraction {text!r}: {exc}") from exc
+    if not 0 <= carry < 1:
+        raise ValueError(f"province {province}: carried fraction {text} is not in [0, 1)")
+    return carry
+
+
 class World:
     """Provinces and colours of one match plus the board's adjacency by index.
 
@@ -129,7 +152,7 @@ class World:
         self.kni = [0] * n
         self.cat = [0] * n
         self.terrain = [""] * n  # Intermediate terrains (I2); "" without terrains
-        self.carry = [0.0] * n  # fraction of a unit the workers have made (I4)
+        self.carry = [Fraction(0)] * n  # exact fraction of a unit the workers made (I4)
         self.lev = [1.0] * n
         self.dfn = [0] * n
         self.mis = [0] * n
@@ -291,7 +314,7 @@ class World:
             "aim": list(self.aim),
             "false_orders": list(self.false_orders),
             "terrain": list(self.terrain),
-            "carry": list(self.carry),
+            "carry": [str(c) for c in self.carry],
             "home": list(self.home),
         }
 
@@ -300,4 +323,6 @@ class World:
             values = list(d[key])
             if len(values) != self.n:
                 raise ValueError(f"province field {key!r} has {len(values)} entries, not {self.n}")
+            if key == "carry":
+                values = [read_carry(v, p) for p, v in enumerate(values)]
             setattr(self, key, values)
