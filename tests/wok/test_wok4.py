@@ -590,3 +590,26 @@ def test_a_tech_hit_on_a_neutral_destroys_nothing(make_world, make_ctx):
     w = _world(make_world)
     assert w.owner[1] == -1
     assert ph._kill(w, make_ctx(w, rng=Rng(1)), "TECH", 1) == 0
+
+
+def test_99_moves_all_that_may_move_and_standard_refuses_it(make_world, make_ctx):
+    """Issue 23 item 5, M:344-347: "enter 99 ... you will be sure to move all of them";
+    all that may move is at most `move_amount` and what the target can hold."""
+    from suite.wok.rules.orders import Move, check_order_set
+
+    r = load_ruleset(RULES)
+    assert r.limits.move_all == 99
+    every = OrderSet(0, moves=(Move(0, 1, "ARM", 99), Move(0, 1, "POP", 99)))
+    assert check_order_set(every, r, 3) is None
+    assert "bad amount 98" in (check_order_set(OrderSet(0, moves=(Move(0, 1, "ARM", 98),)), r, 3))
+    standard = load_ruleset("standard")
+    assert "bad amount 99 (1..50)" in (check_order_set(every, standard, 3) or "")
+    w = _world(make_world)
+    w.owner[1] = 0
+    w.arm[0], w.pop[0], w.pop[1] = 37, 80, w.rules.caps.pop - 20
+    ph.movement(w, make_ctx(w), 0, every)
+    assert (w.arm[0], w.arm[1]) == (0, 37)  # all of them
+    assert (w.pop[0], w.pop[1]) == (60, w.rules.caps.pop)  # what the target could hold
+    w.arm[0], w.arm[1] = 80, 0
+    ph.movement(w, make_ctx(w), 0, OrderSet(0, moves=(Move(0, 1, "ARM", 99),)))
+    assert (w.arm[0], w.arm[1]) == (30, 50)  # never more than one order may move

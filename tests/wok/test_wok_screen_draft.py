@@ -134,3 +134,31 @@ def test_upgrade_costs_run_up_and_the_form_builds_orders() -> None:
     assert build_order("upgrades", None, None, 0, "DEF") == Upgrade("DEF")
     sent = draft.submit(ready=True)
     assert sent.ready and sent.sets[0].upgrades == (Upgrade("TECH"),)
+
+
+def test_the_form_takes_99_as_all_in_wok4_only() -> None:
+    """Issue 23 item 5: the order form accepts WoK IV's 99 and previews what goes."""
+    from suite.wok.screens.draft import moves_all, order_text
+
+    for ruleset, ok in (("wok4", True), ("standard", False)):
+        v = view_of(ruleset=ruleset)
+        home = v.colours[0].homes[0]
+        fig = v.provinces[home].figures
+        assert fig is not None
+        draft = Draft.from_view(v)
+        plan = Planner(v, draft)
+        target = v.map.provinces[home].neighbours[0]
+        draft.add(0, "attacks", Attack(home, target, 1))  # a planned capture to move into
+        every = Move(home, target, "POP", 99)
+        problem = plan.problem(0, "moves", every)
+        assert moves_all(v, every) is ok
+        if ok:
+            assert problem is None
+            assert order_text(v, "moves", every, names=False).endswith("all POP")
+            go = min(fig.pop, v.limits.move_amount)
+            assert plan.preview(0, "moves", every)[0].startswith(f"{go} POP go")
+            assert plan.problem(0, "moves", Move(home, target, "POP", 98)) == (
+                "amount 1..50 or 99 (all)"
+            )
+        else:
+            assert problem == "amount 1..50"

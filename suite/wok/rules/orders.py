@@ -253,7 +253,8 @@ def check_order_set(orders: OrderSet, rules: RuleSet, provinces: int) -> str | N
     for i, m in enumerate(orders.moves, 1):
         what = f"move {i}"
         problems += [_province(m.source, n, what), _province(m.target, n, what)]
-        problems.append(_amount(m.amount, lim.move_amount, what))
+        if not (lim.move_all and m.amount == lim.move_all):
+            problems.append(_amount(m.amount, lim.move_amount, what))
         if m.unit not in rules.movement.kinds:
             problems.append(f"{what}: unknown unit {m.unit!r}")
     seen_aims: set[int] = set()

@@ -651,7 +651,7 @@ def movement(w: World, ctx: TurnContext, colour: int, orders: OrderSet) -> None:
         if reason:
             ctx.log.cancel(colour, "movement", i, m, reason)
             continue
-        amount = min(m.amount, have, room)
+        amount = min(m.amount, w.rules.limits.move_amount, have, room)  # 99 = all (WoK IV)
         if kinds is None:
             units[m.source] -= amount
             units[m.target] += amount

@@ -87,6 +87,9 @@ class Limits(_Table, frozen=True, kw_only=True):
     upgrade_orders: int
     spy_orders: int
     spy_amount: int
+    move_all: int = 0
+    """An amount a move order may name to mean "all that may move" (WoK IV's 99: up to
+    `move_amount` and what the target can hold); 0 when the rule set has none."""
 
 
 RevealSource = Literal["none", "province", "player", "detected"]

@@ -233,6 +233,15 @@ class Chances:
     win: float | None = None
 
 
+def moves_all(view: WokView, order: Order) -> bool:
+    """A move naming the rule set's "all that may move" amount (WoK IV's 99)."""
+    return (
+        isinstance(order, Move)
+        and bool(view.limits.move_all)
+        and (order.amount == view.limits.move_all)
+    )
+
+
 def order_text(view: WokView, phase: Phase, order: Order, *, names: bool = True) -> str:
     """One line naming an order ("12 Zolis -> 5 Kar: 20 ARM"; "12 -> 5: 20 ARM" without
     the province names)."""
@@ -248,7 +257,8 @@ def order_text(view: WokView, phase: Phase, order: Order, *, names: bool = True)
     if isinstance(order, Transform):
         return f"{p(order.province)}: {order.amount} {kind_label(order.kind)}"
     if isinstance(order, Move):
-        return f"{p(order.source)} -> {p(order.target)}: {order.amount} {order.unit}"
+        amount = "all" if moves_all(view, order) else str(order.amount)
+        return f"{p(order.source)} -> {p(order.target)}: {amount} {order.unit}"
     if isinstance(order, SetAim):
         return f"{p(order.province)}: aim {order.aim}"
     if isinstance(order, Upgrade):
@@ -548,8 +558,9 @@ class Planner:
                 return f"{self.names[target]}: {why}"
         amount = _amount(order)
         top = self._amount_cap(phase)
-        if not 1 <= amount <= top:
-            return f"amount 1..{top}"
+        if not 1 <= amount <= top and not moves_all(self.view, order):
+            every = f" or {self.view.limits.move_all} (all)" if phase == "moves" else ""
+            return f"amount 1..{top}{every}" if self.view.limits.move_all else f"amount 1..{top}"
         return None
 
     def _amount_cap(self, phase: Phase) -> int:
@@ -603,6 +614,8 @@ class Planner:
             for end in (order.source, order.target):
                 if self.owner[end] != colour:
                     return f"runs only if you take {self.names[end]}"
+        if moves_all(self.view, order):
+            return None  # the preview says how many go
         amount = _amount(order)
         src = _source(order)
         unit = _unit(phase, order)
@@ -745,7 +758,7 @@ class Planner:
             return [f"{used} {src} make {used // ratio} {dst}{tail}; {left} {src} stay"]
         if isinstance(order, Move):
             have = self.available(colour, order.source, order.unit)
-            moved = min(order.amount, have)
+            moved = min(order.amount, r.limits.move_amount, have)
             return [f"{moved} {order.unit} go; {have - moved} stay in {self.names[order.source]}"]
         if isinstance(order, TroopUpgrade):
             wood = self.wood_cost(colour, order)
@@ -872,7 +885,7 @@ class Planner:
         for o in self.draft.of(colour, "moves"):
             if isinstance(o, Move) and o.source in left and o.target in left:
                 kinds = order if o.unit == ALL_TROOPS else (o.unit,)
-                amount = o.amount
+                amount = min(o.amount, r.limits.move_amount)  # 99 = all that may move
                 for kind in kinds:
                     moved = _take(left[o.source], kind, amount)
                     amount -= moved

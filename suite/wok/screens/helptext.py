@@ -157,9 +157,10 @@ def _growth(r: RuleSet) -> str:
 def _movement(r: RuleSet) -> str:
     m = r.movement
     anywhere = f"; from tech {m.anywhere_at_tech} between any two" if m.anywhere_at_tech else ""
+    every = f" Enter {r.limits.move_all} to move all that may move." if r.limits.move_all else ""
     return (
         f"Movement: up to {r.limits.move_orders} moves of at most {r.limits.move_amount} "
-        f"{'/'.join(m.kinds)} between neighbouring own provinces{anywhere}."
+        f"{'/'.join(m.kinds)} between neighbouring own provinces{anywhere}.{every}"
     )
 
 

@@ -30,6 +30,7 @@ from suite.wok.screens.draft import (
     build_order,
     kind_label,
     kinds_of,
+    moves_all,
     order_text,
     phases_of,
 )
@@ -554,9 +555,12 @@ class OrderForm:
             pygame.draw.rect(surface, theme.PANEL_LIGHT, self._amount_box, border_radius=6)
             if self.typing:
                 pygame.draw.rect(surface, theme.ACCENT, self._amount_box, 2, border_radius=6)
+            shown, order = str(self.amount), self.order()
+            if self.view is not None and not isinstance(order, str) and moves_all(self.view, order):
+                shown = "all"  # WoK IV's 99
             label(
                 surface,
-                str(self.amount),
+                shown,
                 self._amount_box.center,
                 size=15,
                 bold=True,
