@@ -9,9 +9,10 @@ import numpy as np
 
 from suite.paths import asset
 from suite.tactics.assets.bmp import encode_bmp, read_bmp
-from suite.tactics.assets.elevation import generate
+from suite.tactics.assets.elevation import cliff_share, connect_starts, generate, reached_starts
 from suite.tactics.assets.ini import read_ini
 from suite.tactics.assets.pack import load_pack
+from suite.tactics.rules.data import load_rules
 
 
 def timed(label: str, work: Callable[[], object], repeat: int = 5) -> float:
@@ -41,3 +42,37 @@ def test_bench_tactics_assets() -> None:
         timed(f"generate {size}x{size} elevation (roughness 6)", lambda s=size: generate(s, 9, 6))
     for grid in load_pack(root).grids.values():
         assert grid.size >= 16
+
+
+def test_bench_tactics_elevation_cliffs() -> None:
+    """T16 per roughness: the share of neighbouring steps of 32 or more (before and after
+    the generator joins the starts) and whether walkers from every start reach every other
+    start, on 20 generated 40x40 maps with a river of water across the middle."""
+    step = load_rules().movement.move_elevation_step
+    size = 40
+    walkable = np.ones((size, size), dtype=bool)
+    walkable[size // 2, :] = False
+    walkable[size // 2, size // 3 :: size // 3] = True  # fords
+    starts: list[tuple[int, int] | None] = [(2, 2), (37, 2), (37, 37), (2, 37)]
+    print(f"\nroughness  cliffs>={step} raw  after join  lowered cells  starts joined")
+    for roughness in (0, 16, 32, 48, 64, 96, 128, 192, 255):
+        raw_shares, shares, lowered, joined = [], [], 0, 0
+        for seed in range(1, 21):
+            raw = generate(size, seed, roughness)
+            heights = connect_starts(raw, walkable, starts, step)
+            raw_shares.append(cliff_share(raw, step))
+            shares.append(cliff_share(heights, step))
+            lowered += int((heights != raw).sum())
+            joined += all(reached_starts(heights, walkable, starts, step))
+            assert all(reached_starts(heights, walkable, starts, step))
+        print(
+            f"{roughness:9d}  {min(raw_shares):6.1%}-{max(raw_shares):6.1%}"
+            f"  {float(np.mean(shares)):9.1%}  {lowered / 20:13.1f}  {joined}/20"
+        )
+    timed("generate and join a 256x256 map (roughness 255)", lambda: _join(256, step))
+
+
+def _join(size: int, step: int) -> object:
+    walkable = np.ones((size, size), dtype=bool)
+    starts: list[tuple[int, int] | None] = [(1, 1), (size - 2, 1), (size - 2, size - 2), None]
+    return connect_starts(generate(size, 5, 255), walkable, starts, step)

@@ -1,17 +1,29 @@
 """Map elevation: from an elevation bitmap or generated from a seed and a roughness.
 
-RULINGS T16: a map's `roughness` (0-255) is the height span of its generated bumps:
-heights run from 0 to roughness. A map is flat without a seed, with `seed = 0` (real packs
-label such maps "flat") or with roughness 0; a nonzero seed without a roughness uses
+RULINGS T16 (amended): a map's `roughness` (0-255) is the height span of its generated
+bumps: heights run from 0 to roughness. A map is flat without a seed, with `seed = 0` (real
+packs label such maps "flat") or with roughness 0; a nonzero seed without a roughness uses
 `DEFAULT_ROUGHNESS` (32). An elevation bitmap is taken as drawn (the red component).
 
-Generated heights use diamond-square on integers only (draws from `suite.core.rng.Rng`,
-floor divisions, no floats), so the same seed and roughness give the same heights on
-every machine. The random offset halves with each halving of the grid (a smooth field),
-so on roughness 64 nearly every step between neighbours stays below 32 and walkers meet.
+Generated heights (`generate`) add three integer fields drawn from `suite.core.rng.Rng`
+(no floats, so the same seed and roughness give the same heights on every machine):
+- plateaus: value noise on a lattice `_PLATEAU_CELL` tiles wide, split at its median into
+  low and high ground; the plateau edges are the cliffs, `_PLATEAU_WEIGHT` of the span high;
+- hills: value noise on a lattice `_HILL_CELL` tiles wide (the bumps' slopes);
+- grain: one draw per tile (small steps).
+Because the plateau edge is more than half the span, steps of 32 or more appear once the
+span reaches 32 and their share grows with roughness (T16: 3-12 % of neighbouring steps on
+roughness 64, 20-45 % on 255; none under 32, where no step can reach 32).
+
+`connect_starts` then lowers cliffs until walkers from every start reach every other start
+(T16); the pack loader applies it with the map's own tiles and starts.
 """
 
 from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -21,16 +33,23 @@ from suite.tactics.assets.bmp import Bitmap
 
 MAX_ELEVATION = 255
 DEFAULT_ROUGHNESS = 32
-_BASE_AMPLITUDE = 1 << 20
-_KEEP = 128  # the offset keeps 128/256 of its size from one grid halving to the next
+_UNIT = 1 << 16  # each generated field is scaled to 0.._UNIT before weighting
+_PLATEAU_CELL = 6
+_HILL_CELL = 2
+_PLATEAU_WEIGHT = 56  # percent of the span (the cliff an edge makes before the other fields)
+_HILL_WEIGHT = 22
+_GRAIN_WEIGHT = 22
+
+Cell = tuple[int, int]
+Heights = npt.NDArray[np.uint8]
 
 
-def flat(size: int) -> npt.NDArray[np.uint8]:
+def flat(size: int) -> Heights:
     """All zeros: a flat map."""
     return np.zeros((size, size), dtype=np.uint8)
 
 
-def from_bitmap(bitmap: Bitmap) -> npt.NDArray[np.uint8]:
+def from_bitmap(bitmap: Bitmap) -> Heights:
     """Heights as the red component of each pixel's palette colour."""
     return bitmap.red().astype(np.uint8)
 
@@ -49,55 +68,164 @@ def describe(seed: int | None, roughness: int | None) -> str:
     return f"seed {seed} roughness {span}" if span else "flat"
 
 
-def generate(size: int, seed: int | None, roughness: int | None) -> npt.NDArray[np.uint8]:
-    """A `size` x `size` height field from 0 to the T16 span (flat when that is 0)."""
+def generate(size: int, seed: int | None, roughness: int | None) -> Heights:
+    """A `size` x `size` height field from 0 to the T16 span (flat when that is 0); the
+    starts are not yet connected (see `connect_starts`)."""
     span = height_span(seed, roughness)
     if seed is None or span == 0 or size <= 0:
         return flat(max(size, 0))
-    field = _diamond_square(size, Rng(seed & 0xFFFFFFFFFFFFFFFF), _KEEP)
+    rng = Rng(seed & 0xFFFFFFFFFFFFFFFF)
+    plateau = _value_noise(size, _PLATEAU_CELL, rng)
+    median = np.sort(plateau, axis=None)[plateau.size // 2]
+    high_ground = (plateau > median).astype(np.int64) * _UNIT
+    hills = _value_noise(size, _HILL_CELL, rng)
+    grain = _unit(np.array(rng.randbelows(_UNIT, size * size), dtype=np.int64).reshape(size, size))
+    field = _PLATEAU_WEIGHT * high_ground + _HILL_WEIGHT * hills + _GRAIN_WEIGHT * grain
+    return _scaled(field, span)
+
+
+def _value_noise(size: int, cell: int, rng: Rng) -> npt.NDArray[np.int64]:
+    """Random lattice values `cell` tiles apart, bilinearly interpolated, scaled 0.._UNIT."""
+    n = size // cell + 2
+    lattice = np.array(rng.randbelows(_UNIT, n * n), dtype=np.int64).reshape(n, n)
+    index = np.arange(size, dtype=np.int64)
+    i0 = index // cell
+    fx = (index % cell)[None, :]
+    fy = (index % cell)[:, None]
+    top = lattice[i0][:, i0] * (cell - fx) + lattice[i0][:, i0 + 1] * fx
+    bottom = lattice[i0 + 1][:, i0] * (cell - fx) + lattice[i0 + 1][:, i0 + 1] * fx
+    field = np.asarray(top * (cell - fy) + bottom * fy, dtype=np.int64)
+    return _unit(field)
+
+
+def _unit(field: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     low, high = int(field.min()), int(field.max())
     if high == low:
-        return flat(size)
-    scaled = (field - low) * span // (high - low)
-    return scaled.astype(np.uint8)
+        return np.zeros_like(field)
+    result: npt.NDArray[np.int64] = (field - low) * _UNIT // (high - low)
+    return result
 
 
-def _diamond_square(size: int, rng: Rng, keep: int) -> npt.NDArray[np.int64]:
-    """Integer diamond-square on the smallest 2^k + 1 grid covering `size`, cropped; the
-    offset amplitude is multiplied by keep/256 at each level."""
-    side = 1
-    while side + 1 < size:
-        side *= 2
-    n = side + 1
-    grid = np.zeros((n, n), dtype=np.int64)
-    amplitude = _BASE_AMPLITUDE
-    for y in (0, side):
-        for x in (0, side):
-            grid[y, x] = rng.randint(-amplitude, amplitude)
-    step = side
-    while step > 1:
-        half = step // 2
-        amplitude = max(1, amplitude * keep // 256)
-        # diamond step: centre of each square
-        for y in range(half, n, step):
-            for x in range(half, n, step):
-                corners = (
-                    grid[y - half, x - half]
-                    + grid[y - half, x + half]
-                    + grid[y + half, x - half]
-                    + grid[y + half, x + half]
-                )
-                grid[y, x] = corners // 4 + rng.randint(-amplitude, amplitude)
-        # square step: midpoints of each edge
-        for y in range(0, n, half):
-            for x in range((y + half) % step, n, step):
-                total = 0
-                count = 0
-                for dy, dx in ((-half, 0), (half, 0), (0, -half), (0, half)):
-                    yy, xx = y + dy, x + dx
-                    if 0 <= yy < n and 0 <= xx < n:
-                        total += int(grid[yy, xx])
-                        count += 1
-                grid[y, x] = total // count + rng.randint(-amplitude, amplitude)
-        step = half
-    return grid[:size, :size]
+def _scaled(field: npt.NDArray[np.int64], span: int) -> Heights:
+    low, high = int(field.min()), int(field.max())
+    if high == low:
+        return flat(field.shape[0])
+    return ((field - low) * span // (high - low)).astype(np.uint8)
+
+
+def steps(heights: Heights) -> npt.NDArray[np.int64]:
+    """Every height difference between side-by-side cells (rows, then columns)."""
+    h = heights.astype(np.int64)
+    return np.concatenate([np.abs(np.diff(h, axis=0)).ravel(), np.abs(np.diff(h, axis=1)).ravel()])
+
+
+def cliff_share(heights: Heights, step: int) -> float:
+    """The share of neighbouring steps of `step` or more (0.0 on a map under 2 cells)."""
+    every = steps(heights)
+    return float((every >= step).mean()) if every.size else 0.0
+
+
+def reached_starts(
+    heights: Heights, walkable: npt.NDArray[np.bool_], starts: Sequence[Cell | None], step: int
+) -> list[bool]:
+    """For each start (x, y): can a walker from the first usable start reach it? A walker
+    enters walkable cells whose height differs from its own by less than `step`."""
+    usable = [s for s in starts if s is not None and bool(walkable[s[1], s[0]])]
+    if not usable:
+        return [False for _ in starts]
+    seen = _flood(heights, walkable, usable[0], step)
+    return [s is not None and (s[1], s[0]) in seen for s in starts]
+
+
+def _flood(heights: Heights, walkable: npt.NDArray[np.bool_], origin: Cell, step: int) -> set[Cell]:
+    """(y, x) cells a walker reaches from `origin` (x, y); `step` 256+ ignores heights."""
+    size = heights.shape[0]
+    h = heights.tolist()
+    ok = walkable.tolist()
+    first = (origin[1], origin[0])
+    seen = {first}
+    queue = deque([first])
+    while queue:
+        y, x = queue.popleft()
+        for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+            inside = 0 <= ny < size and 0 <= nx < size
+            if inside and (ny, nx) not in seen and ok[ny][nx] and abs(h[ny][nx] - h[y][x]) < step:
+                seen.add((ny, nx))
+                queue.append((ny, nx))
+    return seen
+
+
+def connect_starts(
+    heights: Heights, walkable: npt.NDArray[np.bool_], starts: Sequence[Cell | None], step: int
+) -> Heights:
+    """T16: `heights` with cliffs lowered until walkers from every start reach every other
+    start (starts the tiles alone keep apart stay apart). Unchanged when they already do.
+
+    From the first usable start, the path to each other start crossing the fewest cliffs
+    is found; then every cell on those paths is lowered to at most its path neighbour's
+    height + step - 1 (the highest such heights, so only what blocks is lowered)."""
+    usable = [s for s in starts if s is not None and bool(walkable[s[1], s[0]])]
+    if len(usable) < 2 or all(reached_starts(heights, walkable, usable, step)):
+        return heights
+    parents = _fewest_cliffs(heights, walkable, usable[0], step)
+    tree: dict[Cell, set[Cell]] = {}
+    for x, y in usable[1:]:
+        cell: Cell = (y, x)
+        if cell not in parents:
+            continue  # the tiles keep it apart: no height change helps
+        while parents[cell] is not None:
+            parent = parents[cell]
+            assert parent is not None
+            tree.setdefault(cell, set()).add(parent)
+            tree.setdefault(parent, set()).add(cell)
+            cell = parent
+    result = heights.copy()
+    lowered = {cell: int(result[cell]) for cell in tree}
+    queue = [(height, cell) for cell, height in lowered.items()]
+    heapq.heapify(queue)
+    while queue:
+        height, cell = heapq.heappop(queue)
+        if height != lowered[cell]:
+            continue
+        for other in sorted(tree[cell]):
+            if lowered[other] > height + step - 1:
+                lowered[other] = height + step - 1
+                heapq.heappush(queue, (lowered[other], other))
+    for cell, height in lowered.items():
+        result[cell] = height
+    return result
+
+
+def _fewest_cliffs(
+    heights: Heights, walkable: npt.NDArray[np.bool_], origin: Cell, step: int
+) -> dict[Cell, Cell | None]:
+    """0-1 search from `origin` (x, y) over walkable cells: each (y, x) cell mapped to its
+    parent on a path crossing the fewest steps of `step` or more."""
+    size = heights.shape[0]
+    h = heights.tolist()
+    ok = walkable.tolist()
+    first = (origin[1], origin[0])
+    cost = {first: 0}
+    parents: dict[Cell, Cell | None] = {first: None}
+    queue: deque[Cell] = deque([first])
+    done: set[Cell] = set()
+    while queue:
+        here = queue.popleft()
+        if here in done:
+            continue
+        done.add(here)
+        y, x = here
+        for there in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+            ny, nx = there
+            if not (0 <= ny < size and 0 <= nx < size and ok[ny][nx]) or there in done:
+                continue
+            cliff = int(abs(h[ny][nx] - h[y][x]) >= step)
+            total = cost[here] + cliff
+            if total < cost.get(there, total + 1):
+                cost[there] = total
+                parents[there] = here
+                if cliff:
+                    queue.append(there)
+                else:
+                    queue.appendleft(there)
+    return parents

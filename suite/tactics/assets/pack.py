@@ -25,6 +25,7 @@ from suite.tactics.assets.limits import PackLimitError, check_size, limits, read
 from suite.tactics.assets.model import (
     BORDER_INDEX,
     INI_NAME,
+    MOVE_EARTH,
     SKIN_FRAMES,
     START_INDICES,
     TEAM_NAMES,
@@ -218,6 +219,8 @@ def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
     _fill_start_cells(pack, tiles)
     movement = tile_movement(pack, info, tiles, report)
     heights = _elevation(pack, info, image.width, report)
+    if not info.elevation_bitmap:
+        heights = connect_generated(heights, movement, starts)
     return MapGrid(info.id, info.name, tiles, movement, heights, starts)
 
 
@@ -287,6 +290,21 @@ def tile_movement(
         )
     result: npt.NDArray[np.uint8] = lookup[tiles]
     return result
+
+
+def connect_generated(
+    heights: npt.NDArray[np.uint8],
+    movement: npt.NDArray[np.uint8],
+    starts: tuple[tuple[int, int] | None, ...],
+) -> npt.NDArray[np.uint8]:
+    """T16: generated heights with cliffs lowered until earth walkers from every start
+    reach every other start (the walking step is the rules' `move_elevation_step`)."""
+    if not heights.any():
+        return heights
+    from suite.tactics.rules.data import load_rules  # the rules package imports this one
+
+    step = load_rules().movement.move_elevation_step
+    return elevation.connect_starts(heights, (movement & MOVE_EARTH) != 0, starts, step)
 
 
 def _elevation(pack: Pack, info: MapInfo, size: int, report: Reporter) -> npt.NDArray[np.uint8]:
