@@ -289,10 +289,11 @@ class App:
         if not used or event.type == pygame.MOUSEMOTION:
             scene.handle_event(event)
 
-    def frame(self, dt: float) -> None:
-        """One iteration: dispatch pending events, update the top scene, then draw and flip
-        unless nothing can have changed (see `Scene.animating`)."""
-        events = pygame.event.get()
+    def frame(self, dt: float, first: tuple[pygame.event.Event, ...] = ()) -> None:
+        """One iteration: dispatch `first` (the event that woke an idle loop) and the pending
+        events in the order they came, update the top scene, then draw and flip unless
+        nothing can have changed (see `Scene.animating`)."""
+        events = [*first, *pygame.event.get()]
         if events:
             self._awake_for = SETTLE_SECONDS
         for event in events:
@@ -341,15 +342,23 @@ class App:
         While idle the loop sleeps in pygame's event queue instead of ticking.
         """
         while self.running:
-            if self.idle and not self._dirty:
-                event = pygame.event.wait(IDLE_WAKE_MS)
-                if event.type != pygame.NOEVENT:
-                    pygame.event.post(event)
-                self.clock.tick()  # the time slept is no animation time
-            dt = self.clock.tick(MAX_FPS) / 1000.0
-            self.frame(min(dt, 0.1))
+            self.step()
         self.save_settings()
         return 0
+
+    def step(self) -> None:
+        """One pass of `run`: while idle, sleep until an event (or IDLE_WAKE_MS); then one
+        frame. The event that ends the sleep is handled first: posting it back would queue
+        it behind the events that came with it (a click's release before its press, and
+        the click lost)."""
+        first: tuple[pygame.event.Event, ...] = ()
+        if self.idle and not self._dirty:
+            event = pygame.event.wait(IDLE_WAKE_MS)
+            if event.type != pygame.NOEVENT:
+                first = (event,)
+            self.clock.tick()  # the time slept is no animation time
+        dt = self.clock.tick(MAX_FPS) / 1000.0
+        self.frame(min(dt, 0.1), first)
 
     def close(self) -> None:
         """Empty the stack (each scene gets on_exit) and close the window."""
