@@ -26,7 +26,7 @@ from suite.core.bots import Bot, RandomBot
 from suite.core.match import Action, Replay, decode_action, game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
-from suite.net.packs import PackCache, describe
+from suite.net.packs import FileBuffer, PackCache, PackSyncError, Progress, describe
 from suite.net.replays import decode_replay
 
 log = logging.getLogger("suite.net.client")
@@ -200,8 +200,9 @@ class Client:
 
     # -- requests ----------------------------------------------------------------------------
 
-    async def create(self, game: str, config: dict[str, Any], seed: int | None = None) -> None:
-        await self.send(P.Create(game=game, config=config, seed=seed))
+    async def create(self, game: str, config: dict[str, Any], *, public: bool = False) -> None:
+        """Open a room (the server draws its seed); `public` lists it in `list_rooms`."""
+        await self.send(P.Create(game=game, config=config, public=public))
         await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
 
     async def join(self, code: str, seat: int | None = None) -> None:
@@ -314,50 +315,101 @@ async def fetch_replay(client: Client, code: str) -> Replay:
     return decode_replay(bytes(data))
 
 
-async def sync_pack(client: Client, cache: PackCache, own: Path | None = None) -> Path | None:
+async def sync_pack(
+    client: Client,
+    cache: PackCache,
+    own: Path | None = None,
+    progress: Progress | None = None,
+) -> Path | None:
     """Make sure this client has the room's Tactics pack: its `own` pack folder or the
     cached copy when the content digest matches, else download it from the server into
-    `cache` (PackSyncError when the server's files do not match their hashes). None when
-    the room has no pack."""
+    `cache`. None when the room has no pack.
+
+    The whole file list (fetched page by page) is checked against the pack limits, its
+    paths and the digest before any file is downloaded (`PackCache.check`); files go to a
+    staging folder that is removed after any failure. Every failure (a refused or
+    malformed list, a file that does not match, the server's refusal, a dropped
+    connection, no answer in time) is a PackSyncError saying why. `progress` is called
+    with (bytes downloaded, bytes in all) after each chunk."""
     room = client.room
     if room is None or room.pack is None:
         return None
     ref = room.pack
-    if own is not None and own.is_dir() and describe(own)[0].digest == ref.digest:
-        return own
+    with contextlib.suppress(OSError, PackSyncError):
+        if own is not None and own.is_dir() and describe(own)[0].digest == ref.digest:
+            return own
     if cache.has(ref):
         return cache.folder(ref)
-    answers: dict[tuple[str | None, int], P.Message] = {}
+    try:
+        return await _download_pack(client, room.code, ref, cache, progress)
+    except ServerError as exc:
+        raise PackSyncError(f"the server refused the pack: {exc.error.message}") from None
+    except TimeoutError:
+        raise PackSyncError("the server did not send the pack in time") from None
+    except (ConnectionError, OSError) as exc:
+        raise PackSyncError(f"the connection dropped during the download ({exc})") from None
+
+
+async def _download_pack(
+    client: Client, code: str, ref: P.PackRef, cache: PackCache, progress: Progress | None
+) -> Path:
+    answers: dict[tuple[str | None, int], P.PackFiles | P.PackChunk] = {}
+    wanted: list[tuple[str | None, int]] = []  # only the answer asked for is kept
 
     def take(m: P.ServerMessage) -> None:
-        if isinstance(m, P.PackFiles) and m.code == room.code:
-            answers[(None, 0)] = m
-        elif isinstance(m, P.PackChunk) and m.code == room.code:
-            answers[(m.path, m.offset)] = m
+        if isinstance(m, P.PackFiles | P.PackChunk) and m.code == code:
+            key = (None, m.page) if isinstance(m, P.PackFiles) else (m.path, m.offset)
+            if key in wanted:
+                answers[key] = m
 
-    async def ask(path: str | None, offset: int) -> P.Message:
-        await client.send(P.PackRequest(code=room.code, path=path, offset=offset))
+    async def ask(path: str | None, offset: int) -> P.PackFiles | P.PackChunk:
+        wanted[:] = [(path, offset)]
+        await client.send(P.PackRequest(code=code, path=path, offset=offset))
         await client.wait(lambda c: (path, offset) in answers, fail_on_error=True)
         return answers.pop((path, offset))
 
+    async def listing(page: int) -> P.PackFiles:
+        answer = await ask(None, page)
+        assert isinstance(answer, P.PackFiles)
+        if answer.pack.digest != ref.digest:
+            raise PackSyncError("the server sent the file list of another pack")
+        return answer
+
     client.listeners.append(take)
     try:
-        listing = await ask(None, 0)
-        assert isinstance(listing, P.PackFiles)
-        chunks: dict[tuple[str, int], bytes] = {}
-        for entry in listing.files:
-            offset = 0
-            while offset < entry.size:
-                chunk = await ask(entry.path, offset)
-                assert isinstance(chunk, P.PackChunk)
-                data = base64.b64decode(chunk.data)
-                if not data:
-                    break
-                chunks[(entry.path, offset)] = data
-                offset += len(data)
+        first = await listing(0)
+        cache.check_announced(first.total_files, first.total_bytes)
+        if not 1 <= first.pages <= max(1, cache.bounds.files):
+            raise PackSyncError(f"the server announces {first.pages} pages of files")
+        files = list(first.files)
+        for page in range(1, first.pages):
+            more = await listing(page)
+            if not more.files or more.pages != first.pages:
+                raise PackSyncError(f"page {page} of the file list is malformed")
+            files += more.files
+            cache.check_announced(len(files), None)
+        listed = tuple(files)
+        total = cache.check(ref, listed)
+        if first.total_files is not None and first.total_files != len(listed):
+            raise PackSyncError("the file list does not hold the files it announced")
+        if first.total_bytes is not None and first.total_bytes != total:
+            raise PackSyncError("the file list does not add up to the size it announced")
+        done = 0
+        with cache.staging(ref) as stage:
+            for entry in listed:
+                buffer = FileBuffer(entry)
+                while not buffer.complete:
+                    chunk = await ask(entry.path, buffer.offset)
+                    assert isinstance(chunk, P.PackChunk)
+                    before = buffer.offset
+                    buffer.take_base64(chunk.data)
+                    done += buffer.offset - before
+                    if progress is not None:
+                        progress(done, total)
+                stage.add(entry, buffer.data())
+            return stage.commit()
     finally:
         client.listeners.remove(take)
-    return cache.store(ref, listing.files, lambda path, offset: chunks.get((path, offset), b""))
 
 
 def _ready_shown(client: Client, ready: bool) -> bool:

@@ -164,7 +164,7 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     own copy when it is the same, else the copy downloaded into the pack cache. The
     result goes into this machine's ratings like a local battle's (`Records`), and its
     replay, fetched from the server, is saved and watched like a local battle's."""
-    from suite.paths import user_data_dir
+    from suite.net.packs import client_cache_dir
     from suite.tactics.rules.packs import PackError, default_pack_dir
     from suite.tactics.screens.drivers import LiveDriver, ReplayDriver
     from suite.tactics.screens.game import BattleScene
@@ -177,7 +177,7 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     room = remote.room
     if room is None:
         raise ValueError("an online battle needs a room")
-    folder = remote.sync_pack(user_data_dir() / "net" / "packs", own=default_pack_dir())
+    folder = remote.sync_pack(client_cache_dir(), own=default_pack_dir())
     bots = iter(BOT_NAMES)  # the server's bots take the names a local battle gives bots
     seats = [
         SeatInfo(

@@ -17,6 +17,7 @@ import contextlib
 import functools
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 
 import msgspec
@@ -27,12 +28,13 @@ from pygame_gui.elements import UITextEntryLine
 from suite.core.match import GAME_OVER, registered_games
 from suite.net import protocol as P
 from suite.net.client import ServerError
+from suite.net.packs import PackSyncError, client_cache_dir
 from suite.net.server import MatchServer, Settings
 from suite.net.session import RemoteSession
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
-from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
+from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_lines, fit_text
 
 NEWS = pygame.event.custom_type()
 """Posted by a session's thread when a message arrived (wakes the app loop)."""
@@ -321,6 +323,12 @@ class LobbyScene(Scene):
         self.seat_buttons: list[Button] = []
         self.chat_entry: UITextEntryLine | None = None
         self.handed_over = False
+        self.pack_sync: Future[Path | None] | None = None
+        """The download of the host's Tactics pack (started once this client holds a
+        seat in a room with a pack; the game's screen opens only when it succeeded)."""
+        self.pack_problem: str | None = None
+        self.pack_progress = (0, 0)
+        self._pack_noted = False
         self.make_ui()
         self.on_resize(app.size)
 
@@ -332,6 +340,10 @@ class LobbyScene(Scene):
     def toggle_ready(self) -> None:
         room, seat = self.session.room, self.session.seat
         if room is None or seat is None:
+            return
+        if self.pack_problem is not None and not room.seats[seat].ready:
+            self.app.notify("Fetching the host's pack again: Ready once it is here.", 5.0)
+            self.pack_sync, self.pack_problem, self._pack_noted = None, None, False
             return
         try:
             self.session.ready(not room.seats[seat].ready)
@@ -430,13 +442,19 @@ class LobbyScene(Scene):
         room = self.session.room
         if room is not None and len(self.seat_buttons) != len(room.seats):
             self._layout_seats()
+        self._sync_pack(room)
         if room is not None and room.phase != "lobby" and not self.handed_over:
             factory = _ONLINE_SCREENS.get(room.game)
-            if factory is not None and room.phase == "playing" and self.session.seats:
+            if (
+                factory is not None
+                and room.phase == "playing"
+                and self.session.seats
+                and self.pack_state(room) in ("none", "ready")
+            ):
                 self.handed_over = True
                 try:
                     screen = factory(self.app, self.session)
-                except ValueError as exc:  # e.g. a map this computer cannot draw
+                except (ValueError, ServerError, OSError) as exc:  # e.g. a map it cannot draw
                     self.app.notify(f"The game's screen cannot open: {exc}; followed here", 6.0)
                 else:
                     self.app.push(screen)
@@ -451,6 +469,48 @@ class LobbyScene(Scene):
                     else "Ready"
                 )
             self.app.request_redraw()
+
+    def pack_state(self, room: P.Room | None) -> str:
+        """The host's pack here: "none" (the room has none, or this client holds no
+        seat), "syncing", "ready" or "failed" (`pack_problem` says why)."""
+        if room is None or room.pack is None or self.session.seat is None:
+            return "none"
+        future = self.pack_sync
+        if self.pack_problem is not None:
+            return "failed"
+        if future is None or not future.done():
+            return "syncing"
+        return "ready"
+
+    def _sync_pack(self, room: P.Room | None) -> None:
+        """Start downloading the host's pack as soon as this client holds a seat; once the
+        download ends in a failure, say why (a notice, and in the lobby's side panel)."""
+        if room is None or room.pack is None or self.session.seat is None:
+            return
+        if self.pack_sync is None:
+            from suite.tactics.rules.packs import default_pack_dir
+
+            self.pack_sync = self.session.sync_pack_later(
+                client_cache_dir(), own=default_pack_dir(), progress=self._pack_progressed
+            )
+            return
+        if self._pack_noted or not self.pack_sync.done():
+            return
+        self._pack_noted = True
+        self.app.request_redraw()
+        if self.pack_sync.cancelled():
+            problem: BaseException | None = PackSyncError("the download was stopped")
+        else:
+            problem = self.pack_sync.exception()
+        if problem is None:
+            return
+        reason = str(problem) if isinstance(problem, PackSyncError) else repr(problem)
+        self.pack_problem = f"The host's pack could not be loaded: {reason}"
+        self.app.notify("The host's pack could not be loaded: the lobby says why.", 6.0)
+
+    def _pack_progressed(self, done: int, total: int) -> None:
+        """On the session's thread, as chunks arrive (their messages wake the loop)."""
+        self.pack_progress = (done, total)
 
     def _follow(self) -> None:
         """Without the game's own screens: keep the latest events as readable lines."""
@@ -483,6 +543,8 @@ class LobbyScene(Scene):
         being covered by the game's screens keeps it."""
         if self in self.app.stack:
             return
+        if self.pack_sync is not None:
+            self.pack_sync.cancel()  # a download in progress stops; its staging goes
         self.session.on_news = None
         self.session.close()
 
@@ -596,6 +658,8 @@ class LobbyScene(Scene):
         width = panel.width - 32
         if room is not None and room.phase != "lobby":
             y = self._draw_match(surface, room, x, y, width)
+        if self.pack_state(room) != "none":
+            y = self._draw_pack(surface, room, x, y, width)
         draw_text(surface, "CHAT", (x, y), size=14, bold=True, colour=theme.TEXT_MUTED)
         y += 24
         lines = self.session.chat_lines[-CHAT_LINES:]
@@ -607,6 +671,31 @@ class LobbyScene(Scene):
             text = fit_text(f"{line.name}: {line.text}", 15, width)
             draw_text(surface, text, (x, y), size=15)
             y += 22
+
+    def _draw_pack(
+        self, surface: pygame.Surface, room: P.Room | None, x: int, y: int, w: int
+    ) -> int:
+        """The host's pack: the download's progress, ready, or why it failed."""
+        draw_text(surface, "HOST'S PACK", (x, y), size=14, bold=True, colour=theme.TEXT_MUTED)
+        y += 24
+        state = self.pack_state(room)
+        colour = theme.TEXT
+        if state == "failed":
+            text, colour = self.pack_problem or "", theme.DANGER
+        elif state == "ready":
+            text = "Ready on this computer."
+        else:
+            done, total = self.pack_progress
+            mb = 1024 * 1024
+            text = (
+                f"Downloading: {done / mb:.1f} of {total / mb:.1f} MB"
+                if total
+                else "Checking the host's pack..."
+            )
+        for line in fit_lines(text, 15, w, 4):
+            draw_text(surface, line, (x, y), size=15, colour=colour)
+            y += 21
+        return y + 14
 
     def _draw_match(self, surface: pygame.Surface, room: P.Room, x: int, y: int, w: int) -> int:
         draw_text(surface, "MATCH", (x, y), size=14, bold=True, colour=theme.TEXT_MUTED)

@@ -49,11 +49,13 @@ from suite.net.client import (
     typed_events,
     typed_view,
 )
-from suite.net.packs import PackCache
+from suite.net.packs import PackCache, PackSyncError, Progress
 
 log = logging.getLogger("suite.net.session")
 T = TypeVar("T")
 Status = Literal["connected", "reconnecting", "closed"]
+PACK_TIMEOUT = 300.0
+"""Seconds a blocking `sync_pack` waits for the whole pack."""
 
 
 class RemoteSession:
@@ -86,6 +88,7 @@ class RemoteSession:
         """When (this machine's monotonic time) the latest clock message came."""
         """The state id of the latest view noted (with `_pending`, under `_lock`)."""
         self._closing = False
+        self._background: set[Future[Any]] = set()
         self.game = ""
         """The room's game (set when the server first describes the room)."""
         self.seats: frozenset[Seat] = frozenset()
@@ -209,8 +212,8 @@ class RemoteSession:
 
     # -- lobby -----------------------------------------------------------------------------------
 
-    def create(self, game: str, config: dict[str, Any], seed: int | None = None) -> None:
-        self._call(self.client.create(game, config, seed))
+    def create(self, game: str, config: dict[str, Any], *, public: bool = False) -> None:
+        self._call(self.client.create(game, config, public=public))
 
     def join(self, code: str, seat: int | None = None) -> None:
         self._call(self.client.join(code, seat))
@@ -243,8 +246,25 @@ class RemoteSession:
     def sync_pack(self, cache_dir: Path, own: Path | None = None) -> Path | None:
         """The room's Tactics pack: `own` when it is the same, else the copy in the
         content-addressed cache `cache_dir` (downloaded from the server when missing);
-        None when the room has no pack."""
-        return self._call(sync_pack(self.client, PackCache(cache_dir), own), timeout=300)
+        None when the room has no pack. PackSyncError saying why on any failure."""
+        future = self.sync_pack_later(cache_dir, own)
+        try:
+            return future.result(PACK_TIMEOUT)
+        except TimeoutError:
+            future.cancel()  # the download stops and its staging folder goes
+            raise PackSyncError(f"the pack did not arrive in {PACK_TIMEOUT:.0f} s") from None
+
+    def sync_pack_later(
+        self, cache_dir: Path, own: Path | None = None, progress: Progress | None = None
+    ) -> Future[Path | None]:
+        """Start `sync_pack` on the session's thread without waiting (a screen polls the
+        future; its exception is a PackSyncError). `progress(done, total)` is called on
+        the session's thread as bytes arrive. Closing the session cancels it."""
+        coro = sync_pack(self.client, PackCache(cache_dir), own, progress)
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        self._background.add(future)
+        future.add_done_callback(self._background.discard)
+        return future
 
     def fetch_replay(self) -> Replay:
         """This room's replay from the server's log, once the match is over (ServerError
@@ -261,6 +281,8 @@ class RemoteSession:
             return
         self._closing = True
         self.status = "closed"
+        for future in list(self._background):
+            future.cancel()  # ends its download before the loop stops
         with contextlib.suppress(Exception):
             self._call(self.client.close(), timeout=5)
         self._loop.call_soon_threadsafe(self._loop.stop)
