@@ -52,10 +52,11 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
     bot_names = args.bots.split(",") if args.bots else None
+    players = _sim_players(args.game, args.players, options)
     run = functools.partial(
         simulate,
         args.game,
-        args.players,
+        players,
         args.seed,
         args.games,
         options=options,
@@ -72,7 +73,10 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
     bots = args.bots or "random"
-    console.print(f"{args.game}: {report.games} games, {report.players} seats, bots: {bots}")
+    seats = report.seats or report.players
+    of = f" for {report.players} players" if seats != report.players else ""
+    plural = "s" if seats != 1 else ""
+    console.print(f"{args.game}: {report.games} games, {seats} seat{plural}{of}, bots: {bots}")
     table = Table()
     table.add_column("winner")
     table.add_column("games", justify="right")
@@ -93,6 +97,26 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         speed += f", {report.ms_per_turn:.2f} ms of engine time per turn"
     console.print(speed)
     return 0
+
+
+def _sim_players(game: str, players: int | None, options: dict[str, Any]) -> int:
+    """`--players`, else `--set players=N`, else the count the config implies (a WoK
+    variant made for one number of players), else 2."""
+    from suite.core.match import game_spec, parse_config
+
+    if players is not None:
+        return players
+    if isinstance(options.get("players"), int):
+        return int(options["players"])
+    try:
+        spec = game_spec(game)
+        if spec.config_type is None:
+            return 2
+        record = parse_config(spec, {k: v for k, v in options.items() if v is not None})
+    except (UnknownGame, ValueError):
+        return 2  # simulate() names the problem
+    count = getattr(record, "player_count", None)
+    return int(count()) if callable(count) else 2
 
 
 def _add_game_sim_options(sim: argparse.ArgumentParser) -> None:
@@ -160,7 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
     games = sorted(registered_games())
     sim = sub.add_parser("sim", help="play games between random bots and print statistics")
     sim.add_argument("game", help=f"the game to play ({', '.join(games) or 'none installed'})")
-    sim.add_argument("--players", type=int, default=2, help="number of seats (default 2)")
+    sim.add_argument(
+        "--players",
+        type=int,
+        help="number of players (default: the variant's own count, else 2)",
+    )
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     sim.add_argument("--map", help="map name or file (.tmx, .json, Domination .map)")

@@ -29,6 +29,9 @@ class SimReport:
     capped: int = 0
     """Games that played up to the config's `max_turns` (ended by the tie rule)."""
     seconds: float = 0.0
+    seats: int = 0
+    """Seats that played (from the outcomes' places): fewer than `players` when the
+    config gives some colours to the engine (WoK's `robots`); 0 when no game ended."""
 
     @property
     def mean_steps(self) -> float:
@@ -148,6 +151,7 @@ def simulate(
             report.wins["unfinished"] += 1
             report.reasons["step limit reached"] += 1
         else:
+            report.seats = max(report.seats, sum(len(tie) for tie in run.outcome.places))
             key = "+".join(f"seat {w}" for w in run.outcome.winners) or "nobody"
             report.wins[key] += 1
             report.reasons[run.outcome.reason] += 1

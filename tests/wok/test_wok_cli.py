@@ -50,3 +50,15 @@ def test_sim_plays_wok4(capsys: pytest.CaptureFixture[str]):
     args = ["sim", "wok", "--set", "ruleset=wok4", "--bots", "general,robot,random"]
     assert main([*args, "--players", "3", "--set", "map=star-islands", "--games", "2"]) == 0
     assert "seat" in capsys.readouterr().out
+
+
+def test_sim_counts_the_seats_that_play_and_a_variant_takes_its_player_count(capsys) -> None:
+    """Issue 23 item 8: robots are colours, not seats; trinity needs no --players."""
+    assert main(["sim", "wok", "--players", "5", "--set", "robots=4", "--games", "1"]) == 0
+    assert "1 games, 1 seat for 5 players," in capsys.readouterr().out
+    assert main(["sim", "wok", "--variant", "trinity", "--games", "1", "--max-turns", "3"]) == 0
+    assert "1 games, 3 seats," in capsys.readouterr().out
+    assert main(["sim", "wok", "--variant", "trinity", "--players", "2"]) == 2  # named: refused
+    assert "trinity is for 3 players, not 2" in capsys.readouterr().err
+    assert main(["sim", "wok", "--games", "1", "--max-turns", "2"]) == 0
+    assert "1 games, 2 seats," in capsys.readouterr().out
