@@ -105,3 +105,33 @@ def test_cache_refuses_content_that_does_not_match(tmp_path: Path) -> None:
         cache.folder(P.PackRef(version=1.0, digest="../../x"))
     folder = cache.store(ref, files, lambda p, o: b"good"[o:])
     assert (folder / "a.txt").read_bytes() == b"good" and cache.has(ref)
+
+
+def test_a_751_file_pack_syncs_through_the_server(tmp_path: Path) -> None:
+    """The file list comes in pages under the message limit (a 91 KB list in one message
+    was dropped and the join timed out)."""
+    data = tmp_path / "server"
+    big = _modded(data / "packs" / "big")
+    for i in range(751 - len(describe(big)[1])):
+        (big / "extra" / f"unit_{i:04}_attack.wav").parent.mkdir(exist_ok=True)
+        (big / "extra" / f"unit_{i:04}_attack.wav").write_bytes(b"RIFF%d" % i)
+    ref, files = describe(big)
+    assert len(files) == 751
+    assert len(P.encode(P.PackFiles(code="X", pack=ref, files=files))) > P.MAX_MESSAGE
+
+    async def main() -> None:
+        async with serving(data) as server:
+            host = await connect(server, "host")
+            await host.create("tactics", {"players": 2, "pack": "big"})
+            guest = await connect(server, "guest")
+            await guest.join(host.code or "", 1)
+            guest.keep_received = True
+            folder = await sync_pack(guest, PackCache(tmp_path / "cache"))
+            assert folder is not None and describe(folder)[0].digest == ref.digest
+            pages = [m for m in guest.received if isinstance(m, P.PackFiles)]
+            assert len(pages) == pages[0].pages >= 2
+            assert all(len(P.encode(m)) <= P.MAX_MESSAGE for m in pages)
+            for c in (host, guest):
+                await c.close()
+
+    run(main())
