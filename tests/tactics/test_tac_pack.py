@@ -120,7 +120,10 @@ def test_rle8_map_and_bad_media(make_pack, art, tmp_path: Path) -> None:
         + bytes(4)
     )
     warned = [p.message for p in load_pack(root).warnings]
-    assert any(m.startswith("sounds/hit.wav: WAV data the checker cannot decode") for m in warned)
+    assert (
+        "sounds/hit.wav: sound format 17 is not played (only PCM, format 1); the sound stays silent"
+        in warned
+    )
 
 
 def test_tile_size(make_pack, art) -> None:

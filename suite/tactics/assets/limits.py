@@ -42,6 +42,11 @@ class SkinLimit(_Table, frozen=True):
 
 class SoundLimit(_Table, frozen=True):
     max_bytes: int
+    max_channels: int
+    sample_bits: list[int]
+    min_rate: int
+    max_rate: int
+    max_seconds: int
 
 
 class IniLimit(_Table, frozen=True):

@@ -10,7 +10,6 @@ start cell takes the tile most common among its four neighbours (ties: lowest in
 
 from __future__ import annotations
 
-import wave
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from suite.tactics.assets import elevation
 from suite.tactics.assets.bmp import Bitmap, BmpError, load_bmp
 from suite.tactics.assets.files import UnsafePath, resolve
 from suite.tactics.assets.ini import read_ini
-from suite.tactics.assets.limits import PackLimitError, check_size, limits, read_limited
+from suite.tactics.assets.limits import PackLimitError, limits, read_limited
 from suite.tactics.assets.model import (
     BORDER_INDEX,
     INI_NAME,
@@ -36,6 +35,7 @@ from suite.tactics.assets.model import (
     Pack,
 )
 from suite.tactics.assets.records import Reporter, check_references, read_records
+from suite.tactics.assets.wav import NotWav, WavError, load_wav
 
 
 def load_pack(root: Path) -> Pack:
@@ -176,22 +176,16 @@ def _check_files(pack: Pack, report: Reporter) -> None:
 
 
 def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
-    """Error when the file is no RIFF/WAVE file; only a warning when it is one that the
-    standard library cannot decode (ADPCM and other codecs that a mixer may still play)."""
-    path = pack.path(relative)
+    """Decode the whole sound (`suite.tactics.assets.wav`): an error when it is no WAV file
+    or past the size limit, a warning (the sound is silent) when it cannot be played."""
     try:
-        check_size(path, limits().sound.max_bytes, "a sound")
-        with path.open("rb") as handle:
-            head = handle.read(12)
-        if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
-            report.error(line, f"{relative}: not a WAV file (no RIFF/WAVE header)")
-            return
-        with wave.open(str(path), "rb"):
-            pass
-    except (wave.Error, EOFError) as exc:
-        report.warn(line, f"{relative}: WAV data the checker cannot decode ({exc})")
+        load_wav(pack.path(relative), relative)
+    except NotWav as exc:
+        report.error(line, str(exc))
     except PackLimitError as exc:
         report.error(line, str(exc))
+    except WavError as exc:
+        report.warn(line, f"{exc}; the sound stays silent")
     except OSError as exc:
         report.error(line, f"{relative}: cannot read ({exc.strerror or exc})")
 

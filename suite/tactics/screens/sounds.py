@@ -1,6 +1,8 @@
 """Sounds from the pack's sound sets: a random pick of the set per event, at the suite's
 volume; silent without an audio device, at volume 0, or when the set is empty or its
-files are missing (a missing sound is a warning of the pack, never an error).
+files are missing or cannot be played (a warning of the pack, never an error). A sound is
+decoded and checked in full (`suite.tactics.assets.wav`) and the mixer is given a clean PCM
+copy, never the pack's file.
 
 A piece names its sets per event (`ready`, `go`, `attack`, `pain`, `death`) and its weapon
 per result (`hit`, `miss`, `crit`); turn, win and lose sounds are the pack's sets of those
@@ -9,12 +11,14 @@ names when it has them, else the suite's interface sounds.
 
 from __future__ import annotations
 
+import io
 import logging
 import random
 
 import pygame
 
 from suite.tactics.assets.model import Pack
+from suite.tactics.assets.wav import load_wav
 from suite.ui.audio import Audio
 
 log = logging.getLogger(__name__)
@@ -42,7 +46,9 @@ class PackSounds:
             sound = None
             if record is not None and self.audio.enabled:
                 try:
-                    sound = pygame.mixer.Sound(str(self.pack.path(record.wav)))
+                    # decoded and checked in full first: SDL never reads the pack's file
+                    wav = load_wav(self.pack.path(record.wav), record.wav)
+                    sound = pygame.mixer.Sound(file=io.BytesIO(wav.canonical()))
                 except (pygame.error, OSError, ValueError) as exc:
                     log.info("sound %s not played: %s", record.wav, exc)
             self._cache[sound_id] = sound
