@@ -174,6 +174,10 @@ class GameSpec:
     save_kind: str = ""
     order: int = 100
     """Where the game's card stands in the launcher (lower first, then by name)."""
+    public_actions: frozenset[str] | None = None
+    """The action kinds every seat may see others play (None: all of them). An action of
+    another kind reaches only the seat that played it; the others learn only the events
+    the engine emits for it (WoK's orders and alliance declarations are secret)."""
 
 
 class ConfigError(ValueError):

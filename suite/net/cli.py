@@ -1,5 +1,9 @@
 """`suite serve`: run the match server (`add_serve_parser` adds the command, `run_serve`
-runs it). Importing this module registers the command with `suite.cli.add_command`."""
+runs it). Importing this module registers the command with `suite.cli.add_command`.
+
+Every setting has a default (`suite.net.settings.Settings`); `--config serve.toml` sets
+any of them, and the flags given override the file.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,20 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from suite.net.server import Settings, run
+from suite.net.settings import Settings, SettingsError, load_settings
+
+FLAGS: tuple[tuple[str, Any, str], ...] = (
+    ("--host", str, "address to listen on"),
+    ("--port", int, "port (0: any free port)"),
+    ("--data", Path, "folder for the match store, packs and maps (default: user data)"),
+    ("--max-rooms", int, "rooms not over, at once"),
+    ("--rate", float, "messages per second a connection may send (the burst is twice it)"),
+    ("--bot-delay", float, "seconds a server bot waits before acting"),
+    ("--cert", Path, "TLS certificate (PEM); needs --key"),
+    ("--key", Path, "TLS private key (PEM)"),
+    ("--log", Path, "append the log to this file (default: stderr)"),
+    ("--keep-days", float, "prune finished matches older than this many days (0: never)"),
+)
 
 
 def add_serve_parser(subparsers: Any) -> None:
@@ -18,72 +35,49 @@ def add_serve_parser(subparsers: Any) -> None:
         help="run a match server for online play (all games)",
         description="Run an authoritative match server on websockets. Rooms, seats and "
         "every accepted action are kept in SQLite in --data; a restarted server rebuilds "
-        "unfinished matches. GET /healthz answers ok. Stop with SIGTERM or Ctrl-C.",
+        "unfinished matches. GET /healthz answers ok, GET /metrics gives Prometheus "
+        "metrics. Stop with SIGTERM or Ctrl-C. Every limit can be set in a TOML file "
+        "(--config; see docs/hosting.md); flags override it.",
     )
-    serve.add_argument("--host", default=d.host, help=f"address to listen on (default {d.host})")
-    serve.add_argument("--port", type=int, default=d.port, help=f"port (default {d.port})")
-    serve.add_argument(
-        "--data", type=Path, help="folder for the match store and packs (default: user data)"
-    )
-    serve.add_argument(
-        "--max-rooms", type=int, default=d.max_rooms, help=f"rooms at once (default {d.max_rooms})"
-    )
-    serve.add_argument("--cert", type=Path, help="TLS certificate (PEM); needs --key")
-    serve.add_argument("--key", type=Path, help="TLS private key (PEM)")
-    serve.add_argument(
-        "--rate",
-        type=float,
-        default=d.rate,
-        help=f"messages per second a connection may send (default {d.rate:g})",
-    )
-    serve.add_argument(
-        "--bot-delay",
-        type=float,
-        default=d.bot_delay,
-        help=f"seconds a server bot waits before acting (default {d.bot_delay:g})",
-    )
+    serve.add_argument("--config", type=Path, help="a serve.toml with any settings")
+    for flag, kind, text in FLAGS:
+        field = flag[2:].replace("-", "_")
+        default = getattr(d, field)
+        shown = f" (default {default:g})" if isinstance(default, float) else ""
+        if isinstance(default, int | str) and not isinstance(default, bool):
+            shown = f" (default {default})"
+        serve.add_argument(flag, type=kind, default=None, help=text + shown)
     serve.set_defaults(func=run_serve)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The server settings the parsed flags ask for (ValueError when they conflict)."""
-    if (args.cert is None) != (args.key is None):
-        raise ValueError("--cert and --key go together")
-    for flag, value in (("--cert", args.cert), ("--key", args.key)):
-        if value is not None and not value.is_file():
-            raise ValueError(f"{flag}: no file {value}")
-    if args.max_rooms < 1:
-        raise ValueError("--max-rooms must be at least 1")
-    if args.rate <= 0:
-        raise ValueError("--rate must be positive")
-    if args.bot_delay < 0:
-        raise ValueError("--bot-delay cannot be negative")
-    if not 0 <= args.port <= 65535:
-        raise ValueError("--port must be 0 to 65535")
-    return Settings(
-        host=args.host,
-        port=args.port,
-        data=args.data,
-        max_rooms=args.max_rooms,
-        cert=args.cert,
-        key=args.key,
-        rate=args.rate,
-        burst=2 * args.rate,
-        bot_delay=args.bot_delay,
-    )
+    """The settings the file and the flags ask for (SettingsError naming what is wrong)."""
+    overrides = {
+        flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_"))
+        for flag, _, _ in FLAGS
+    }
+    if overrides.get("rate") is not None:
+        overrides["burst"] = 2 * overrides["rate"]
+    return load_settings(args.config, overrides)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Run the server until SIGTERM; 2 with a message for bad flags."""
+    """Run the server until SIGTERM; 2 with a message for bad settings or a busy folder."""
     import sys
+
+    from suite.net.datalock import DataFolderBusy
+    from suite.net.server import run
 
     try:
         settings = settings_from(args)
-    except ValueError as exc:
+    except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         return run(settings)
+    except DataFolderBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"error: cannot serve on {settings.host}:{settings.port}: {exc}", file=sys.stderr)
         return 2

@@ -478,22 +478,27 @@ def _size(data: str | bytes) -> int:
     return len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
 
 
-def decode_client(data: str | bytes) -> ClientMessage:
+def decode_client(data: str | bytes, max_bytes: int = MAX_MESSAGE) -> ClientMessage:
     """Parse a client message; ProtocolError (never another exception) when it is bad.
 
-    Refusals: ``too_large`` over `MAX_MESSAGE`, ``bad_json`` for text that is not JSON,
-    ``bad_message`` for JSON that is not a known message of the right shape.
+    Refusals: ``too_large`` over `max_bytes` (at most `MAX_MESSAGE`), ``bad_json`` for
+    text that is not JSON, ``bad_message`` for JSON that is not a known message of the
+    right shape or that nests too deeply to read.
     """
-    if _size(data) > MAX_MESSAGE:
+    if _size(data) > max_bytes:
         raise ProtocolError(
-            Error(code="too_large", message=f"messages are limited to {MAX_MESSAGE} bytes")
+            Error(code="too_large", message=f"messages are limited to {max_bytes} bytes")
         )
     try:
         message: ClientMessage = _client_decoder.decode(data)
     except msgspec.ValidationError as exc:
-        raise ProtocolError(Error(code="bad_message", message=str(exc))) from None
+        raise ProtocolError(Error(code="bad_message", message=str(exc)[:500])) from None
     except (msgspec.DecodeError, UnicodeError) as exc:
-        raise ProtocolError(Error(code="bad_json", message=f"not JSON: {exc}")) from None
+        raise ProtocolError(Error(code="bad_json", message=f"not JSON: {exc}"[:500])) from None
+    except RecursionError:
+        raise ProtocolError(
+            Error(code="bad_message", message="that message nests too deeply")
+        ) from None
     return message
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from suite.core.match import (
 from suite.core.rng import Rng
 from suite.net import protocol as P
 from suite.net.clock import Clock
+from suite.net.configs import MapBook
 from suite.net.store import RoomRow, SeatRow, Store
 from suite.net.turns import (
     ActOp,
@@ -92,6 +94,10 @@ class Hub(Protocol):
     clock: Clock
     store: Store
     bot_delay: float
+    maps: MapBook
+
+    def accepted(self, game: str) -> None:
+        """An action of `game` was committed (for the server's counters)."""
 
     def bind(self, token: str, room: Room) -> None: ...
 
@@ -181,6 +187,14 @@ class Room:
         )
         """The latest updates (state id, actor, action, public action, events) for rejoins."""
         self.empty_since: float | None = None
+        self.created_at = hub.clock.now()
+        self.opened_by: object | None = None
+        """The connection that opened the room (its lobbies count against its cap)."""
+        self.opened_from = ""
+        """The address that opened the room."""
+        self.public = False
+        """Whether `rooms` requests list the room while it is a lobby."""
+        self.public_kinds: frozenset[str] | None = self.spec.public_actions
         self.bot_rng = Rng(secrets.randbits(63))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
@@ -217,7 +231,7 @@ class Room:
             spec, {**spec.default_config(players), **config, "players": players}
         )
         try:
-            state = new_game(game, full, seed)
+            state = new_game(game, hub.maps.engine_config(game, full), seed)
         except Exception as exc:  # a game's config errors are ValueErrors, but be safe
             raise Refused("bad_config", f"{type(exc).__name__}: {exc}") from None
         room = cls(hub, code, game, full, seed, state, show_after=show_after, pack=pack)
@@ -229,7 +243,7 @@ class Room:
     @classmethod
     def restore(cls, hub: Hub, row: RoomRow, *, show_after: float) -> Room:
         """Rebuild a stored room by replaying its log; every seat starts disconnected."""
-        state = new_game(row.game, row.config, row.seed)
+        state = new_game(row.game, hub.maps.engine_config(row.game, row.config), row.seed)
         pack = msgspec.json.decode(row.pack, type=P.PackRef) if row.pack else None
         room = cls(
             hub, row.code, row.game, row.config, row.seed, state, show_after=show_after, pack=pack
@@ -248,6 +262,7 @@ class Room:
             if seat.token:
                 hub.bind(seat.token, room)
         room.phase = row.phase  # type: ignore[assignment]
+        room.created_at = row.created
         if room.phase == "paused":
             room.paused_at = hub.clock.now()
         if room.phase == "playing":
@@ -537,9 +552,10 @@ class Room:
             raise Refused(
                 "stale", f"you asked about state {state_id}; the state is now {self.state_id}"
             )
-        chunk, pages = self._legal_page(seat.index, page)
+        pages = self._legal_pages(seat.index)
         if not 0 <= page < max(1, pages):
             raise Refused("no_page", f"there are {pages} pages of legal actions")
+        chunk = self._legal_page(seat.index, page)
         peer.send(
             P.encode(
                 P.LegalPage(
@@ -552,7 +568,11 @@ class Room:
         )
 
     def chat(self, peer: Peer, token: str | None, text: str) -> None:
-        text = text.strip()
+        """A chat line to the whole room: text only (control characters are removed); the
+        seats of a finished room may still talk."""
+        if len(text) > 4 * P.MAX_CHAT:
+            raise Refused("chat_too_long", f"chat lines are at most {P.MAX_CHAT} characters")
+        text = chat_text(text)
         if not text:
             raise Refused("empty_chat", "nothing to say")
         if len(text) > P.MAX_CHAT:
@@ -583,11 +603,15 @@ class Room:
         if self.phase == "playing":
             self._broadcast_clock()  # only when something but the time changed
 
-    def expire(self, after: float) -> None:
-        """Close a lobby nobody has been connected to for `after` seconds."""
+    def expire(self, after: float, lobby_expiry: float = float("inf")) -> None:
+        """Close a lobby nobody has been connected to for `after` seconds, or that has not
+        started `lobby_expiry` seconds after it opened."""
         if self.phase != "lobby":
             return
         now = self.hub.clock.now()
+        if now - self.created_at >= lobby_expiry:
+            self._finish(None, "the lobby expired before the match began")
+            return
         if self.connected_peers():
             self.empty_since = None
         elif self.empty_since is None:
@@ -639,12 +663,15 @@ class Room:
         self.state_id += 1
         if self.clock.fences(events):
             self.fence = self.state_id
+        self.hub.accepted(self.game)
         self._after(op, events)
 
     def _rebuild(self) -> None:
         for row in self.hub.store.unfinished():
             if row.code == self.code:
-                state = new_game(self.game, self.config, self.seed)
+                state = new_game(
+                    self.game, self.hub.maps.engine_config(self.game, self.config), self.seed
+                )
                 for entry in row.log:
                     apply_op(state, decode_op(entry))
                 self.state, self.state_id = state, len(row.log)
@@ -658,7 +685,7 @@ class Room:
         if isinstance(op, ActOp):
             actor = op.seat
             private = msgspec.Raw(_json.encode(op.action))
-            if op.action.get("kind") not in self.clock.private_kinds:
+            if self.public_kinds is None or op.action.get("kind") in self.public_kinds:
                 public = private
         elif isinstance(op, PokeOp):
             actor = op.seat
@@ -693,9 +720,6 @@ class Room:
         self.event(f"over: {reason}")
         self._broadcast_room()
         self._send_all(P.encode(P.GameOverMsg(code=self.code, outcome=outcome, reason=reason)))
-        for seat in self.seats:
-            if seat.token:
-                self.hub.unbind(seat.token)
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -799,8 +823,11 @@ class Room:
             choices=choices,
         )
         data = P.encode(message)
-        if len(data) > P.MAX_MESSAGE:
-            log.error("room %s: a view of %d bytes is over the limit", self.code, len(data))
+        if len(data) > P.MAX_MESSAGE:  # never sent: the configs' bounds should prevent it
+            log.error("a view of %d bytes is over the limit", len(data), extra={"room": self.code})
+            return P.encode(
+                P.Error(code="too_large", message="your view is too large to send", ref="view")
+            )
         return data
 
     def _legal_of(self, seat: int) -> Legal:
@@ -812,15 +839,22 @@ class Room:
             self._legal.legal[seat] = self.state.legal(seat) if awaited else []
         return self._legal.legal[seat]
 
-    def _legal_page(self, seat: int, page: int) -> tuple[bytes, int]:
-        """Page `page` of the seat's legal actions as a JSON array, and how many pages."""
+    def _legal_pages(self, seat: int) -> int:
+        """How many pages the seat's legal actions take (0 for none, or an action space)."""
+        raw = self._legal_of(seat)
+        if not isinstance(raw, Sequence):
+            return 0
+        return -(-len(raw) // LEGAL_PAGE_ACTIONS)
+
+    def _legal_page(self, seat: int, page: int) -> bytes:
+        """Page `page` (0 <= page < `_legal_pages`) of the seat's legal actions, as JSON."""
         raw = self._legal_of(seat)
         if not isinstance(raw, Sequence) or not raw:
-            return b"[]", 0
-        pages = -(-len(raw) // LEGAL_PAGE_ACTIONS)
+            return b"[]"
         start = page * LEGAL_PAGE_ACTIONS
-        chunk = [raw[i] for i in range(start, min(len(raw), start + LEGAL_PAGE_ACTIONS))]
-        return _json.encode(chunk), pages
+        return _json.encode(
+            [raw[i] for i in range(start, min(len(raw), start + LEGAL_PAGE_ACTIONS))]
+        )
 
     def _clock_msg(self) -> P.ClockMsg:
         now = self.hub.clock.now()
@@ -858,10 +892,34 @@ class Room:
 
     def event(self, text: str) -> None:
         """One log line per room event."""
-        log.info("room %s [%s]: %s", self.code, self.game, text)
+        log.info("[%s] %s", self.game, text, extra={"room": self.code})
+
+    def public_entry(self, free: int) -> P.PublicRoom:
+        """The room as a `rooms` answer lists it."""
+        host = self.seats[self.host_seat]
+        return P.PublicRoom(
+            code=self.code,
+            game=self.game,
+            title=self.spec.title,
+            seats_free=free,
+            players=len(self.seats),
+            host=host.name,
+            config=self.config,
+        )
 
     def connected_peers(self) -> list[Peer]:
         return [s.peer for s in self.seats if s.peer is not None] + list(self.spectators)
+
+
+DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+"""Characters a chat line drops: controls (ESC, BEL, CR, LF...), format characters (bidi
+overrides, zero-width), surrogates, private-use and unassigned code points."""
+
+
+def chat_text(text: str) -> str:
+    """`text` as a chat line shows it: one line of printable text, trimmed."""
+    kept = (c for c in text if unicodedata.category(c) not in DROPPED_CATEGORIES)
+    return "".join(kept).strip()
 
 
 def _builtins(action: Any) -> dict[str, Any]:

@@ -18,60 +18,41 @@ import logging
 import secrets
 import signal
 import ssl
+import time
+from collections import Counter
 from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from suite.core.match import registered_games
+from suite.core.match import game_spec, registered_games
+from suite.net import logs
 from suite.net import protocol as P
 from suite.net.clock import Clock, SystemClock
+from suite.net.configs import MapBook, OnlineConfigError, check_online_config
+from suite.net.datalock import DataLock
+from suite.net.metrics import Metrics
 from suite.net.packs import PackServer
 from suite.net.replays import Replays
 from suite.net.room import Refused, Room
+from suite.net.settings import Settings
 from suite.net.store import Store
 
 log = logging.getLogger("suite.net")
 
 SERVER_NAME = "warsuite-serve/1"
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+SEED_BITS = 128
+"""Bits of every match's seed, drawn from `secrets`: too many to search."""
+PRUNE_EVERY = 86400.0
+"""Seconds between prunings of old finished matches."""
 
-
-class Settings(msgspec.Struct, kw_only=True):
-    """Server settings (each has a `suite serve` flag).
-
-    `rate`/`burst`: messages per second a connection may send on average / at once (each
-    message over the limit is refused with `rate_limited`; a connection that keeps
-    sending past twice the burst in refusals is closed with 1008);
-    `send_queue`: messages queued for a client before it counts as too slow;
-    `show_after`: seconds before the waiting timer shows (the Tactics manual's 10 s);
-    `bot_delay`: seconds a server bot waits before acting (0 in tests and benchmarks);
-    `tick`: seconds between clock checks; `keep_over`: seconds a finished room stays
-    (for its last messages and spectators) before the server forgets it, and that a lobby
-    may stay with nobody connected before it is closed.
-    """
-
-    host: str = "127.0.0.1"
-    port: int = 8765
-    data: Path | None = None
-    max_rooms: int = 200
-    rate: float = 40.0
-    burst: float = 80.0
-    send_queue: int = 512
-    ping_interval: float | None = 20.0
-    ping_timeout: float | None = 20.0
-    bot_delay: float = 0.4
-    tick: float = 0.5
-    show_after: float = 10.0
-    keep_over: float = 600.0
-    cert: Path | None = None
-    key: Path | None = None
+__all__ = ["MatchServer", "Settings", "run"]
 
 
 class RateLimit:
@@ -98,6 +79,7 @@ class Connection:
     def __init__(self, server: MatchServer, ws: ServerConnection) -> None:
         self.server = server
         self.ws = ws
+        self.address = peer_address(ws)
         self.name = "guest"
         self.greeted = False
         self.pack: P.PackRef | None = None
@@ -125,6 +107,7 @@ class Connection:
             self.room = None
 
     def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.server.metrics.refusals.labels(code).inc()
         self.send(P.encode(P.Error(code=code, message=message, ref=ref)))
 
     async def writer(self) -> None:
@@ -136,8 +119,20 @@ class Connection:
                 await self.ws.send(data, text=True)
 
 
+def peer_address(ws: Any) -> str:
+    """The client's IP address as the socket gives it ("?" when it cannot be known)."""
+    remote = getattr(ws, "remote_address", None)
+    if isinstance(remote, tuple) and remote:
+        return str(remote[0])
+    return "?"
+
+
 class MatchServer:
-    """The rooms, the store and the handlers. `start()` listens; `stop()` shuts down."""
+    """The rooms, the store and the handlers. `start()` listens; `stop()` shuts down.
+
+    `draw_seed` draws each new match's seed (128 bits from `secrets`); no client message
+    can set it. Tests that need a known match replace it on the server object itself.
+    """
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
         self.settings = settings
@@ -148,17 +143,31 @@ class MatchServer:
 
             data = user_data_dir() / "server"
         self.data = Path(data)
-        self.store = Store(self.data / "matches.sqlite3")
+        self.lock = DataLock(self.data)
+        self.lock.acquire()
+        try:
+            self.store = Store(self.data / "matches.sqlite3")
+        except Exception:
+            self.lock.release()
+            raise
         self.packs = PackServer(self.data / "packs")
+        self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
         self.bot_delay = settings.bot_delay
+        self.draw_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS)
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.per_address: Counter[str] = Counter()
+        self.metrics = Metrics(self._rooms_by_phase, lambda: len(self.connections))
         self._server: Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_pending: set[str] = set()
         self._stopped = asyncio.Event()
+        self._pruned_at = float("-inf")
+
+    def _rooms_by_phase(self) -> Counter[str]:
+        return Counter(room.phase for room in self.rooms.values())
 
     # -- hub for rooms --------------------------------------------------------------------
 
@@ -180,7 +189,11 @@ class MatchServer:
         try:
             room.bot_step()
         except Exception:
-            log.exception("room %s: a bot could not act", room.code)
+            log.exception("a bot could not act", extra={"room": room.code})
+
+    def accepted(self, game: str) -> None:
+        """A room committed an action (counted in /metrics)."""
+        self.metrics.actions.labels(game).inc()
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -190,7 +203,7 @@ class MatchServer:
             try:
                 room = Room.restore(self, row, show_after=self.settings.show_after)
             except Exception:
-                log.exception("room %s could not be rebuilt; left in the store", row.code)
+                log.exception("could not be rebuilt; left in the store", extra={"room": row.code})
                 continue
             self.rooms[room.code] = room
             room.event(f"rebuilt from {room.state_id} logged ops")
@@ -198,6 +211,7 @@ class MatchServer:
 
     async def start(self) -> None:
         """Listen (port 0 picks a free port, see `port`) and run the clock."""
+        self.prune()
         self.restore()
         ssl_context = None
         if self.settings.cert is not None:
@@ -211,6 +225,7 @@ class MatchServer:
             max_size=2 * P.MAX_MESSAGE,
             ping_interval=self.settings.ping_interval,
             ping_timeout=self.settings.ping_timeout,
+            close_timeout=self.settings.close_timeout,
             compression=None,
             ssl=ssl_context,
             server_header=SERVER_NAME,
@@ -225,13 +240,32 @@ class MatchServer:
         return int(sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
-        """Close every connection (1001), stop the clock and close the store."""
+        """Close every connection (1001), stop the clock and close the store.
+
+        Prompt even when a client never reads: each closing handshake may take
+        `close_timeout`, then the remaining connections are cut."""
         if self._server is not None:
-            self._server.close(close_connections=True)
-            await self._server.wait_closed()
+            self._server.close(close_connections=False)
+            for conn in list(self.connections):
+                conn.dropped = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    conn.queue.put_nowait(None)
+            closing = [
+                asyncio.ensure_future(conn.ws.close(1001, "server shutting down"))
+                for conn in list(self.connections)
+            ]
+            if closing:
+                await asyncio.wait(closing, timeout=self.settings.close_timeout)
+            for conn in list(self.connections):
+                transport = getattr(conn.ws, "transport", None)
+                if transport is not None:
+                    transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), self.settings.close_timeout)
         for task in list(self._tasks):
             task.cancel()
         self.store.close()
+        self.lock.release()
         self._stopped.set()
         log.info("server stopped")
 
@@ -267,26 +301,61 @@ class MatchServer:
 
     def tick(self) -> None:
         """Check every room's clock now (tests call this after moving a manual clock);
-        rooms over for `keep_over` seconds are forgotten (their record stays stored)."""
+        rooms over for `keep_over` seconds are forgotten (their record stays stored), and
+        an unstarted lobby closes after `lobby_expiry`. Once a day, old matches are
+        pruned from the store."""
         now = self.clock.now()
         for room in list(self.rooms.values()):
             if room.over_at is not None and now - room.over_at >= self.settings.keep_over:
-                del self.rooms[room.code]
-                room.event("forgotten")
+                self._forget_room(room)
                 continue
             try:
-                room.expire(self.settings.keep_over)
+                room.expire(self.settings.keep_over, self.settings.lobby_expiry)
                 room.tick()
             except Exception:
-                log.exception("room %s: clock failed", room.code)
+                log.exception("clock failed", extra={"room": room.code})
+        if now - self._pruned_at >= PRUNE_EVERY:
+            self.prune()
+
+    def _forget_room(self, room: Room) -> None:
+        del self.rooms[room.code]
+        for seat in room.seats:
+            if seat.token and self.tokens.get(seat.token) is room:
+                del self.tokens[seat.token]
+        room.event("forgotten")
+
+    def prune(self) -> int:
+        """Delete finished matches older than `keep_days` from the store; how many."""
+        self._pruned_at = self.clock.now()
+        if self.settings.keep_days <= 0:
+            return 0
+        cutoff = self.clock.now() - self.settings.keep_days * 86400
+        gone = self.store.prune(cutoff, keep=set(self.rooms))
+        if gone:
+            self.metrics.pruned.inc(gone)
+            log.info("pruned %d finished matches older than %g days", gone, self.settings.keep_days)
+        return gone
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":
             body = f"ok rooms={len(self.rooms)} connections={len(self.connections)}\n"
             return connection.respond(HTTPStatus.OK, body)
+        if request.path == "/metrics":
+            headers = Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
+            return Response(HTTPStatus.OK, "OK", headers, self.metrics.render())
         if request.headers.get("Upgrade", "").lower() != "websocket":
             return Response(
                 HTTPStatus.NOT_FOUND, "Not Found", Headers(), b"not found: try /healthz\n"
+            )
+        address = peer_address(connection)
+        if self.per_address[address] >= self.settings.max_connections_per_address:
+            log.info("refused a connection from %s: too many from that address", address)
+            self.metrics.refusals.labels("too_many_connections").inc()
+            return Response(
+                HTTPStatus.TOO_MANY_REQUESTS,
+                "Too Many Requests",
+                Headers(),
+                b"too many connections from your address\n",
             )
         return None
 
@@ -295,6 +364,9 @@ class MatchServer:
     def forget(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.discard(conn)
+            self.per_address[conn.address] -= 1
+            if self.per_address[conn.address] <= 0:
+                del self.per_address[conn.address]
             if conn.room is not None:
                 conn.room.disconnected(conn)
                 conn.room = None
@@ -302,6 +374,7 @@ class MatchServer:
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)
         self.connections.add(conn)
+        self.per_address[conn.address] += 1
         writer = asyncio.ensure_future(conn.writer())
         try:
             async for data in ws:
@@ -318,6 +391,13 @@ class MatchServer:
 
     def receive(self, conn: Connection, data: str | bytes) -> None:
         """Handle one incoming frame; refusals become `error` messages, nothing raises."""
+        token = logs.client_address.set(getattr(conn, "address", "?"))
+        try:
+            self._receive(conn, data)
+        finally:
+            logs.client_address.reset(token)
+
+    def _receive(self, conn: Connection, data: str | bytes) -> None:
         if not conn.limit.allow():
             conn.strikes += 1
             if conn.strikes > 2 * self.settings.burst:
@@ -329,18 +409,26 @@ class MatchServer:
             conn.error("rate_limited", f"at most {self.settings.rate:g} messages a second")
             return
         conn.strikes = 0
+        started = time.perf_counter()
         try:
-            message = P.decode_client(data)
+            message = P.decode_client(data, self.settings.max_message)
         except P.ProtocolError as exc:
-            conn.send(P.encode(exc.error))
+            conn.error(exc.error.code, exc.error.message, exc.error.ref)
             return
         try:
             self._dispatch(conn, message)
         except Refused as exc:
             conn.error(exc.code, exc.message, str(message.__struct_config__.tag))
+            return
+        except RecursionError:
+            conn.error("bad_message", "that message nests too deeply")
+            return
         except Exception:
-            log.exception("internal error on %r", message)
+            log.exception("internal error on a %s message", message.__struct_config__.tag)
             conn.error("server_error", "the server failed on that message")
+            return
+        if isinstance(message, P.Act):
+            self.metrics.latency.observe(time.perf_counter() - started)
 
     def _dispatch(self, conn: Connection, m: P.ClientMessage) -> None:
         if isinstance(m, P.Hello):
@@ -350,6 +438,8 @@ class MatchServer:
             raise Refused("no_hello", "say hello first")
         if isinstance(m, P.Create):
             self._create(conn, m)
+        elif isinstance(m, P.ListRooms):
+            conn.send(P.encode(self._public_rooms(m.game)))
         elif isinstance(m, P.Join):
             room = self._room_by_code(m.code)
             self._leave_other(conn, room)
@@ -427,14 +517,37 @@ class MatchServer:
         )
         conn.send(P.encode(P.Welcome(protocol=P.PROTOCOL_VERSION, server=SERVER_NAME, games=games)))
 
-    def _create(self, conn: Connection, m: P.Create) -> None:
+    def _check_caps(self, conn: Connection) -> None:
+        """Refused when the server, this connection or its address has too many lobbies."""
         live = sum(1 for r in self.rooms.values() if r.phase != "over")
         if live >= self.settings.max_rooms:
             raise Refused("too_many_rooms", f"this server holds at most {self.settings.max_rooms}")
-        code = self._new_code()
-        seed = m.seed if m.seed is not None else secrets.randbits(31)
-        pack = None
+        lobbies = [r for r in self.rooms.values() if r.phase == "lobby"]
+        mine = sum(1 for r in lobbies if r.opened_by is conn)
+        if mine >= self.settings.max_lobbies_per_connection:
+            raise Refused(
+                "too_many_lobbies",
+                f"you may have at most {self.settings.max_lobbies_per_connection} unstarted "
+                "rooms open: start or leave one first",
+            )
+        ours = sum(1 for r in lobbies if r.opened_from == conn.address)
+        if ours >= self.settings.max_lobbies_per_address:
+            raise Refused(
+                "too_many_lobbies",
+                f"your address may have at most {self.settings.max_lobbies_per_address} "
+                "unstarted rooms open",
+            )
+
+    def _create(self, conn: Connection, m: P.Create) -> None:
+        self._check_caps(conn)
         config = dict(m.config)
+        spec_players = game_players(m.game)
+        try:
+            check_online_config(m.game, config, spec_players, self.maps)
+        except OnlineConfigError as exc:
+            raise Refused("bad_config", str(exc)) from None
+        code = self._new_code()
+        pack = None
         if m.game == "tactics":
             pack, config = self.packs.host_pack(config)
         room = Room.create(
@@ -442,15 +555,37 @@ class MatchServer:
             code,
             m.game,
             config,
-            seed,
+            self.draw_seed(),
             show_after=self.settings.show_after,
             pack=pack,
         )
+        room.opened_by, room.opened_from, room.public = conn, conn.address, m.public
         self.rooms[code] = room
-        room.event(f"created by {conn.name!r}")
+        self.metrics.rooms_created.inc()
+        room.event(f"created by {conn.name!r}" + (" (public)" if m.public else ""))
         self._leave_other(conn, room)
         room.join(conn, 0)
         conn.room = room
+
+    def _public_rooms(self, game: str | None) -> P.RoomList:
+        """The public lobbies with a free seat, newest first."""
+        rooms = sorted(
+            (
+                r
+                for r in self.rooms.values()
+                if r.public and r.phase == "lobby" and (game is None or r.game == game)
+            ),
+            key=lambda r: r.created_at,
+            reverse=True,
+        )
+        listed = []
+        for room in rooms:
+            free = sum(1 for s in room.seats if s.kind == "open")
+            if free:
+                listed.append(room.public_entry(free))
+            if len(listed) >= P.MAX_PUBLIC_ROOMS:
+                break
+        return P.RoomList(rooms=tuple(listed))
 
     def _new_code(self) -> str:
         while True:
@@ -461,7 +596,7 @@ class MatchServer:
     def _room_by_code(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
         if room is None:
-            raise Refused("no_room", f"no room {code!r} on this server")
+            raise Refused("no_room", f"no room {code[:16]!r} on this server")
         return room
 
     def _room_by_token(self, token: str) -> Room:
@@ -484,8 +619,17 @@ class MatchServer:
         conn.send(P.encode(self.packs.answer(room.code, room.pack, m.path, m.offset)))
 
 
+def game_players(game: str) -> tuple[int, int]:
+    """The seat range of `game` (Refused when the server has no such game)."""
+    try:
+        return game_spec(game).players
+    except KeyError:
+        known = ", ".join(sorted(registered_games()))
+        raise Refused("unknown_game", f"no game {game[:32]!r} here (games: {known})") from None
+
+
 def run(settings: Settings) -> int:
     """Run a server until SIGTERM (the `suite serve` command)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    logs.configure(settings.log_level, settings.log)
     asyncio.run(MatchServer(settings).serve_forever())
     return 0

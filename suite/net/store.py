@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     config TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     created REAL NOT NULL,
     phase TEXT NOT NULL,
     pack TEXT,
@@ -86,6 +86,7 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        _migrate(self.db)
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, args=(checkpoint_every,), daemon=True
@@ -120,7 +121,7 @@ class Store:
         self.db.execute(
             "INSERT INTO rooms (code, game, config, seed, created, phase, pack) "
             "VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
-            (code, game, json.dumps(config), seed, created, pack),
+            (code, game, json.dumps(config), str(seed), created, pack),
         )
 
     def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> None:
@@ -182,7 +183,7 @@ class Store:
                     code=code,
                     game=game,
                     config=json.loads(config),
-                    seed=seed,
+                    seed=int(seed),
                     created=created,
                     phase=phase,
                     pack=pack,
@@ -192,6 +193,45 @@ class Store:
             )
         return out
 
+    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
+        """Delete the finished rooms created before `before` (but those in `keep`), with
+        their seats and logs; returns how many."""
+        codes = [
+            code
+            for (code,) in self.db.execute(
+                "SELECT code FROM rooms WHERE phase = 'over' AND created < ?", (before,)
+            )
+            if code not in keep
+        ]
+        for code in codes:
+            self.db.execute("BEGIN")
+            for table in ("log", "seats", "rooms"):
+                self.db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))  # noqa: S608
+            self.db.execute("COMMIT")
+        return len(codes)
+
     def log_length(self, code: str) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM log WHERE code = ?", (code,)).fetchone()
         return int(n)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a store written by an older server up to date: seeds were 31-bit INTEGERs,
+    and are now decimal TEXT (128-bit seeds do not fit SQLite's 64-bit integers)."""
+    columns = {name: kind for _, name, kind, *_ in db.execute("PRAGMA table_info(rooms)")}
+    if columns.get("seed", "TEXT").upper() == "TEXT":
+        return
+    db.executescript(
+        """
+        BEGIN;
+        ALTER TABLE rooms RENAME TO rooms_old;
+        """
+        + SCHEMA.split("CREATE TABLE IF NOT EXISTS seats")[0]
+        + """;
+        INSERT INTO rooms (code, game, config, seed, created, phase, pack, result)
+            SELECT code, game, config, CAST(seed AS TEXT), created, phase, pack, result
+            FROM rooms_old;
+        DROP TABLE rooms_old;
+        COMMIT;
+        """
+    )

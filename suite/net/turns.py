@@ -101,8 +101,6 @@ class TurnClock:
 
     server_only: frozenset[str] = frozenset()
     """Action kinds only the server may play (refused from clients)."""
-    private_kinds: frozenset[str] = frozenset()
-    """Action kinds other seats must not see (WoK's secret order sets)."""
 
     def __init__(self, show_after: float) -> None:
         self.show_after = show_after
@@ -185,8 +183,6 @@ class WorldWarClock(TurnClock):
 
 class WokClock(TurnClock):
     """W12, with the figures of the game's clock preset (`suite.wok.rules.clock`)."""
-
-    private_kinds = frozenset({"orders"})
 
     def observe(self, state: State, now: float) -> list[Op]:
         super().observe(state, now)

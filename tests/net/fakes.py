@@ -19,9 +19,10 @@ from .helpers import settings
 class FakeConn:
     """Stands for `server.Connection`: records what the server sends, decoded."""
 
-    def __init__(self, server: MatchServer, name: str) -> None:
+    def __init__(self, server: MatchServer, name: str, address: str = "127.0.0.1") -> None:
         self.server = server
         self.name = name
+        self.address = address
         self.greeted = False
         self.pack: P.PackRef | None = None
         self.room: Room | None = None
@@ -40,6 +41,7 @@ class FakeConn:
             self.room = None
 
     def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self.server.metrics.refusals.labels(code).inc()
         self.send(P.encode(P.Error(code=code, message=message, ref=ref)))
 
     def say(self, message: P.Message | str | bytes) -> list[P.ServerMessage]:
@@ -78,7 +80,8 @@ def open_room(
     conns = []
     host = FakeConn(server, "host")
     host.say(P.Hello(name="host"))
-    host.say(P.Create(game=game, config=config, seed=seed))
+    server.draw_seed = lambda: seed  # the server draws seeds; a test may fix them
+    host.say(P.Create(game=game, config=config))
     code = host.last(P.Room).code
     conns.append(host)
     for i in range(1, humans):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from suite.net.screens import LobbyScene
+from suite.net.server import MatchServer
 from suite.net.session import RemoteSession
 from suite.ui.harness import Harness
 
@@ -23,12 +24,13 @@ def frames_until(h: Harness, predicate: Callable[[], bool], timeout: float = 20.
 
 
 def ready_against_a_bot(
-    h: Harness, port: int, game: str, config: dict[str, Any], seed: int, bot: str
+    h: Harness, server: MatchServer, game: str, config: dict[str, Any], seed: int, bot: str
 ) -> tuple[RemoteSession, LobbyScene]:
-    """Create a room of `game` as "Ann", seat the server bot `bot` in seat 1, open the
-    lobby and click Ready: the match starts on the server."""
-    session = RemoteSession.connect(f"ws://127.0.0.1:{port}", "Ann")
-    session.create(game, config, seed=seed)
+    """Create a room of `game` as "Ann" (the server drawing `seed` for it), seat the server
+    bot `bot` in seat 1, open the lobby and click Ready: the match starts on the server."""
+    server.draw_seed = lambda: seed
+    session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
+    session.create(game, config)
     session.seat_bot(1, bot)
     lobby = LobbyScene(h.app, session)
     h.push(lobby)

@@ -14,10 +14,10 @@ from suite.cli import main
     [
         (["--cert", "x.pem"], "--cert and --key go together"),
         (["--cert", "nope.pem", "--key", "nope.key"], "--cert: no file"),
-        (["--max-rooms", "0"], "--max-rooms must be at least 1"),
-        (["--rate", "-1"], "--rate must be positive"),
-        (["--bot-delay", "-2"], "--bot-delay cannot be negative"),
-        (["--port", "70000"], "--port must be 0 to 65535"),
+        (["--max-rooms", "0"], "--max-rooms: expected `int` >= 1, not 0"),
+        (["--rate", "-1"], "--rate: expected `float` > 0.0, not -1.0"),
+        (["--bot-delay", "-2"], "--bot-delay: expected `float` >= 0.0, not -2.0"),
+        (["--port", "70000"], "--port: expected `int` <= 65535, not 70000"),
     ],
 )
 def test_bad_flags(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -113,6 +113,7 @@ def test_restart_rebuilds_wok_clock_operations_exactly(tmp_path: Path) -> None:
     before = msgspec.json.encode(room.state.to_dict())
     code, sid = room.code, room.state_id
     server.store.close()
+    server.lock.release()  # as the operating system does when a server process dies
     clock.advance(1000)
     again = make_server(tmp_path, clock)
     assert again.restore() == 1

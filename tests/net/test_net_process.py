@@ -91,7 +91,7 @@ def test_kill_9_mid_game_then_restart_and_rejoin(tmp_path: Path) -> None:
     async def first_half() -> tuple[str, str, int, bytes, bytes]:
         server = ServerProcess(tmp_path)
         a = await Client.connect(server.url, "a")
-        await a.create("worldwar", {"players": 2}, seed=12)
+        await a.create("worldwar", {"players": 2})
         b = await Client.connect(server.url, "b")
         await b.join(a.code or "", 1)
         await a.ready()

@@ -13,7 +13,7 @@ from suite.net import protocol as P
 
 CLIENT = [
     P.Hello(name="ann", client="t", tactics_pack=P.PackRef(version=1.5, digest="ab" * 32)),
-    P.Create(game="worldwar", config={"players": 3}, seed=4),
+    P.Create(game="worldwar", config={"players": 3}, public=True),
     P.Join(code="ABCDEF", seat=2),
     P.Join(code="ABCDEF"),
     P.Rejoin(token="tok"),

@@ -102,7 +102,7 @@ def test_an_online_wok_game_through_the_real_screens(
     with Harness(size=(1280, 800)) as h:
         session, lobby = ready_against_a_bot(
             h,
-            server.port,
+            server,
             "wok",
             {"players": 2, "variant": "skirmish", "max_turns": 3},
             4,
@@ -230,7 +230,7 @@ def test_an_online_battle_lands_in_this_machines_ratings(
     online.register()
     with Harness(size=(1280, 800)) as h:
         session, lobby = ready_against_a_bot(
-            h, server.port, "tactics", {"players": 2, "max_turns": 2}, 3, "random"
+            h, server, "tactics", {"players": 2, "max_turns": 2}, 3, "random"
         )
         frames_until(h, lambda: any(isinstance(s, BattleScene) for s in h.app.stack))
         room = server.rooms[session.code or ""]

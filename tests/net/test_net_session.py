@@ -45,7 +45,7 @@ def _until(predicate: object, timeout: float = 10.0) -> None:
 def test_a_screen_loop_plays_a_whole_game_over_a_session(server: MatchServer) -> None:
     session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "screen")
     try:
-        session.create("worldwar", {"players": 2}, seed=8)
+        session.create("worldwar", {"players": 2})
         session.seat_bot(1, "easy")
         session.ready()
         _until(lambda: session.room is not None and session.room.phase == "playing")
@@ -87,7 +87,7 @@ def test_a_screen_loop_plays_a_whole_game_over_a_session(server: MatchServer) ->
 def test_the_session_reconnects_by_itself(server: MatchServer) -> None:
     session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "flaky")
     try:
-        session.create("tactics", {"players": 2}, seed=2)
+        session.create("tactics", {"players": 2})
         session.seat_bot(1, "normal")
         session.ready()
         _until(lambda: session.room is not None and session.room.phase == "playing")

@@ -30,7 +30,7 @@ def test_an_online_world_war_game_through_the_real_screens(
 
     online.register()
     with Harness(size=(1280, 800)) as h:
-        session, lobby = ready_against_a_bot(h, server.port, "worldwar", CONFIG, 6, "easy")
+        session, lobby = ready_against_a_bot(h, server, "worldwar", CONFIG, 6, "easy")
         frames_until(h, lambda: isinstance(h.scene, GameScene))
         game = h.scene
         assert isinstance(game, GameScene)
@@ -138,9 +138,10 @@ def test_a_random_map_is_drawn_from_the_rooms_public_map_seed(
 
     from suite.worldwar.screens.match import ONLINE, Match, SeatInfo
 
+    server.draw_seed = lambda: 77
     session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
     try:
-        session.create("worldwar", {"players": 2, "map": "random:18:4"}, seed=77)
+        session.create("worldwar", {"players": 2, "map": "random:18:4"})
         room = session.room
         assert room is not None
         assert isinstance(room.config["map_seed"], int)  # public, and not the secret seed
@@ -168,7 +169,7 @@ def test_the_turn_clock_on_the_screen_is_the_servers(
     online.register()
     with Harness(size=(1280, 800)) as h:
         session, lobby = ready_against_a_bot(
-            h, server.port, "worldwar", {**CONFIG, "clock": 60}, 6, "easy"
+            h, server, "worldwar", {**CONFIG, "clock": 60}, 6, "easy"
         )
         frames_until(h, lambda: isinstance(h.scene, GameScene))
         game = h.scene

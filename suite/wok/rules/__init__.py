@@ -79,6 +79,9 @@ SPEC = register_game(
         order=20,
         ui="suite.wok.screens:UI",
         save_kind="wok-save",
+        # Orders and alliance declarations are secret (W13: an ally is told only when
+        # the alliance is mutual, by the engine's alliance_changed event).
+        public_actions=frozenset({"ready", "vote", "quit"}),
     )
 )
 

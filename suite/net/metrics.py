@@ -1,0 +1,60 @@
+"""What `GET /metrics` reports, in the Prometheus text format (prometheus_client).
+
+Each server has its own registry (tests run several servers in one process). Counters
+and the latency histogram are updated by the server and its rooms; the gauges (rooms by
+phase, connections) are read when the page is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+"""Seconds from an action's arrival to its broadcast being queued."""
+
+PHASES = ("lobby", "playing", "paused", "over")
+
+
+class Metrics:
+    """The server's counters; `render()` is the /metrics page."""
+
+    def __init__(
+        self,
+        rooms_by_phase: Callable[[], Mapping[str, int]],
+        connections: Callable[[], int],
+    ) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        rooms = Gauge("suite_rooms", "Rooms in memory by phase", ["phase"], registry=self.registry)
+        for phase in PHASES:
+            rooms.labels(phase).set_function(lambda p=phase: rooms_by_phase().get(p, 0))
+        Gauge(
+            "suite_connections", "Open websocket connections", registry=self.registry
+        ).set_function(connections)
+        self.actions = Counter(
+            "suite_actions", "Actions accepted, by game", ["game"], registry=self.registry
+        )
+        self.refusals = Counter(
+            "suite_refusals", "Messages refused, by error code", ["reason"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "suite_action_latency_seconds",
+            "Seconds from an action's arrival to its broadcast",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.rooms_created = Counter("suite_rooms_created", "Rooms opened", registry=self.registry)
+        self.pruned = Counter(
+            "suite_matches_pruned", "Finished matches pruned from the store", registry=self.registry
+        )
+
+    def render(self) -> bytes:
+        """The Prometheus text exposition of every metric."""
+        return generate_latest(self.registry)
