@@ -81,6 +81,13 @@ NOUNS: dict[Phase, str] = {
     "upgrades": "upgrade",
     "spies": "spy order",
 }
+
+
+def a_noun(noun: str) -> str:
+    """The noun with its article: "an aim change", "a move"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 SHORT: dict[Phase, str] = {
     "bombs": "Bomb",
     "attacks": "Attack",

@@ -29,7 +29,7 @@ from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
-from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft
+from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft, a_noun
 from suite.wok.screens.helptext import tech_label
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
@@ -657,7 +657,7 @@ class GameScene(Scene):
             return []
         eff = self.current().eff / 100
         if f.phase not in NEEDS_TARGET:
-            return [(None, f"provinces that may take a {NOUNS[f.phase]}")]
+            return [(None, f"provinces that may take {a_noun(NOUNS[f.phase])}")]
         if f.source is None:
             return [(None, f"where {TITLES[f.phase].lower()} may start")]
         if f.phase == "bombs":

@@ -39,7 +39,22 @@ def px(n: float) -> int:
 
 
 class ZButton(Button):
-    """A `Button` whose label zooms with the interface."""
+    """A `Button` whose label zooms with the interface. After a press its tooltip stays
+    hidden until the pointer leaves the button: it would cover what the click just made
+    (the new order line under "Add order")."""
+
+    hushed = False
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.MOUSEMOTION and not self.rect.collidepoint(event.pos):
+            self.hushed = False
+        elif event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos):
+            self.hushed = True
+        return super().handle_event(event)
+
+    def draw_tooltip(self, surface: pygame.Surface) -> None:
+        if not self.hushed:
+            super().draw_tooltip(surface)
 
     def draw(self, surface: pygame.Surface) -> None:
         base = self.font_size

@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
+from suite.core.match import Outcome
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
-from suite.ui.widgets import Button, draw_panel
-from suite.wok.rules.views import Report, WokView
+from suite.ui.widgets import Button, draw_panel, wrap_text
+from suite.wok.rules.views import Battle, Report, WokView
 from suite.wok.screens.kit import ZButton, bar_pair, label, line_chart, px, set_zoom
 from suite.wok.screens.mapdraw import colour_of
 from suite.wok.screens.match import Point, WokMatch, replays_dir
@@ -344,7 +345,7 @@ class ReportScene(KeepsTime, Scene):
             )
             return out or [("No bombing, spying or upgrades this turn", theme.TEXT_MUTED, False)]
         cancelled: list[Line] = [
-            (f"{c.phase.capitalize()} order {c.order}: {c.reason}", theme.ACCENT, False)
+            (f"{cancelled_order(c.phase, c.order)}: {c.reason}", theme.ACCENT, False)
             for c in r.cancelled
         ]
         rips: list[Line] = [
@@ -397,8 +398,6 @@ class ReportScene(KeepsTime, Scene):
         rect: pygame.Rect,
         lines: list[Line],
     ) -> None:
-        from suite.ui.widgets import wrap_text
-
         size = 15 if rect.height > 500 else 13
         lh = theme.font(px(size)).get_linesize()
         wrapped: list[tuple[str, tuple[int, int, int], bool, int]] = []
@@ -436,9 +435,12 @@ class ReportScene(KeepsTime, Scene):
                 surface, "No battles involved you this turn", rect.topleft, colour=theme.TEXT_MUTED
             )
             return
-        cols = max(1, rect.width // px(380))
+        # as many columns as there are battles (up to what fits): cards use the window
+        cols = max(1, min(rect.width // px(380), len(r.battles)))
         card_w = (rect.width - (cols - 1) * 10) // cols
-        card_h = px(96)
+        titles = [wrap_text(_battle_title(v, b), px(13), card_w - 16)[:2] for b in r.battles]
+        title_h = px(18) * max(len(t) for t in titles)  # a long title takes a second line
+        card_h = px(78) + title_h
         rows = max(1, rect.height // (card_h + 8))
         per_page = rows * cols
         self.scroll = min(self.scroll, max(0, (len(r.battles) - 1) // cols))
@@ -449,32 +451,30 @@ class ReportScene(KeepsTime, Scene):
                 rect.x + col * (card_w + 10), rect.y + row * (card_h + 8), card_w, card_h
             )
             draw_panel(surface, card, colour=theme.PANEL_LIGHT, radius=8, shadow=2)
-            result = "taken" if b.won else "held"
-            who = _name(v, b.attacker)
-            where = f"{_prov(v, b.target)} from {_prov(v, b.source)}"
-            title = f"{who} attacked {where}: {result} ({b.rounds} rounds)"
-            label(
-                surface,
-                title,
-                (card.x + 8, card.y + px(5)),
-                size=13,
-                bold=True,
-                width=card.width - 16,
-            )
+            for i, line in enumerate(titles[start + k]):
+                label(
+                    surface,
+                    line,
+                    (card.x + 8, card.y + px(5) + i * px(18)),
+                    size=13,
+                    bold=True,
+                    width=card.width - 16,
+                )
+            top = card.y + title_h
             powers = f"PATT {b.patt:.0f} vs PDEF {b.pdef:.0f}"
             if b.troops_sent or b.troops_defending:  # Intermediate's troop types
                 powers += f"; {_troops(b.troops_sent)} against {_troops(b.troops_defending)}"
             label(
                 surface,
                 powers,
-                (card.x + 8, card.y + px(23)),
+                (card.x + 8, top + px(5)),
                 size=12,
                 colour=theme.TEXT_MUTED,
                 width=card.width - 16,
             )
             bar_pair(
                 surface,
-                pygame.Rect(card.x + 8, card.y + px(42), card.width - 16, card.height - px(48)),
+                pygame.Rect(card.x + 8, top + px(24), card.width - 16, card.bottom - top - px(30)),
                 [
                     (_name(v, b.attacker), colour_of(b.attacker), b.sent, b.a_lost, b.a_injured),
                     (
@@ -495,6 +495,59 @@ class ReportScene(KeepsTime, Scene):
                 colour=theme.TEXT_MUTED,
                 anchor="bottomright",
             )
+
+
+CANCELLED_NOUNS = {
+    "upgrades": "Upgrade",
+    "bombing": "Bombing order",
+    "attacking": "Attack order",
+    "transformations": "Transformation",
+    "troop_upgrades": "Troop upgrade",
+    "movement": "Move",
+    "aims": "Aim change",
+    "trading": "Trade",
+    "spying": "Spy order",
+    "covert_ops": "Spy order",
+}
+"""What a cancelled order of each engine phase is called in the report."""
+
+
+def cancelled_order(phase: str, order: int) -> str:
+    """ "Troop upgrade 1" for the engine's ("troop_upgrades", 1): no raw phase names."""
+    noun = CANCELLED_NOUNS.get(phase, phase.replace("_", " ").capitalize() + " order")
+    return f"{noun} {order}"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def result_lines(outcome: Outcome, names: list[str], score: dict[int, int]) -> tuple[str, str, str]:
+    """The game-over title, reason and places: a shared place says so ("1st (shared by
+    2): Han 530, Kor 410   3rd: Mir 200"), places counted as in a race."""
+    winners = [names[s] for s in outcome.winners]
+    if len(winners) > 1:
+        title = f"{', '.join(winners[:-1])} and {winners[-1]} share the victory"
+    else:
+        title = f"{winners[0]} won" if winners else "Nobody won"
+    reason = outcome.reason
+    if outcome.places and len(outcome.places[0]) > 1:
+        reason += f": {len(outcome.places[0])} players share first place"
+    parts, before = [], 0
+    for group in outcome.places:
+        shared = f" (shared by {len(group)})" if len(group) > 1 else ""
+        who = ", ".join(f"{names[s]} {score.get(s, 0)}" for s in group)
+        parts.append(f"{_ordinal(before + 1)}{shared}: {who}")
+        before += len(group)
+    return title, reason, "   ".join(parts)
+
+
+def _battle_title(v: WokView, b: Battle) -> str:
+    """ "Han attacked 13 Zolis from 5 Kar: taken (3 rounds)"."""
+    result = "taken" if b.won else "held"
+    where = f"{_prov(v, b.target)} from {_prov(v, b.source)}"
+    rounds = f"{b.rounds} round{'s' if b.rounds != 1 else ''}"
+    return f"{_name(v, b.attacker)} attacked {where}: {result} ({rounds})"
 
 
 class GameOverScene(Scene):
@@ -590,10 +643,15 @@ class GameOverScene(Scene):
         outcome = self.view.outcome
         names = [s.name for s in self.match.seats]
         if outcome is not None:
-            winners = " and ".join(names[s] for s in outcome.winners) or "nobody"
+            score: dict[int, int] = {}
+            for t in self.view.top_ten:
+                seat = self.view.players[t.colour].seat
+                if seat is not None:
+                    score[seat] = score.get(seat, 0) + t.score
+            title, reason, places = result_lines(outcome, names, score)
             label(
                 surface,
-                f"{winners} won",
+                title,
                 (16, px(10)),
                 size=26,
                 bold=True,
@@ -602,20 +660,11 @@ class GameOverScene(Scene):
             )
             label(
                 surface,
-                f"{outcome.reason} - turn {self.view.turn}",
+                f"{reason} - turn {self.view.turn}",
                 (16, px(46)),
                 size=15,
                 colour=theme.TEXT_MUTED,
                 width=w - 32,
-            )
-            score: dict[int, int] = {}
-            for t in self.view.top_ten:
-                seat = self.view.players[t.colour].seat
-                if seat is not None:
-                    score[seat] = score.get(seat, 0) + t.score
-            places = "   ".join(
-                f"{i}. {', '.join(f'{names[s]} ({score.get(s, 0)})' for s in group)}"
-                for i, group in enumerate(outcome.places, 1)
             )
             label(surface, places, (16, px(68)), size=15, width=w - 32)
         history_charts(

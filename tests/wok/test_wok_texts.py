@@ -1,0 +1,80 @@
+"""Issue 23 item 8: the texts players found wrong (report titles, raw phase names, the
+tooltip over a new order, "a aim change", the unanimous vote's result line)."""
+
+from __future__ import annotations
+
+import pygame
+
+from suite.core.match import Outcome
+from suite.ui.harness import Harness
+from suite.ui.widgets import TOOLTIP_DELAY
+from suite.wok.rules.ruleset import PHASE_NAMES
+from suite.wok.screens.draft import NOUNS, a_noun
+from suite.wok.screens.kit import ZButton
+from suite.wok.screens.report import CANCELLED_NOUNS, cancelled_order, result_lines
+
+
+def test_cancelled_orders_are_named_not_by_their_phase() -> None:
+    assert cancelled_order("troop_upgrades", 1) == "Troop upgrade 1"
+    assert cancelled_order("movement", 2) == "Move 2"
+    assert cancelled_order("aims", 4) == "Aim change 4"
+    orders = set(PHASE_NAMES) - {"entropy", "working", "growth"}  # phases without orders
+    assert orders <= set(CANCELLED_NOUNS), "every phase with orders has a name"
+    assert all("_" not in cancelled_order(p, 1) for p in PHASE_NAMES)
+
+
+def test_articles() -> None:
+    assert a_noun(NOUNS["aims"]) == "an aim change"
+    assert a_noun(NOUNS["attacks"]) == "an attack order"
+    assert a_noun(NOUNS["moves"]) == "a move"
+
+
+def test_a_unanimous_vote_says_the_first_place_is_shared() -> None:
+    names = ["Han", "Kor", "Mir", "Tal"]
+    vote = Outcome((1, 0), ((1, 0), (2, 3)), "unanimous vote")
+    title, reason, places = result_lines(vote, names, {0: 410, 1: 530, 2: 0, 3: 0})
+    assert title == "Kor and Han share the victory"
+    assert reason == "unanimous vote: 2 players share first place"
+    assert places == "1st (shared by 2): Kor 530, Han 410   3rd (shared by 2): Mir 0, Tal 0"
+    single = Outcome((2,), ((2,), (0,), (1,)), "last player standing")
+    title, reason, places = result_lines(single, names, {2: 900, 0: 10, 1: 5})
+    assert (title, reason) == ("Mir won", "last player standing")
+    assert places == "1st: Mir 900   2nd: Han 10   3rd: Kor 5"
+
+
+def _painted(surface: pygame.Surface) -> int:
+    """Pixels that are not black."""
+    black = pygame.mask.from_threshold(surface, (0, 0, 0, 255), (1, 1, 1, 255))
+    return surface.get_width() * surface.get_height() - black.count()
+
+
+def test_a_button_tooltip_hides_after_a_click_until_the_pointer_leaves() -> None:
+    """The Add order tooltip covered the order line the click had just made."""
+    clicks: list[int] = []
+    with Harness((800, 560)) as h:
+        button = ZButton("Add", pygame.Rect(100, 100, 120, 40), lambda: clicks.append(1))
+        button.tooltip = "Add the order"
+
+        def feed(n: int = 1) -> None:
+            for event in pygame.event.get():
+                button.handle_event(event)
+            for _ in range(n):
+                button.update(TOOLTIP_DELAY)
+
+        h.post(pygame.MOUSEMOTION, pos=(150, 120), rel=(1, 1), buttons=(0, 0, 0))
+        feed(2)
+        assert button.hover.tooltip_due and not button.hushed
+        h.post(pygame.MOUSEBUTTONDOWN, pos=(150, 120), button=1)
+        h.post(pygame.MOUSEBUTTONUP, pos=(150, 120), button=1)
+        feed(2)
+        assert clicks == [1] and button.hushed  # tooltip due, but not drawn
+        surface = pygame.Surface((800, 560))
+        surface.fill((0, 0, 0))
+        button.draw_tooltip(surface)
+        assert not _painted(surface), "no tooltip after the click"
+        h.post(pygame.MOUSEMOTION, pos=(400, 400), rel=(1, 1), buttons=(0, 0, 0))
+        h.post(pygame.MOUSEMOTION, pos=(150, 120), rel=(1, 1), buttons=(0, 0, 0))
+        feed(2)
+        assert not button.hushed
+        button.draw_tooltip(surface)
+        assert _painted(surface), "shown again after leaving and returning"
