@@ -58,6 +58,8 @@ MAX_CONTINENTS = 8
 
 _RANDOM_SPEC = re.compile(r"random(?::(\d{1,3}):(\d{1,2}))?")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,63}")
+"""A map name a refusal may repeat (no dot, no slash: never a path)."""
 MAP_SUFFIXES = {"worldwar": (".map", ".tmx", ".json"), "wok": (".tmx", ".json")}
 
 
@@ -173,7 +175,7 @@ class MapBook:
                 return
         if text in self.shipped(game) or text in self.host_maps(game):
             return
-        shown = text if _NAME.fullmatch(text) else "that"
+        shown = text if _PLAIN.fullmatch(text) else "that"
         raise OnlineConfigError(
             f"no map {shown!r} on this server: maps are named, not given as paths "
             f"(this server has: {', '.join(self.names(game))})"

@@ -523,6 +523,8 @@ class Room:
         """A seat's action, checked in order: token, awaited, state id, legality."""
         seat = self._seat_of(token, peer)
         self._check_playing()
+        if not isinstance(action.get("kind"), str):
+            raise Refused("bad_action", "an action is an object with a `kind` name")
         ready_kinds = [self.clock.ready_action(True), self.clock.ready_action(False)]
         if seat.index not in self.state.awaiting() and action not in ready_kinds:
             raise Refused("not_your_turn", f"the game is not waiting for seat {seat.index}")

@@ -70,7 +70,11 @@ class FakeConn:
 
 
 def make_server(tmp: Path, clock: Clock | None = None, **overrides: Any) -> MatchServer:
-    return MatchServer(settings(tmp, **overrides), clock=clock or ManualClock())
+    """A server without sockets or event loop: server bots act when a test calls
+    `room.bot_step()`."""
+    server = MatchServer(settings(tmp, **overrides), clock=clock or ManualClock())
+    server.bots_due = lambda room: None  # type: ignore[method-assign]
+    return server
 
 
 def open_room(
