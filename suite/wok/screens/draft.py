@@ -392,8 +392,10 @@ class Planner:
             return "none of your provinces has missiles (workers on the MIS aim make them)"
         return "none of your provinces can take this order now"
 
-    def targets(self, colour: int, phase: Phase, source: int) -> list[int]:
-        """Provinces an order of `phase` from `source` may name as target."""
+    def targets(self, colour: int, phase: Phase, source: int, kind: str = "") -> list[int]:
+        """Provinces an order of `phase` from `source` may name as target; with the order's
+        `kind`, only those it may reach (a WoK IV operation that is not `far` needs a
+        neighbour of the source)."""
         mp = self.map[source]
         mine = set(self.own(colour)) | self.planned_captures(colour)
         if phase == "attacks":
@@ -409,8 +411,23 @@ class Planner:
         if phase == "moves":
             return [t for t in mp.neighbours if t in mine]
         if phase == "spies":
-            return [t for t, o in enumerate(self.owner) if o >= 0 and o != colour]
+            others = [t for t, o in enumerate(self.owner) if o >= 0 and o != colour]
+            cv = self.view.rules.covert
+            op = cv.ops.get(kind) if cv is not None else None
+            if op is not None and not op.far:
+                return [t for t in others if t in mp.neighbours]
+            return others
         return []
+
+    def no_targets(self, colour: int, phase: Phase, source: int, kind: str = "") -> str | None:
+        """Why an order of `phase` (and `kind`) from `source` has no target, or None."""
+        if phase not in NEEDS_TARGET or self.targets(colour, phase, source, kind):
+            return None
+        if phase == "spies" and self.targets(colour, phase, source):
+            return (
+                f"{kind_label(kind)} needs another player's province next to {self.names[source]}"
+            )
+        return f"no province {self.names[source]} can send this order to"
 
     # -- amounts ----------------------------------------------------------------------------
 

@@ -602,6 +602,8 @@ class GameScene(Scene):
         targets = set(f.candidates())
         if f.phase == "bombs":
             return [t for t in mp.neighbours if t in targets], [t for t in mp.far if t in targets]
+        if f.phase == "spies" and self.view.rules.covert is not None:  # WoK IV: by distance
+            return sorted(targets & set(mp.neighbours)), sorted(targets - set(mp.neighbours))
         if f.phase == "spies":
             sure = [t for t in targets if planner.spy_short(f.colour, f.source, t)]
             return sure, sorted(targets - set(sure))
@@ -666,6 +668,8 @@ class GameScene(Scene):
                 (SHORT_RANGE, f"short range: {b.short_chance * eff:.0%} a missile"),
                 (LONG_RANGE, f"long range: {b.long_chance * eff:.0%} a missile"),
             ]
+        if f.phase == "spies" and self.view.rules.covert is not None:
+            return self._covert_key(f.kind.value)
         if f.phase == "spies":
             return [
                 (SPY_SURE, "spies get there (next to your empire)"),
@@ -674,6 +678,26 @@ class GameScene(Scene):
         if f.phase == "attacks":
             return [(SHORT_RANGE, "neighbours it may attack")]
         return [(None, "outlined: where the order may go")]
+
+    def _covert_key(self, name: str) -> list[tuple[tuple[int, int, int] | None, str]]:
+        """WoK IV's key: the operation's one roll next door and, when it may go farther,
+        far away (the rule text's figures, held within the chance limits)."""
+        cv = self.view.rules.covert
+        op = cv.ops.get(name) if cv is not None else None
+        if cv is None or op is None:
+            return []
+        eff = self.current().eff
+
+        def held(raw: float) -> str:
+            return f"{min(cv.chance_max, max(cv.chance_min, raw)):.0f}%"
+
+        base = op.eff_factor * eff + op.eff_offset
+        per_spy = f" + {op.per_spy:g}% a spy" if op.per_spy and base < cv.chance_max else ""
+        near = f"neighbours: {held(base)}{per_spy}, one roll"
+        if not op.far:
+            return [(SPY_SURE, f"{near} (only neighbours)")]
+        far = held(op.far_eff_factor * eff + op.eff_offset)
+        return [(SPY_SURE, near), (LONG_RANGE, f"farther: {far}, one roll")]
 
     def _overlay_key(
         self, surface: pygame.Surface, tint: tuple[int, int, int], strong: bool, soft: bool

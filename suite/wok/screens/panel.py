@@ -224,7 +224,7 @@ class OrderForm:
             return []
         p = self.planner
         if self.phase in NEEDS_TARGET and self.source is not None:
-            return p.targets(self.colour, self.phase, self.source)
+            return p.targets(self.colour, self.phase, self.source, self.kind.value)
         return p.sources(self.colour, self.phase)
 
     def nudge(self, by: int) -> None:
@@ -257,7 +257,12 @@ class OrderForm:
             return
         order = self.order()
         if isinstance(order, str):
-            none = self.planner.no_sources(self.colour, self.phase) if self.source is None else None
+            p, kind = self.planner, self.kind.value
+            none = (
+                p.no_sources(self.colour, self.phase)
+                if self.source is None
+                else p.no_targets(self.colour, self.phase, self.source, kind)
+            )
             self.message = [(none, theme.ACCENT) if none else (order, theme.TEXT_MUTED)]
             return
         problem = self.planner.problem(self.colour, self.phase, order)
