@@ -205,6 +205,26 @@ class Client:
         await self.send(P.Create(game=game, config=config, public=public))
         await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
 
+    async def list_rooms(self, game: str | None = None) -> tuple[P.PublicRoom, ...]:
+        """The server's public lobbies with a free seat (of `game` only, when given), at
+        most `P.MAX_PUBLIC_ROOMS` of them (ServerError when the server refuses)."""
+        answers: list[P.RoomList] = []
+
+        def take(m: P.ServerMessage) -> None:
+            if isinstance(m, P.RoomList):
+                answers.append(m)
+
+        errors = len(self.errors)
+        self.listeners.append(take)
+        try:
+            await self.send(P.ListRooms(game=game))
+            await self.wait(lambda c: bool(answers) or len(c.errors) > errors)
+        finally:
+            self.listeners.remove(take)
+        if not answers:
+            raise ServerError(self.errors[errors])
+        return answers[0].rooms[: P.MAX_PUBLIC_ROOMS]
+
     async def join(self, code: str, seat: int | None = None) -> None:
         await self.send(P.Join(code=code, seat=seat))
         await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)

@@ -102,6 +102,12 @@ class OnlineScene(Scene):
         )
         self.players = Cycler("Players", pygame.Rect(0, 0, 0, 0), [(2, "2")])
         self._players_choices()
+        self.public = Cycler(
+            "Public",
+            pygame.Rect(0, 0, 0, 0),
+            [(False, "no"), (True, "yes")],
+            tooltip="A public room is listed on the server for anyone to join",
+        )
         self.host_here = Button(
             "Host on this computer",
             pygame.Rect(0, 0, 0, 0),
@@ -121,6 +127,12 @@ class OnlineScene(Scene):
         self.watch_button = Button(
             "Watch", pygame.Rect(0, 0, 0, 0), self.watch, tooltip="Spectate the room"
         )
+        self.browse_button = Button(
+            "Public rooms...",
+            pygame.Rect(0, 0, 0, 0),
+            self.browse,
+            tooltip="The rooms the server at the address lists for anyone to join",
+        )
         self.address_entry: UITextEntryLine | None = None
         self.code_entry: UITextEntryLine | None = None
         self._address = address
@@ -139,10 +151,12 @@ class OnlineScene(Scene):
         return [
             self.game,
             self.players,
+            self.public,
             self.host_here,
             self.host_there,
             self.join_button,
             self.watch_button,
+            self.browse_button,
         ]
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -152,15 +166,18 @@ class OnlineScene(Scene):
         x, y = self.panel.x + 30, self.panel.y + 110
         inner = pw - 60
         half = (inner - 16) // 2
+        third = (inner - 32) // 3
         self.address_rect = pygame.Rect(x, y, inner, 40)
-        self.game.rect = pygame.Rect(x, y + 80, half, 44)
-        self.players.rect = pygame.Rect(x + half + 16, y + 80, half, 44)
+        self.game.rect = pygame.Rect(x, y + 80, inner - 2 * third - 32, 44)
+        self.players.rect = pygame.Rect(self.game.rect.right + 16, y + 80, third, 44)
+        self.public.rect = pygame.Rect(self.players.rect.right + 16, y + 80, third, 44)
         self.host_here.rect = pygame.Rect(x, y + 136, half, 46)
         self.host_there.rect = pygame.Rect(x + half + 16, y + 136, half, 46)
         code_w = inner - 2 * 140 - 32
         self.code_rect = pygame.Rect(x, y + 240, code_w, 44)
         self.join_button.rect = pygame.Rect(self.code_rect.right + 16, y + 240, 140, 44)
         self.watch_button.rect = pygame.Rect(self.join_button.rect.right + 16, y + 240, 140, 44)
+        self.browse_button.rect = pygame.Rect(x, y + 296, half, 44)
         self._build_widgets()
 
     def _build_widgets(self) -> None:
@@ -194,25 +211,27 @@ class OnlineScene(Scene):
             self.app.notify(f"Could not reach {url}: {exc}", 5.0)
             return None
 
-    def _open_lobby(self, session: RemoteSession, run: Callable[[], None]) -> None:
+    def _open_lobby(self, session: RemoteSession, run: Callable[[], None]) -> bool:
+        """Run the request that seats this session (True when its lobby opened)."""
         try:
             run()
         except ServerError as exc:
             session.close()
             self.app.notify(exc.error.message, 5.0)
-            return
+            return False
         except (OSError, TimeoutError) as exc:
             session.close()
             self.app.notify(f"The server did not answer: {exc}", 5.0)
-            return
+            return False
         self.app.push(LobbyScene(self.app, session, local=self.local))
+        return True
 
     def _host(self, url: str) -> None:
         session = self._session(url)
         if session is None:
             return
-        game, players = self.game.value, self.players.value
-        self._open_lobby(session, lambda: session.create(game, {"players": players}))
+        game, players, public = self.game.value, self.players.value, self.public.value
+        self._open_lobby(session, lambda: session.create(game, {"players": players}, public=public))
 
     def host_locally(self) -> None:
         if self.local is None:
@@ -232,16 +251,28 @@ class OnlineScene(Scene):
     def watch(self) -> None:
         self._enter_room(watch=True)
 
+    def browse(self) -> None:
+        """The public rooms of the server at the address (clicking one joins it)."""
+        from suite.net.public import PublicRoomsScene
+
+        self.app.push(PublicRoomsScene(self.app, self.address, self._session, self.enter))
+
     def _enter_room(self, *, watch: bool) -> None:
         """Join (or, with `watch`, spectate) the room whose code was typed."""
         code = self.code
         if not code:
             self.app.notify("Type the room code first.")
             return
+        self.enter(code, watch=watch)
+
+    def enter(self, code: str, *, watch: bool = False) -> bool:
+        """Join (or spectate) room `code` on the server at the address; True when its
+        lobby opened (else a notice said why)."""
         session = self._session(self.address)
-        if session is not None:
-            enter = session.spectate if watch else session.join
-            self._open_lobby(session, lambda: enter(code))
+        if session is None:
+            return False
+        enter = session.spectate if watch else session.join
+        return self._open_lobby(session, lambda: enter(code))
 
     def on_exit(self) -> None:
         """Leaving this screen (not just covering it with the lobby) stops the background
@@ -278,7 +309,7 @@ class OnlineScene(Scene):
         labels = [
             ("SERVER ADDRESS", self.address_rect.top),
             ("HOST A ROOM", self.game.rect.top),
-            ("JOIN OR WATCH A ROOM BY ITS CODE", self.code_rect.top),
+            ("JOIN OR WATCH A ROOM BY ITS CODE, OR PICK A PUBLIC ONE", self.code_rect.top),
         ]
         for text, top in labels:
             draw_text(

@@ -215,6 +215,10 @@ class RemoteSession:
     def create(self, game: str, config: dict[str, Any], *, public: bool = False) -> None:
         self._call(self.client.create(game, config, public=public))
 
+    def list_rooms(self, game: str | None = None) -> tuple[P.PublicRoom, ...]:
+        """The server's public lobbies with a free seat (see `Client.list_rooms`)."""
+        return self._call(self.client.list_rooms(game))
+
     def join(self, code: str, seat: int | None = None) -> None:
         self._call(self.client.join(code, seat))
 

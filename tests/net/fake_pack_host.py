@@ -55,9 +55,16 @@ class FakePackHost:
     """Seats a joining client in room `CODE` whose pack is `ref`; `answer` answers its pack
     requests (recorded in `requests`; `sent` counts the pack messages' sizes)."""
 
-    def __init__(self, ref: P.PackRef, answer: Answer) -> None:
+    def __init__(
+        self,
+        ref: P.PackRef,
+        answer: Answer,
+        other: Callable[[P.ClientMessage], list[P.Message]] | None = None,
+    ) -> None:
+        """`other` answers any other message (nothing when None)."""
         self.ref = ref
         self.answer = answer
+        self.other = other
         self.requests: list[P.PackRequest] = []
         self.largest = 0
         self._loop = asyncio.new_event_loop()
@@ -105,6 +112,8 @@ class FakePackHost:
                 elif isinstance(message, P.PackRequest):
                     self.requests.append(message)
                     out = self.answer(message)
+                elif self.other is not None:
+                    out = self.other(message)
                 if out is None:
                     await ws.close()
                     return
