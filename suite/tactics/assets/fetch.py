@@ -42,7 +42,7 @@ from http.client import HTTPException
 from pathlib import Path, PurePosixPath
 
 from suite.tactics.assets.files import UnsafePath, check_safe
-from suite.tactics.assets.ini import parse_int, read_ini
+from suite.tactics.assets.ini import parse_int, read_ini, too_long
 from suite.tactics.assets.limits import PackLimitError, limits, read_limited
 from suite.tactics.assets.model import INI_NAME, SETTINGS_NAME, Pack, version_key
 from suite.tactics.assets.records import read_records
@@ -172,8 +172,8 @@ def download(url: str, max_bytes: int, clock: _Clock | None = None) -> bytes:
         timeout = min(REQUEST_TIMEOUT, clock.left(url))
         with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310
             length = response.headers.get("Content-Length")
-            if length and length.isdigit() and int(length) > max_bytes:
-                raise FetchError(f"{url}: {int(length)} bytes, over the limit of {max_bytes}")
+            if length and length.isdigit() and (too_long(length) or int(length) > max_bytes):
+                raise FetchError(f"{url}: {length[:24]} bytes, over the limit of {max_bytes}")
             body = bytearray()
             while True:
                 remaining = clock.left(url)
@@ -232,7 +232,7 @@ def clean_staging(parent: Path) -> None:
         return
     for entry in entries:
         pid = entry.name[len(STAGING_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+        if pid.isdigit() and not too_long(pid) and int(pid) != os.getpid() and _alive(int(pid)):
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)

@@ -6,6 +6,9 @@ Behaviour (what real packs rely on):
 - a line whose first non-blank character is `;` is a comment; blank lines are fine;
 - a junk line (starting with a stray `:` or `.`, or text without `=`) is skipped with a
   warning; so are keys before the first section;
+- a line holding a number longer than `[ini] max_digits` of limits.toml (a key, a section
+  name or a value) is an error naming the file and line and is dropped, so no reader ever
+  converts such a number (Python refuses 4300+ digits with its own error);
 - values keep their text; `split_fields` cuts them into comma-separated fields, where a
   field may be quoted ("..." or '...') and hold commas, a trailing comma is allowed and a
   missing comma between two quoted fields is tolerated.
@@ -18,11 +21,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from suite.tactics.assets.limits import limits
 from suite.tactics.assets.model import Problem, Severity
 
 _INT = re.compile(r"^[+-]?\d+$")
 _LEADING = re.compile(r"^[+-]?\d+")
 _FLOAT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,19 @@ class IniFile:
     def warn(self, line: int, message: str) -> None:
         self.problems.append(Problem(self.filename, line, message, Severity.WARNING))
 
+    def error(self, line: int, message: str) -> None:
+        self.problems.append(Problem(self.filename, line, message, Severity.ERROR))
+
+
+def longest_number(text: str) -> int:
+    """The length of the longest run of digits in `text` (0 when none)."""
+    return max((len(run) for run in _DIGITS.findall(text)), default=0)
+
+
+def too_long(text: str) -> bool:
+    """True when `text` holds a number longer than `[ini] max_digits` (never convert it)."""
+    return longest_number(text) > limits().ini.max_digits
+
 
 def decode(data: bytes) -> str:
     """Text of an ini file: UTF-8 (BOM dropped) when valid, else Windows-1252."""
@@ -75,13 +93,25 @@ def decode(data: bytes) -> str:
 
 
 def read_ini(data: bytes | str, filename: str) -> IniFile:
-    """Parse ini text (bytes or str); never raises, reports oddities as warnings."""
+    """Parse ini text (bytes or str); never raises, reports oddities as warnings (and
+    over-long numbers as errors)."""
     text = decode(data) if isinstance(data, bytes) else data
     ini = IniFile(filename)
     current: IniSection | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(";"):
+            continue
+        if too_long(line):
+            what = line.partition("=")[0].strip()
+            what = what if len(what) <= 32 else what[:29] + "..."
+            ini.error(
+                number,
+                f"{what}: a number of {longest_number(line)} digits is past the limit of "
+                f"{limits().ini.max_digits}; the line is ignored",
+            )
+            if line.startswith("["):
+                current = None
             continue
         if line.startswith("["):
             end = line.find("]")

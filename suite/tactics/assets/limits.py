@@ -52,6 +52,7 @@ class SoundLimit(_Table, frozen=True):
 class IniLimit(_Table, frozen=True):
     max_bytes: int
     max_maps: int
+    max_digits: int
 
 
 class WholeLimit(_Table, frozen=True):

@@ -18,6 +18,7 @@ Before pytmx sees the file, its size and the width and height that its `<map>` a
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ def _int_property(props: dict[str, Any], key: str) -> int | None:
     for name, value in props.items():
         if name.lower() == key:
             try:
-                return int(value)
+                return int(value) if len(str(value)) <= limits().ini.max_digits + 1 else None
             except (TypeError, ValueError):
                 return None
     return None
@@ -47,6 +48,14 @@ def check_tmx_header(path: Path) -> None:
     """PackLimitError when the file, or the size its map or a layer claims, is past the
     map limits; ValueError when it is not XML. Only the start tags are looked at."""
     data = read_limited(path, limits().map.max_bytes, "a .tmx map")
+    longest = limits().ini.max_digits
+    found = re.search(rb"\d{%d,}" % (longest + 1), data)
+    if found is not None:
+        line = data.count(b"\n", 0, found.start()) + 1
+        raise PackLimitError(
+            f"{path.name}:{line}: a number of {found.end() - found.start()} digits is past "
+            f"the limit of {longest}"
+        )
     try:
         for _event, element in ET.iterparse(io.BytesIO(data), events=("start",)):
             if element.tag in ("map", "layer"):

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 from suite.paths import asset
+from suite.tactics.assets.ini import too_long
 from suite.tactics.assets.model import Pack, Piece
 from suite.tactics.assets.pack import load_pack
 from suite.tactics.rules.data import load_rules
@@ -71,6 +72,8 @@ def resolve_map(pack: Pack, choice: object, seed: int, players: int) -> int:
     if choice is None or choice == "":
         return maps[seed % len(maps)]
     if isinstance(choice, str) and choice.strip().isdigit():
+        if too_long(choice):
+            raise PackError(f"{pack.root}: no playable map {choice.strip()[:12]}... (have {maps})")
         choice = int(choice)
     if isinstance(choice, int) and not isinstance(choice, bool):
         if choice in maps:
