@@ -5,9 +5,9 @@ and `map` (the same size; each pixel's value is the number of the territory ther
 in Domination, which reads the low byte of the pixel: the blue channel of a grey or
 palette image; 0 and values past the last territory are sea). When both lie beside the
 `.map` and load, the map screen draws the picture and takes the territories' shapes and
-clicks from the index image; otherwise (`load_artwork` returns None) it keeps drawing the
-Voronoi cells the importer made. Nothing here raises: a missing or broken image is simply
-no artwork.
+clicks from the index image; otherwise (`load_artwork` returns None) it draws the map
+from its graph (`suite.worldwar.screens.drawn`). Nothing here raises: a missing or broken
+image is simply no artwork.
 """
 
 from __future__ import annotations
@@ -28,15 +28,16 @@ MAX_PIXELS = 16_000_000
 @dataclass(frozen=True)
 class Artwork:
     """The picture and, per pixel, the territory there: `index[x, y]` is the board index
-    of the territory plus one (0: none). Both are `size` pixels."""
+    of the territory plus one (0: none). Both are `size` pixels. A map drawn from its
+    graph alone (`suite.worldwar.screens.drawn`) has an index and no picture."""
 
-    picture: pygame.Surface
+    picture: pygame.Surface | None
     index: npt.NDArray[np.int32]
 
     @property
     def size(self) -> tuple[int, int]:
-        w, h = self.picture.get_size()
-        return (w, h)
+        w, h = self.index.shape
+        return (int(w), int(h))
 
 
 def artwork_files(map_file: Path) -> tuple[Path, Path] | None:

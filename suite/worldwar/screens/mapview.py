@@ -22,7 +22,8 @@ from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import draw_star
 from suite.worldwar.rules.topology import topology
-from suite.worldwar.screens.artwork import load_artwork
+from suite.worldwar.screens.artwork import Artwork, load_artwork
+from suite.worldwar.screens.drawn import drawn_map, touching_pairs
 
 SEA: Colour = (18, 38, 62)
 SEA_GRID: Colour = (26, 50, 78)
@@ -68,8 +69,6 @@ class MapView:
         self.world = (min(xs), min(ys), max(xs), max(ys))
         self.art = load_artwork(board)
         """The Domination picture and index image, when the map has them (else None)."""
-        if self.art is not None:
-            self.world = (0.0, 0.0, float(self.art.size[0]), float(self.art.size[1]))
         self.lanes = sorted(
             {
                 tuple(sorted((topo.index[t], topo.index[o])))
@@ -77,6 +76,26 @@ class MapView:
                 for o in board[t].sea_lanes
             }
         )
+        self.drawn = self.art is None and _is_domination(board)
+        """True: a Domination map without its picture, drawn from its graph (see
+        `suite.worldwar.screens.drawn`)."""
+        if self.drawn:
+            layout = drawn_map(board)
+            self.art = Artwork(None, layout.index)
+            self.labels = list(layout.points)
+        self.honest = self.art is None or self.art.picture is None
+        """True (every map but a Domination picture): the drawing shows exactly the
+        board's neighbours. Pixels where two territories that are not neighbours would
+        touch are sea, and neighbours whose shapes do not touch at this zoom (and have
+        no sea lane) are joined by a line drawn over the land (`links`)."""
+        self.links: list[tuple[int, int]] = []
+        if self.art is not None:
+            self.world = (0.0, 0.0, float(self.art.size[0]), float(self.art.size[1]))
+        n = len(topo.ids)
+        self._compatible = np.eye(n + 1, dtype=bool)
+        self._compatible[0, :] = self._compatible[:, 0] = True
+        for t, near in enumerate(topo.adj):
+            self._compatible[t + 1, [o + 1 for o in near]] = True
         self.continent_colours = [hex_colour(board.regions[c].colour) for c in topo.continents]
         self.rect = pygame.Rect(rect)
         self.zoom = 1.0
@@ -289,6 +308,10 @@ class MapView:
             rgb = pygame.surfarray.pixels3d(raster)
             ids = (rgb[:, :, 1].astype(np.int32) << 8) | rgb[:, :, 2]
             del rgb
+        if self.honest:
+            _cut_contacts(ids, self._compatible)
+            shown = touching_pairs(ids) | set(self.lanes)
+            self.links = sorted(self.tables_pairs() - shown)
         self._ids = ids
         self._edges.clear()
         sea = pygame.Surface(size)
@@ -298,11 +321,12 @@ class MapView:
             pygame.draw.line(sea, SEA_GRID, (x, 0), (x, size[1]))
         for y in range(0, size[1], step):
             pygame.draw.line(sea, SEA_GRID, (0, y), (size[0], y))
-        if self.art is not None:
+        if self.art is not None and self.art.picture is not None:
             w, h = self.art.size
             shown = (max(1, round(w * self.scale)), max(1, round(h * self.scale)))
             sea.blit(pygame.transform.smoothscale(self.art.picture, shown), (MARGIN, MARGIN))
-        self._draw_lanes(sea)  # on the sea only: the land fills cover them
+        if not self.drawn:
+            self._draw_lanes(sea, self.lanes)  # on the sea only: the land fills cover them
         base = pygame.surfarray.array3d(sea)
         cont_of = np.array([-1, *self.tables.continent_of], dtype=np.int8)
         cont = cont_of[ids]
@@ -326,6 +350,11 @@ class MapView:
         # read at a glance; the coasts already glow in the continent's colour.
         seam_rgb = (palette[cont[seam]] * 2 + 255) // 3
         base[seam] = seam_rgb.astype(np.uint8)
+        if self.drawn:
+            # No picture draws the borders inside a continent: a dark line does.
+            edge = _borders(ids) & ~seam
+            base[edge] = EDGE
+            seam |= edge
         self._land = np.nonzero(ids.ravel() * ~seam.ravel())[0]
         self._land_ids = ids.ravel()[self._land]
         self._base_rgb = base
@@ -343,7 +372,7 @@ class MapView:
         fills = (palette * shade[:, None] * 0.86).astype(np.uint8)
         rgb = self._base_rgb.copy()
         flat = rgb.reshape(-1, 3)
-        if self.art is None:
+        if self.art is None or self.art.picture is None:
             flat[self._land] = fills[self._land_ids]
         else:
             # The artwork shows through its owner's colour.
@@ -354,6 +383,8 @@ class MapView:
         for pts in self._screen_polys if self.art is None else ():
             if len(pts) >= 3:
                 pygame.draw.aalines(self._layer, EDGE, True, pts)
+        for a, b in self.links:
+            self._draw_link(a, b)
         for _, rect, image, shadow in self.names:
             self._layer.blit(shadow, rect.move(1, 1))
             self._layer.blit(image, rect)
@@ -363,51 +394,97 @@ class MapView:
         return max(NAME_MIN, min(NAME_MAX, round(self.badge_radius() * 0.8)))
 
     def _place_names(self) -> list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]]:
-        """Territory names on the map (layer pixels), under their army badges or above them,
-        biggest territories first; a name that would cover another name or a badge is left
+        """Territory names on the map (layer pixels), biggest territories first, beside
+        their army badges: below, above, right or left, on one line or (a name of several
+        words) on two; a name that would cover another name or a badge anywhere is left
         out (zooming in makes room). (territory, rect, text, shadow) per name drawn."""
         if self.badges_only:
             return []
         radius = self.badge_radius()
-        font = theme.font(self.name_size(), True)
+        size = self.name_size()
+        fonts = [theme.font(size, True)]
+        if size > NAME_MIN:  # a name short of room tries a smaller size last
+            fonts.append(theme.font(max(NAME_MIN, size - 2), True))
         badges = []
         for label in self.labels:
             x, y = self.to_layer(label)
             badges.append(pygame.Rect(round(x) - radius, round(y) - radius, 2 * radius, 2 * radius))
-        order = sorted(range(len(self.polygons)), key=lambda t: -_area(self.polygons[t]))
+        w, h = self.layer_size()
+        room = pygame.Rect(0, 0, w, h)
+        choices = [
+            [
+                (font, lines)
+                for font in fonts
+                for lines in _name_lines(self.board[self.tables.ids[t]].name)
+            ]
+            for t in range(len(self.labels))
+        ]
+        options = [
+            [_render_lines(font, lines, NAME_INK) for font, lines in choice] for choice in choices
+        ]
+        # The names with the fewest free spots (among the badges alone) go first.
+        free = [
+            sum(
+                len(_free_spots(image.get_rect(), badges[t], room, [], badges))
+                for image in options[t]
+            )
+            for t in range(len(self.labels))
+        ]
+        order = sorted(range(len(self.labels)), key=lambda t: (free[t], -_area(self.polygons[t])))
         placed: list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]] = []
         taken: list[pygame.Rect] = []
-        w, h = self.layer_size()
         for t in order:
-            name = self.board[self.tables.ids[t]].name
-            image = font.render(name, True, NAME_INK)
-            rect = image.get_rect()
-            badge = badges[t]
-            for spot in ("below", "above"):
-                if spot == "below":
-                    rect.midtop = (badge.centerx, badge.bottom)
-                else:
-                    rect.midbottom = (badge.centerx, badge.top)
-                inside = pygame.Rect(0, 0, w, h).contains(rect)
-                if inside and rect.collidelist(taken) < 0 and rect.collidelist(badges) < 0:
-                    shadow = font.render(name, True, theme.SHADOW)
-                    placed.append((t, pygame.Rect(rect), image, shadow))
-                    taken.append(rect.inflate(4, 0))
+            for (font, lines), image in zip(choices[t], options[t], strict=True):
+                spots = _free_spots(image.get_rect(), badges[t], room, taken, badges)
+                spot = spots[0] if spots else None
+                if spot is not None:
+                    shadow = _render_lines(font, lines, theme.SHADOW)
+                    placed.append((t, spot, image, shadow))
+                    taken.append(spot.inflate(4, 0))
                     break
         return placed
 
-    def _draw_lanes(self, layer: pygame.Surface) -> None:
+    def _draw_link(self, a: int, b: int) -> None:
+        """Neighbours whose shapes do not touch: a line, dark under light dashes, across
+        the gap between their nearest edge pixels (between their labels when the link
+        runs around the world), with a dot at each end."""
+        assert self._layer is not None and self._ids is not None
+        w = self._layer.get_width()
+        pa, pb = self.to_layer(self.labels[a]), self.to_layer(self.labels[b])
+        if abs(pa[0] - pb[0]) > w / 2:
+            self._draw_lanes(self._layer, [(a, b)], over_land=True)
+            return
+        p, q = _nearest_edges(self._ids, a + 1, b + 1, pa, pb)
+        dx, dy = q[0] - p[0], q[1] - p[1]
+        length = math.hypot(dx, dy) or 1.0
+        reach = max(4.0, self.badge_radius() * 0.5)
+        p = (p[0] - dx / length * reach, p[1] - dy / length * reach)
+        q = (q[0] + dx / length * reach, q[1] + dy / length * reach)
+        pygame.draw.line(self._layer, EDGE, p, q, 4)
+        _dashed(self._layer, p, q, self.scale * 0.5)
+        for end in (p, q):
+            pygame.draw.circle(self._layer, EDGE, end, 4)
+            pygame.draw.circle(self._layer, LANE, end, 2)
+
+    def _draw_lanes(
+        self, layer: pygame.Surface, pairs: Sequence[tuple[int, int]], over_land: bool = False
+    ) -> None:
+        """Dashed lines between the labels of `pairs` (sea lanes, links around the world);
+        `over_land` lays each on a dark line first so that it reads on any fill."""
         w = layer.get_width()
-        for a, b in self.lanes:
+        for a, b in pairs:
             pa, pb = self.to_layer(self.labels[a]), self.to_layer(self.labels[b])
             if abs(pa[0] - pb[0]) > w / 2:
                 # The lane wraps around the world: run each end off its nearer edge.
                 left, right = (pa, pb) if pa[0] < pb[0] else (pb, pa)
                 mid_y = (left[1] + right[1]) / 2
-                _dashed(layer, left, (0, mid_y), self.scale)
-                _dashed(layer, right, (w, mid_y), self.scale)
+                parts = [(left, (0.0, mid_y)), (right, (float(w), mid_y))]
             else:
-                _dashed(layer, pa, pb, self.scale)
+                parts = [(pa, pb)]
+            for p, q in parts:
+                if over_land:
+                    pygame.draw.line(layer, EDGE, p, q, 4)
+                _dashed(layer, p, q, self.scale)
 
     def draw(
         self,
@@ -501,6 +578,18 @@ class MapView:
         ids = self.art.index[np.clip(xs, 0, w - 1)[:, None], np.clip(ys, 0, h - 1)[None, :]]
         return np.where(inside, ids, 0).astype(np.int32)
 
+    def tables_pairs(self) -> set[tuple[int, int]]:
+        """The board's neighbours (land and sea) as (a, b) index pairs, a < b."""
+        return {(a, b) for a, near in enumerate(self.tables.adj) for b in near if a < b}
+
+    def shown_adjacency(self) -> set[tuple[int, int]]:
+        """The (a, b) territory pairs, a < b, that the map shows as neighbours at this
+        zoom: territories whose pixels touch in the id raster, plus the sea lanes and
+        links drawn between labels."""
+        self._ensure_layer(settle=True)
+        assert self._ids is not None
+        return touching_pairs(self._ids) | set(self.lanes) | set(self.links)
+
     def _edge_image(
         self, t: int, colour: Colour, width: int
     ) -> tuple[pygame.Surface, tuple[int, int]]:
@@ -570,6 +659,113 @@ def _badge_image(colour: Colour, armies: int, radius: int) -> pygame.Surface:
     pygame.draw.rect(image, EDGE, body, 2, border_radius=radius)
     image.blit(label, label.get_rect(center=body.center))
     return image
+
+
+def _name_lines(name: str) -> list[tuple[str, ...]]:
+    """A name on one line, then (several words) split in two at the middlemost space."""
+    words = name.split()
+    out: list[tuple[str, ...]] = [(name,)]
+    if len(words) > 1:
+        cut = min(
+            range(1, len(words)),
+            key=lambda k: abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))),
+        )
+        out.append((" ".join(words[:cut]), " ".join(words[cut:])))
+    return out
+
+
+def _render_lines(font: pygame.font.Font, lines: Sequence[str], colour: Colour) -> pygame.Surface:
+    """Lines of text centred under each other on a transparent surface."""
+    images = [font.render(line, True, colour) for line in lines]
+    if len(images) == 1:
+        return images[0]
+    step = font.get_linesize() - 2
+    out = pygame.Surface(
+        (max(i.get_width() for i in images), step * (len(images) - 1) + images[-1].get_height()),
+        pygame.SRCALPHA,
+    )
+    for k, image in enumerate(images):
+        out.blit(image, image.get_rect(midtop=(out.get_width() // 2, k * step)))
+    return out
+
+
+def _free_spots(
+    rect: pygame.Rect,
+    badge: pygame.Rect,
+    room: pygame.Rect,
+    taken: Sequence[pygame.Rect],
+    badges: Sequence[pygame.Rect],
+) -> list[pygame.Rect]:
+    """`rect` moved beside `badge` (below, above, right, left, then below or above but
+    reaching out to one side): the spots that stay in `room` and cover no taken rect nor
+    any badge, best first."""
+    out = []
+    for anchor, point in (
+        ("midtop", badge.midbottom),
+        ("midbottom", badge.midtop),
+        ("midleft", (badge.right + 2, badge.centery)),
+        ("midright", (badge.left - 2, badge.centery)),
+        ("topleft", (badge.centerx, badge.bottom)),
+        ("topright", (badge.centerx, badge.bottom)),
+        ("bottomleft", (badge.centerx, badge.top)),
+        ("bottomright", (badge.centerx, badge.top)),
+    ):
+        spot = pygame.Rect(rect)
+        setattr(spot, anchor, point)
+        if room.contains(spot) and spot.collidelist(taken) < 0 and spot.collidelist(badges) < 0:
+            out.append(spot)
+    return out
+
+
+def _nearest_edges(
+    ids: IntArray, a: int, b: int, pa: tuple[float, float], pb: tuple[float, float]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The nearest pair of edge pixels of ids `a` and `b` (their labels `pa`, `pb` when
+    either has no pixel at this zoom)."""
+    ends = []
+    for code in (a, b):
+        mask = ids == code
+        inner = mask.copy()
+        inner[1:, :] &= mask[:-1, :]
+        inner[:-1, :] &= mask[1:, :]
+        inner[:, 1:] &= mask[:, :-1]
+        inner[:, :-1] &= mask[:, 1:]
+        xs, ys = np.nonzero(mask & ~inner)
+        if len(xs) == 0:
+            return pa, pb
+        step = max(1, len(xs) // 600)  # bounded cost on huge layers
+        ends.append(np.stack([xs[::step], ys[::step]], axis=1).astype(np.float64))
+    d = np.hypot(
+        ends[0][:, None, 0] - ends[1][None, :, 0], ends[0][:, None, 1] - ends[1][None, :, 1]
+    )
+    i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+    return (
+        (float(ends[0][i, 0]), float(ends[0][i, 1])),
+        (float(ends[1][j, 0]), float(ends[1][j, 1])),
+    )
+
+
+def _cut_contacts(ids: IntArray, compatible: npt.NDArray[np.bool_]) -> None:
+    """Turn to sea (in place) both pixels of every 4-adjacent pair whose territories are
+    not neighbours (shapes that meet at a corner, or a strip of sea lost when shrunk)."""
+    for a, b in ((ids[1:, :], ids[:-1, :]), (ids[:, 1:], ids[:, :-1])):
+        clash = ~compatible[a, b]
+        a[clash] = 0
+        b[clash] = 0
+
+
+def _is_domination(board: Board) -> bool:
+    return board.source is not None and board.source.lower().endswith(".map")
+
+
+def _borders(ids: IntArray) -> npt.NDArray[np.bool_]:
+    """Land pixels next to a pixel of another territory (the right or lower side)."""
+    out = np.zeros(ids.shape, dtype=bool)
+    d0 = (ids[1:, :] != ids[:-1, :]) & (ids[1:, :] > 0) & (ids[:-1, :] > 0)
+    out[1:, :] |= d0
+    d1 = (ids[:, 1:] != ids[:, :-1]) & (ids[:, 1:] > 0) & (ids[:, :-1] > 0)
+    out[:, 1:] |= d1
+    return out
 
 
 def _grow(halo: npt.NDArray[np.int8]) -> None:
