@@ -511,6 +511,8 @@ class LobbyScene(Scene):
             return "failed"
         if future is None or not future.done():
             return "syncing"
+        if future.cancelled() or future.exception() is not None:
+            return "failed"  # `_sync_pack` tells why on the next frame
         return "ready"
 
     def _sync_pack(self, room: P.Room | None) -> None:

@@ -320,3 +320,60 @@ def test_the_lobby_opens_the_battle_only_with_the_pack(tmp_path: Path) -> None:
             assert h.scene is lobby and not lobby.handed_over
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
+def test_the_lobby_downloads_the_hosts_pack_in_the_background(
+    tmp_path: Path, artifacts: Path, size: tuple[int, int]
+) -> None:
+    packs = tmp_path / "server" / "packs"
+    _big_pack(packs / "modded", 40)
+    ref, answer = serving_folder(packs / "modded", packs)
+    host = FakePackHost(ref, answer)
+    try:
+        with Harness(size=size) as h:
+            lobby = _lobby_on(host, h)
+            frames_until(h, lambda: lobby.pack_state(lobby.session.room) == "ready")
+            h.frames(2)
+            assert lobby.pack_problem is None and lobby.pack_progress[0] == lobby.pack_progress[1]
+            cached = client_cache_dir() / ref.digest
+            assert describe(cached)[0].digest == ref.digest
+            assert _left_in(client_cache_dir()) == [ref.digest]
+            h.screenshot(artifacts / f"net_lobby_pack_ready_{size[0]}x{size[1]}.png")
+            assert lobby.session.sync_pack(client_cache_dir()) == cached  # no second download
+            assert sum(1 for r in host.requests if r.path is None) == 1
+            h.key(27)
+    finally:
+        host.close()
+
+
+def test_leaving_the_lobby_mid_download_stops_it_and_removes_the_staging(
+    artifacts: Path,
+) -> None:
+    first = b"first" * 50_000
+    files = (entry("a.wav", first), entry("b.wav", b"never sent"))
+
+    def answer(request: P.PackRequest) -> list[P.Message]:
+        if request.path is None:
+            return [listing(files)]
+        if request.path == "a.wav":
+            part = first[request.offset : request.offset + 30_000]
+            return [chunk("a.wav", request.offset, part)]
+        return []  # the server goes quiet
+
+    host = FakePackHost(ref_of(files), answer)
+    try:
+        with Harness(size=(800, 560)) as h:
+            lobby = _lobby_on(host, h)
+            frames_until(h, lambda: any(r.path == "b.wav" for r in host.requests))
+            h.frames(2)
+            assert lobby.pack_state(lobby.session.room) == "syncing"
+            assert lobby.pack_progress == (len(first), len(first) + len(b"never sent"))
+            h.screenshot(artifacts / "net_lobby_pack_downloading.png")
+            assert [p.name[: len(STAGING_PREFIX)] for p in client_cache_dir().iterdir()] == [
+                STAGING_PREFIX
+            ]
+            h.key(27)  # leave: the download is cancelled
+            frames_until(h, lambda: _left_in(client_cache_dir()) == [])
+    finally:
+        host.close()
