@@ -27,6 +27,7 @@ import os
 import shutil
 import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,10 @@ STALE_STAGING = 3600.0
 MAX_PATH = 1024
 MAX_PART = 255
 _HEX = frozenset("0123456789abcdef")
+_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL"] + [f"{kind}{n}" for kind in ("COM", "LPT") for n in range(1, 10)]
+)
+"""Names Windows keeps for devices (with any extension)."""
 
 Progress = Callable[[int, int], None]
 """Called with (bytes downloaded, bytes of the whole pack) as a download goes on."""
@@ -205,12 +210,13 @@ class PackServer:
 
     def host_pack(self, config: dict[str, Any]) -> tuple[P.PackRef, dict[str, Any]]:
         """The room's pack reference, and the config with the pack as a server folder (a
-        pack past the limits clients accept is refused)."""
+        pack that clients would refuse, `check_list`, is refused)."""
         from suite.net.room import Refused
 
         try:
             folder = self.folder(config.get("pack"))
-            ref, _ = describe(folder)
+            ref, files = describe(folder)
+            check_list(files, SyncLimits.shipped())  # what every client checks
         except PackSyncError as exc:
             raise Refused("bad_config", str(exc)) from None
         out = dict(config)
@@ -287,8 +293,11 @@ class PackServer:
 
 
 def _check_path(path: str) -> str:
-    """The case-folded key of a file path from a pack's list; PackSyncError unless it is a
-    plain relative path (no backslash, `.`, `..`, empty part, drive, control character)."""
+    """The key of a file path from a pack's list (normalised and case-folded: two paths
+    with one key are the same file on some systems); PackSyncError unless it is a plain
+    relative path (no backslash, `.`, `..`, empty part, drive, control character) that
+    every system can store (no device name such as `CON`, no part ending in a dot or a
+    space)."""
     shown = repr(path[:80])
     if "\\" in path:
         raise PackSyncError(f"{shown}: backslashes are not allowed in pack paths")
@@ -301,7 +310,42 @@ def _check_path(path: str) -> str:
     parts = path.split("/")
     if any(part in ("", ".", "..") or len(part.encode("utf-8")) > MAX_PART for part in parts):
         raise PackSyncError(f"{shown} is not a plain relative path inside the pack")
-    return path.casefold()
+    for part in parts:
+        if part[-1] in ". " or part.split(".")[0].upper() in _DEVICES:
+            raise PackSyncError(f"{shown}: {part!r} cannot be stored on every system")
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def check_list(files: tuple[P.FileEntry, ...], bounds: SyncLimits) -> int:
+    """The total size of a pack's file list; PackSyncError naming the first problem: too
+    many files, a file or the whole past `bounds`, a path that is not plain and relative
+    (`_check_path`), a duplicate (also one that differs only in case), a file that is also
+    a folder (`x` and `x/y`), or a malformed hash."""
+    if len(files) > bounds.files:
+        raise PackSyncError(f"{len(files)} files; a pack holds at most {bounds.files}")
+    taken: set[str] = set()
+    folders: set[str] = set()
+    total = 0
+    for entry in files:
+        key = _check_path(entry.path)
+        if key in taken or key in folders:
+            raise PackSyncError(f"{entry.path!r} is listed twice, or as a file and a folder")
+        parts = key.split("/")
+        above = {"/".join(parts[:i]) for i in range(1, len(parts))}
+        if above & taken:
+            raise PackSyncError(f"{entry.path!r} is inside a path that is listed as a file")
+        taken.add(key)
+        folders |= above
+        if not 0 <= entry.size <= bounds.file_bytes:
+            raise PackSyncError(
+                f"{entry.path}: {entry.size} bytes, past the limit of {bounds.file_bytes}"
+            )
+        total += entry.size
+        if total > bounds.pack_bytes:
+            raise PackSyncError(f"the pack is past the limit of {bounds.pack_bytes} bytes")
+        if len(entry.sha256) != 64 or not set(entry.sha256) <= _HEX:
+            raise PackSyncError(f"{entry.path}: malformed sha256 {entry.sha256[:80]!r}")
+    return total
 
 
 class PackCache:
@@ -336,37 +380,10 @@ class PackCache:
             )
 
     def check(self, ref: P.PackRef, files: tuple[P.FileEntry, ...]) -> int:
-        """Check a whole file list before anything is downloaded; returns its total size.
-
-        PackSyncError naming the first problem: too many files, a file or the whole past
-        the limits, a path that is not plain and relative, a duplicate (also one that
-        differs only in case), a file that is also a folder (`x` and `x/y`), a malformed
-        hash, or a list that does not match the pack's digest."""
+        """Check a whole file list before anything is downloaded (`check_list`, and that
+        it matches the pack's digest); returns its total size."""
         self.folder(ref)
-        if len(files) > self.bounds.files:
-            raise PackSyncError(f"{len(files)} files; a pack holds at most {self.bounds.files}")
-        taken: set[str] = set()
-        folders: set[str] = set()
-        total = 0
-        for entry in files:
-            key = _check_path(entry.path)
-            if key in taken or key in folders:
-                raise PackSyncError(f"{entry.path!r} is listed twice, or as a file and a folder")
-            parts = key.split("/")
-            above = {"/".join(parts[:i]) for i in range(1, len(parts))}
-            if above & taken:
-                raise PackSyncError(f"{entry.path!r} is inside a path that is listed as a file")
-            taken.add(key)
-            folders |= above
-            if not 0 <= entry.size <= self.bounds.file_bytes:
-                raise PackSyncError(
-                    f"{entry.path}: {entry.size} bytes, past the limit of {self.bounds.file_bytes}"
-                )
-            total += entry.size
-            if total > self.bounds.pack_bytes:
-                raise PackSyncError(f"the pack is past the limit of {self.bounds.pack_bytes} bytes")
-            if len(entry.sha256) != 64 or not set(entry.sha256) <= _HEX:
-                raise PackSyncError(f"{entry.path}: malformed sha256 {entry.sha256[:80]!r}")
+        total = check_list(files, self.bounds)
         if digest_of(files) != ref.digest:
             raise PackSyncError("the file list does not match the pack's digest")
         return total

@@ -170,6 +170,9 @@ def test_list_pages_keep_order_and_budget() -> None:
         ["a//b.txt"],
         ["C:/x.txt"],
         ["bad\nname.txt"],
+        ["maps/CON.bmp"],
+        ["trailing./a.bmp"],
+        ["caf\u00e9.wav", "cafe\u0301.wav"],
         [""],
     ],
 )
@@ -377,3 +380,21 @@ def test_leaving_the_lobby_mid_download_stops_it_and_removes_the_staging(
             frames_until(h, lambda: _left_in(client_cache_dir()) == [])
     finally:
         host.close()
+
+
+@pytest.mark.parametrize("names", [["A.wav", "a.wav"], ["maps/nul.bmp"], ["big.wav"]])
+def test_the_server_refuses_to_host_a_pack_clients_would_refuse(
+    tmp_path: Path, names: list[str]
+) -> None:
+    from suite.net.packs import PackServer
+    from suite.net.room import Refused
+
+    folder = tmp_path / "packs" / "odd"
+    for name in names:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        size = SyncLimits.shipped().file_bytes + 1 if name == "big.wav" else 4
+        with (folder / name).open("wb") as fh:
+            fh.truncate(size)  # sparse: nothing is written
+    with pytest.raises(Refused) as refused:
+        PackServer(tmp_path / "packs").host_pack({"pack": "odd"})
+    assert refused.value.code == "bad_config"
