@@ -32,6 +32,7 @@ from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft, a_noun
 from suite.wok.screens.helptext import tech_label
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
+from suite.wok.screens.legend import Legend, LegendRow, draw_legend, layout_legend, map_area
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
@@ -69,6 +70,7 @@ class GameScene(Scene):
         self.seen_report: dict[int, int] = {}
         self.hover: int | None = None
         self.show_legend = True
+        self.legend: Legend | None = None  # where the players list is, when shown
         self.show_table = False
         self._press: tuple[int, int] | None = None
         self._last: tuple[int, int] | None = None
@@ -198,6 +200,7 @@ class GameScene(Scene):
             for p in v.provinces
         ]
         self.mapview.set_state(owners, armies, marks)
+        self.place_map()  # the players list's size follows the view
         self.app.request_redraw()
 
     # -- acting -----------------------------------------------------------------------------
@@ -419,7 +422,7 @@ class GameScene(Scene):
         pw = panel_width(w)
         top = px(TOP) + px(STRIP)
         self.map_rect = pygame.Rect(0, top, w - pw, h - top)
-        self.mapview.set_rect(self.map_rect)
+        self.place_map()
         self.form.layout(pygame.Rect(w - pw + 4, top, pw - 8, h - top - 6))
         right = w - 6
         for button, width in (
@@ -516,13 +519,14 @@ class GameScene(Scene):
             self.show_report()
         elif key == pygame.K_l:
             self.show_legend = not self.show_legend
+            self.place_map()
         elif key == pygame.K_p:
             self.toggle_table()
         elif key == pygame.K_n:
             self.mapview.names = not self.mapview.names
-            self.mapview.set_rect(self.map_rect)
+            self.mapview.set_rect(self.mapview.rect)
         elif key == pygame.K_0:
-            self.mapview.zoom_at(self.map_rect.center, -99)
+            self.mapview.zoom_at(self.mapview.rect.center, -99)
         elif key == pygame.K_F1:
             self.show_help()
 
@@ -629,8 +633,8 @@ class GameScene(Scene):
         self._overlay_key(surface, tint, bool(strong), bool(soft))
         self._top(surface)
         self._strip(surface)
-        if self.show_legend and not self.show_table:
-            self._legend(surface)
+        if self.legend is not None and not self.show_table:
+            draw_legend(surface, self.legend)
         if self.show_table:
             self._table(surface)
         self._info(surface)
@@ -645,9 +649,9 @@ class GameScene(Scene):
             waiting = [self.match.seats[s].name for s in self.view.awaiting]
             if waiting and not self.show_table:  # where the overlay key goes otherwise
                 text = "Waiting for " + ", ".join(waiting)
-                width = min(px(330), self.map_rect.width // 2 - 12)
+                width = min(px(330), self.mapview.rect.width // 2 - 12)
                 rect = pygame.Rect(0, 0, width, px(26))
-                rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
+                rect.topright = (self.mapview.rect.right - 6, self.mapview.rect.y + 6)
                 draw_panel(surface, rect, colour=(14, 19, 30), border=theme.ACCENT, radius=8)
                 label(surface, text, rect.center, size=13, anchor="center", width=width - 16)
 
@@ -711,9 +715,9 @@ class GameScene(Scene):
         if not lines or self.show_table:  # the table takes that corner
             return
         lh = px(17)
-        width = min(px(330), self.map_rect.width // 2 - 12)
+        width = min(px(330), self.mapview.rect.width // 2 - 12)
         rect = pygame.Rect(0, 0, width, px(8) + lh * len(lines))
-        rect.topright = (self.map_rect.right - 6, self.map_rect.y + 6)
+        rect.topright = (self.mapview.rect.right - 6, self.mapview.rect.y + 6)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=225)
         for i, (ink, text) in enumerate(lines):
             y = rect.y + px(4) + i * lh
@@ -799,35 +803,21 @@ class GameScene(Scene):
             if x > w - 40:
                 break
 
-    def _legend(self, surface: pygame.Surface) -> None:
-        """The players list: each player's colours (grouped under the player in Duel and
-        Trinity) with provinces, NAPs, mutual allies and Spy Player intel, then robots.
-        When that list would cover too much of the map, each player takes one line."""
-        rows = self._legend_rows(compact=False)
-        lh = px(17)
-        if len(rows) * lh > self.map_rect.height // 4:
-            rows = self._legend_rows(compact=True)
-        width = min(px(270), self.map_rect.width // 2)
-        rect = pygame.Rect(self.map_rect.x + 6, self.map_rect.y + 6, width, 10 + lh * len(rows))
-        rect.height = min(rect.height, self.map_rect.height // 2)
-        draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=215)
-        for i, row in enumerate(rows):
-            y = rect.y + 5 + i * lh
-            if y + lh > rect.bottom:
-                break
-            x = rect.x + 8
-            for dot, text, ink, bold in row:
-                if dot is not None:
-                    pygame.draw.circle(surface, colour_of(dot), (x + px(6), y + px(9)), px(5))
-                    x += px(16)
-                room = rect.right - 8 - x
-                if room < px(20):
-                    break
-                small = 12 if ink == theme.TEXT_MUTED else 13
-                drawn = label(surface, text, (x, y), size=small, colour=ink, bold=bold, width=room)
-                x = drawn.right + px(8)
+    def place_map(self) -> None:
+        """Give the players list its own column or strip (see `legend`) and the map the
+        rest: the list never covers the map. Hidden (L), the map takes the whole area."""
+        if not hasattr(self, "map_rect"):
+            return  # not laid out yet
+        self.legend = None
+        if self.show_legend:
+            full = self._legend_rows(compact=False)
+            compact = self._legend_rows(compact=True)
+            self.legend = layout_legend(self.map_rect, self.mapview.world, full, compact)
+        area = map_area(self.map_rect, self.legend)
+        if area != self.mapview.rect:
+            self.mapview.set_rect(area)
 
-    def _legend_rows(self, *, compact: bool) -> list[list[tuple[int | None, str, Colour, bool]]]:
+    def _legend_rows(self, *, compact: bool) -> list[LegendRow]:
         """The players list as rows of (colour dot or None, text, ink, bold) pieces."""
         v = self.view
         rows: list[list[tuple[int | None, str, Colour, bool]]] = []
@@ -987,10 +977,10 @@ class GameScene(Scene):
             label(
                 surface,
                 hint,
-                (self.map_rect.x + 8, self.map_rect.bottom - px(20)),
+                (self.mapview.rect.x + 8, self.mapview.rect.bottom - px(20)),
                 size=13,
                 colour=theme.TEXT_MUTED,
-                width=self.map_rect.width - 16,
+                width=self.mapview.rect.width - 16,
             )
             return
         v = self.view
@@ -1067,12 +1057,12 @@ class GameScene(Scene):
                         False,
                     )
                 )
-        width = min(self.map_rect.width - 12, px(400))
+        width = min(self.mapview.rect.width - 12, px(400))
         lh = px(17)
-        rect = pygame.Rect(self.map_rect.x + 6, 0, width, 10 + lh * len(lines))
-        rect.bottom = self.map_rect.bottom - 6
+        rect = pygame.Rect(self.mapview.rect.x + 6, 0, width, 10 + lh * len(lines))
+        rect.bottom = self.mapview.rect.bottom - 6
         if rect.colliderect(self.mapview.bounds(p)):
-            rect.right = self.map_rect.right - 6  # never over the province it describes
+            rect.right = self.mapview.rect.right - 6  # never over the province it describes
         self.info_rect = rect
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=230)
         for i, (text, ink, bold) in enumerate(lines):
