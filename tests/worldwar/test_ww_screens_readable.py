@@ -212,10 +212,10 @@ def test_legend_collapses_and_keeps_off_the_territories_acted_on() -> None:
         # acted on, moves the legend away
         g.map.zoom_at(g.map.rect.center, 6)
         open_box = legend_box(g)
-        under = next(
-            t
-            for t in range(len(g.v.owner))
-            if open_box.inflate(40, 40).collidepoint(g.map.label_screen(t))
+        # the territory nearest the legend (the legend covers no badge when it can)
+        under = min(
+            range(len(g.v.owner)),
+            key=lambda t: pygame.Vector2(g.map.label_screen(t)).distance_to(open_box.center),
         )
         g.selected = under
         moved = legend_box(g)

@@ -51,10 +51,6 @@ DRAG = 6  # pixels before a press becomes a pan
 SHIFT_PLACE = 5  # armies a shift+click places (a control's step, not a rule)
 
 
-LEGEND_OPEN_MIN_HEIGHT = 700
-"""Windows at least this tall open with the continent legend unfolded."""
-
-
 class GameScene(Scene):
     """Plays `match` to its end; then replaces itself with the game-over screen."""
 
@@ -67,8 +63,8 @@ class GameScene(Scene):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.map = MapView(match.board, pygame.Rect(0, TOP, 800, 600))
         self.hover: int | None = None
-        # A small window starts with the legend folded, so it covers no territory.
-        self.legend_collapsed = app.size[1] < LEGEND_OPEN_MIN_HEIGHT
+        self.legend_choice: bool | None = None
+        """The player's fold of the legend (None: automatic; forgotten on a resize)."""
         self.selected: int | None = None
         self.target: int | None = None
         self.move_to: int | None = None
@@ -252,6 +248,19 @@ class GameScene(Scene):
     def colour(self, seat: int) -> Colour:
         return theme.player_colour(self.match.seats[seat].colour).rgb
 
+    @property
+    def legend_collapsed(self) -> bool:
+        """Whether the continent legend shows only its title: as the player last chose
+        since the window was resized, else folded exactly when open it would cover a
+        territory (`hud.legend_fits`)."""
+        if self.legend_choice is not None:
+            return self.legend_choice
+        return not hud.legend_fits(self)
+
+    @legend_collapsed.setter
+    def legend_collapsed(self, value: bool) -> None:
+        self.legend_choice = value
+
     def acted_on(self) -> list[tuple[int, int]]:
         """Screen points of the territories being acted on (selection, target, a battle on
         show, a pending defence or occupation): panels are placed off them."""
@@ -285,6 +294,7 @@ class GameScene(Scene):
         compact = w < 1100
         self.side = min(w // 2, px(max(300, min(360, w // 4)), k))
         self.map.set_rect(pygame.Rect(0, self.top, w - self.side, h - self.top))
+        self.legend_choice = None  # the legend finds its place (or folds) anew
         labels = (
             (self.cards_button, "Cards" if compact else "Cards (C)", 84 if compact else 118),
             (self.stats_button, "Stats" if compact else "Stats (S)", 76 if compact else 110),

@@ -34,14 +34,24 @@ LEGEND_ROW = 22
 LEGEND_HEAD = 30
 
 
-def legend_box(scene: GameScene) -> pygame.Rect:
-    """The continents legend: in the map corner with the least land under it, avoiding the
-    territories being acted on; only its title row when collapsed."""
+def _legend_size(scene: GameScene, rows: int) -> tuple[int, int]:
     k = scene.k
-    n = len(scene.v.map.continents)
-    rows = 0 if scene.legend_collapsed else n
-    size = (px(210, k), px(LEGEND_HEAD + 8 + LEGEND_ROW * rows, k))
-    return scene.map.quiet_corner(size, avoid=scene.acted_on())
+    return (px(210, k), px(LEGEND_HEAD + 8 + LEGEND_ROW * rows, k))
+
+
+def legend_fits(scene: GameScene) -> bool:
+    """True when the open legend has a spot over the map that covers no territory, name
+    or badge (else it opens folded: `GameScene.legend_collapsed`)."""
+    size = _legend_size(scene, len(scene.v.map.continents))
+    return scene.map.quiet_spot(size, avoid=scene.acted_on())[1] == 0
+
+
+def legend_box(scene: GameScene) -> pygame.Rect:
+    """The continents legend: over the map where it covers no territory (nearest a
+    corner), else where it covers the least, never on the territories being acted on
+    while another spot is clear of them; only its title row when collapsed."""
+    rows = 0 if scene.legend_collapsed else len(scene.v.map.continents)
+    return scene.map.quiet_spot(_legend_size(scene, rows), avoid=scene.acted_on())[0]
 
 
 def legend_header(scene: GameScene) -> pygame.Rect:

@@ -30,6 +30,7 @@ SEA_GRID: Colour = (26, 50, 78)
 EDGE: Colour = (16, 20, 28)
 LANE: Colour = (170, 196, 222)
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 1.0, 3.0, 1.25
+SPOT_STEP = 8  # pixels between the spots tried for a panel over the map
 SETTLE_FRAMES = 12  # frames without zooming before the sharp layer is rebuilt
 MARGIN = 14  # pixels of sea around the map at every zoom
 NAME_MIN, NAME_MAX = 10, 15  # font sizes of territory names on the map
@@ -108,8 +109,8 @@ class MapView:
         self._badges: dict[tuple[Colour, int, int], pygame.Surface] = {}
         self.dirty_fills = True
         self._settle = 0
-        self._corner_key: tuple[Any, ...] | None = None
-        self._corner = pygame.Rect(0, 0, 0, 0)
+        self._spots: dict[tuple[Any, ...], tuple[pygame.Rect, int]] = {}
+        self._occupied: npt.NDArray[np.int64] | None = None
         self.names: list[tuple[int, pygame.Rect, pygame.Surface, pygame.Surface]] = []
         self._edges: dict[tuple[int, Colour, int], tuple[pygame.Surface, tuple[int, int]]] = {}
         self.badges_only = False
@@ -202,42 +203,70 @@ class MapView:
         k = self._layer_scale / self.scale if self.stale else 1.0
         return (int((lx - MARGIN) * k + MARGIN), int((ly - MARGIN) * k + MARGIN))
 
-    def quiet_corner(
+    def quiet_spot(
         self, size: tuple[int, int], avoid: Sequence[tuple[int, int]] = ()
-    ) -> pygame.Rect:
-        """The corner of the view (12 px in) where a box of `size` covers the least land,
-        never one that covers a screen point of `avoid` (the territories being acted on)
-        while another corner does not."""
+    ) -> tuple[pygame.Rect, int]:
+        """Where a box of `size` (a panel over the map) goes: inside the view (12 px in),
+        on no territory, name or army badge when such a spot exists (the nearest to a
+        corner), else where it covers the fewest of their pixels, and never over a screen
+        point of `avoid` (the territories being acted on) while another spot is clear of
+        them. Returns the box and how many covered pixels lie under it (0: none)."""
         self._ensure_layer(settle=True)
         assert self._ids is not None
-        key = (
-            size,
-            round(self.pan[0]),
-            round(self.pan[1]),
-            self.zoom,
-            tuple(self.rect),
-            tuple(avoid),
-        )
-        if self._corner_key == key:
-            return pygame.Rect(self._corner)
-        best: tuple[int, pygame.Rect] | None = None
+        key = (size, round(self.pan[0]), round(self.pan[1]), self.zoom, tuple(self.rect))
+        key += (tuple(avoid),)
+        if key in self._spots:
+            box, covered_there = self._spots[key]
+            return pygame.Rect(box), covered_there
         r = self.rect.inflate(-24, -24)
-        blocked = self._ids.size + 1  # more than any land count
-        for anchor in ("bottomleft", "topleft", "bottomright", "topright"):
-            box = pygame.Rect((0, 0), size)
-            setattr(box, anchor, getattr(r, anchor))
-            x0 = max(0, int(box.x - self.rect.x + self.pan[0]))
-            y0 = max(0, int(box.y - self.rect.y + self.pan[1]))
-            x1 = max(x0, int(box.right - self.rect.x + self.pan[0]))
-            y1 = max(y0, int(box.bottom - self.rect.y + self.pan[1]))
-            land = int(np.count_nonzero(self._ids[x0:x1, y0:y1]))
-            margin = box.inflate(2 * self.badge_radius(), 2 * self.badge_radius())
-            land += blocked * sum(1 for p in avoid if margin.collidepoint(p))
-            if best is None or land < best[0]:
-                best = (land, box)
-        assert best is not None
-        self._corner_key, self._corner = key, best[1]
-        return pygame.Rect(best[1])
+        w, h = min(size[0], r.width), min(size[1], r.height)
+        xs = np.unique(np.r_[np.arange(r.left, r.right - w + 1, SPOT_STEP), r.right - w])
+        ys = np.unique(np.r_[np.arange(r.top, r.bottom - h + 1, SPOT_STEP), r.bottom - h])
+        gx, gy = (a.ravel() for a in np.meshgrid(xs, ys, indexing="ij"))
+        sums = self._occupied_sums()
+        lw, lh = sums.shape[0] - 1, sums.shape[1] - 1
+        ox, oy = self.pan[0] - self.rect.x, self.pan[1] - self.rect.y
+        x0 = np.clip(np.round(gx + ox).astype(np.int64), 0, lw)
+        y0 = np.clip(np.round(gy + oy).astype(np.int64), 0, lh)
+        x1 = np.clip(np.round(gx + w + ox).astype(np.int64), 0, lw)
+        y1 = np.clip(np.round(gy + h + oy).astype(np.int64), 0, lh)
+        covered = sums[x1, y1] - sums[x0, y1] - sums[x1, y0] + sums[x0, y0]
+        pad = self.badge_radius()
+        blocked = np.zeros(len(gx), dtype=bool)
+        for ax, ay in avoid:
+            blocked |= (
+                (gx - pad <= ax) & (ax < gx + w + pad) & (gy - pad <= ay) & (ay < gy + h + pad)
+            )
+        # Nearest a corner: the smaller of the distances to a side, then their sum.
+        side_x = np.minimum(gx - r.left, r.right - w - gx)
+        side_y = np.minimum(gy - r.top, r.bottom - h - gy)
+        best = int(np.lexsort((side_x + side_y, np.maximum(side_x, side_y), covered, blocked))[0])
+        box = pygame.Rect(int(gx[best]), int(gy[best]), w, h)
+        if len(self._spots) > 16:
+            self._spots.clear()
+        self._spots[key] = (box, int(covered[best]))
+        return pygame.Rect(box), int(covered[best])
+
+    def _occupied_sums(self) -> npt.NDArray[np.int64]:
+        """Summed-area table of the layer's occupied pixels (land, names, badges)."""
+        if self._occupied is None:
+            assert self._ids is not None
+            taken = self._ids > 0
+            w, h = taken.shape
+            radius = self.badge_radius()
+            boxes = [pygame.Rect(r) for _, r, *_ in self.names]
+            for label in self.labels:
+                x, y = self.to_layer(label)
+                boxes.append(
+                    pygame.Rect(round(x) - radius, round(y) - radius, 2 * radius, 2 * radius)
+                )
+            for box in boxes:
+                box = box.clip(pygame.Rect(0, 0, w, h))
+                taken[box.left : box.right, box.top : box.bottom] = True
+            sums = np.zeros((w + 1, h + 1), dtype=np.int64)
+            sums[1:, 1:] = taken.cumsum(axis=0).cumsum(axis=1)
+            self._occupied = sums
+        return self._occupied
 
     def point_in(self, t: int) -> tuple[int, int] | None:
         """A screen point that hits territory `t`: its label when that does, else a pixel
@@ -362,6 +391,8 @@ class MapView:
         self._layer = pygame.Surface(size)
         self._badges.clear()
         self.names = self._place_names()
+        self._occupied = None
+        self._spots.clear()
 
     def _paint_fills(self) -> None:
         assert self._ids is not None and self._base_rgb is not None and self._layer is not None
