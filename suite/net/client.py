@@ -30,6 +30,8 @@ from suite.net.packs import FileBuffer, PackCache, PackSyncError, Progress, desc
 from suite.net.replays import decode_replay
 
 log = logging.getLogger("suite.net.client")
+RATE_RETRIES = 12
+"""Times one pack request is sent again after `rate_limited` refusals (backing off)."""
 
 
 class ServerError(RuntimeError):
@@ -383,10 +385,23 @@ async def _download_pack(
                 answers[key] = m
 
     async def ask(path: str | None, offset: int) -> P.PackFiles | P.PackChunk:
-        wanted[:] = [(path, offset)]
-        await client.send(P.PackRequest(code=code, path=path, offset=offset))
-        await client.wait(lambda c: (path, offset) in answers, fail_on_error=True)
-        return answers.pop((path, offset))
+        """The answer to one request; a `rate_limited` refusal is waited out and the
+        request sent again (the server's limit is not known here), the server's refusal
+        of the request is a ServerError."""
+        key = (path, offset)
+        wanted[:] = [key]
+        for attempt in range(RATE_RETRIES):
+            since = len(client.errors)
+            await client.send(P.PackRequest(code=code, path=path, offset=offset))
+            await client.wait(partial(_answered_or_refused, answers, key, since))
+            if key in answers:
+                return answers.pop(key)
+            refusal = _refusal(client, since)
+            assert refusal is not None
+            if refusal.code != "rate_limited":
+                raise ServerError(refusal)
+            await asyncio.sleep(min(2.0, 0.05 * 2**attempt))
+        raise PackSyncError("the server keeps refusing: too many requests")
 
     async def listing(page: int) -> P.PackFiles:
         answer = await ask(None, page)
@@ -430,6 +445,20 @@ async def _download_pack(
             return stage.commit()
     finally:
         client.listeners.remove(take)
+
+
+def _answered_or_refused(
+    answers: dict[Any, Any], key: tuple[str | None, int], since: int, client: Client
+) -> bool:
+    return key in answers or _refusal(client, since) is not None
+
+
+def _refusal(client: Client, since: int) -> P.Error | None:
+    """The first error since `since` that refuses a pack request (or rate limits it)."""
+    for error in client.errors[since:]:
+        if error.ref == "pack_request" or error.code == "rate_limited":
+            return error
+    return None
 
 
 def _ready_shown(client: Client, ready: bool) -> bool:

@@ -135,3 +135,25 @@ def test_a_751_file_pack_syncs_through_the_server(tmp_path: Path) -> None:
                 await c.close()
 
     run(main())
+
+
+def test_a_pack_sync_waits_out_the_servers_rate_limit(tmp_path: Path) -> None:
+    """A pack of many small files asks faster than a tight rate limit allows: refusals
+    are waited out, the pack still arrives."""
+    data = tmp_path / "server"
+    count = len(describe(_modded(data / "packs" / "many"))[1])
+    assert count > 10
+
+    async def main() -> None:
+        async with serving(data, rate=20.0, burst=5.0) as server:
+            host = await connect(server, "host")
+            await host.create("tactics", {"players": 2, "pack": "many"})
+            guest = await connect(server, "guest")
+            await guest.join(host.code or "", 1)
+            got = await sync_pack(guest, PackCache(tmp_path / "cache"))
+            assert got is not None and len(describe(got)[1]) == count
+            assert any(e.code == "rate_limited" for e in guest.errors)
+            for c in (host, guest):
+                await c.close()
+
+    run(main())
