@@ -79,7 +79,7 @@ class SyncLimits:
         table = limits()
         kinds = [getattr(table, name) for name in table.__struct_fields__ if name != "pack"]
         return cls(
-            file_bytes=max(kind.max_bytes for kind in kinds),
+            file_bytes=max(int(getattr(kind, "max_bytes", 0)) for kind in kinds),
             pack_bytes=table.pack.max_bytes,
             files=table.pack.max_files,
         )
