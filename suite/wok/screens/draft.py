@@ -31,6 +31,7 @@ from suite.wok.rules.orders import (
     Upgrade,
 )
 from suite.wok.rules.views import Figures, OwnColour, WokView
+from suite.wok.screens.helptext import troop_note
 
 Phase = Literal[
     "bombs", "attacks", "transforms", "troops", "moves", "trades", "aims", "upgrades", "spies"
@@ -419,6 +420,14 @@ class Planner:
             return others
         return []
 
+    def troop_hint(self, kind: str, province: int | None = None) -> str:
+        """Where troops of `kind` fight better, and the province's terrain (I2/I3)."""
+        note = troop_note(self.view.rules, kind) or f"{kind}: no terrain bonus"
+        if province is None or not 0 <= province < len(self.map):
+            return note
+        terrain = self.map[province].terrain
+        return f"{note}; {self.names[province]} is {terrain}" if terrain else note
+
     def no_targets(self, colour: int, phase: Phase, source: int, kind: str = "") -> str | None:
         """Why an order of `phase` (and `kind`) from `source` has no target, or None."""
         if phase not in NEEDS_TARGET or self.targets(colour, phase, source, kind):
@@ -788,7 +797,8 @@ class Planner:
             wood = self.wood_cost(colour, order)
             have = self.me(colour).wood
             note = "" if wood <= have else " (not enough: only what can be paid converts)"
-            return [f"troop upgrades cost {wood} WOOD in all, you have {have}{note}"]
+            lines = [f"troop upgrades cost {wood} WOOD in all, you have {have}{note}"]
+            return [*lines, self.troop_hint(order.target, order.province)]
         if isinstance(order, SetAim):
             fig = self.figures.get(order.province)
             wok = fig.wok if fig is not None else 0

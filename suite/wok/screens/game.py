@@ -30,7 +30,7 @@ from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft, a_noun
-from suite.wok.screens.helptext import tech_label
+from suite.wok.screens.helptext import tech_label, terrain_note
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.legend import Legend, LegendRow, draw_legend, layout_legend, map_area
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
@@ -1023,10 +1023,9 @@ class GameScene(Scene):
                     False,
                 )
             )
-        terrain = v.map.provinces[p].terrain
-        if terrain and v.rules.terrain is not None:
-            favours = v.rules.terrain.favoured_aim.get(terrain, "")
-            lines.append((f"terrain {terrain} (favours {favours})", theme.TEXT_MUTED, False))
+        note = terrain_note(v.rules, v.map.provinces[p].terrain)
+        if note:
+            lines.append((f"terrain {note}", theme.TEXT_MUTED, False))
         if prov.home >= 0:
             protected = v.turn <= v.variant.protect_home_until
             lines.append(

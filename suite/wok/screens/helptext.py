@@ -306,6 +306,49 @@ def _covert(r: RuleSet) -> Section | None:
     return ("Covert operations", lines)
 
 
+def terrain_note(rules: RuleSet, terrain: str) -> str:
+    """What `terrain` changes (I2/I3): "Hills: DEF work +50 %; PIK fight at +0.05 LEV";
+    "" without terrains."""
+    t = rules.terrain
+    if t is None or not terrain:
+        return ""
+    parts = []
+    aim = t.favoured_aim.get(terrain)
+    if aim:
+        parts.append(f"{aim} work +{t.aim_bonus:.0%}")
+    troops = [k for k, home in t.preferred_by.items() if home == terrain]
+    if troops:
+        parts.append(f"{'/'.join(troops)} fight at +{t.bonus_level:g} LEV")
+    return f"{terrain}: {'; '.join(parts) or 'no bonus'}"
+
+
+def troop_note(rules: RuleSet, kind: str) -> str:
+    """Where a troop type fights better (I3): "PIK: +0.05 LEV on Hills"; "" for none."""
+    t = rules.terrain
+    home = t.preferred_by.get(kind) if t is not None else None
+    if t is None or home is None:
+        return ""
+    return f"{kind}: +{t.bonus_level:g} LEV in {home}"
+
+
+def _terrains(r: RuleSet) -> Section | None:
+    t = r.terrain
+    if t is None:
+        return None
+    aims = _joined([f"{k} {t.favoured_aim[k]}" for k in t.kinds if k in t.favoured_aim])
+    troops = _joined([f"{k} in {home}" for k, home in t.preferred_by.items()])
+    return (
+        "Terrains",
+        [
+            f"Every province has a terrain ({', '.join(t.kinds)}); its initial is on the map.",
+            f"Workers make +{t.aim_bonus:.0%} when the terrain favours their aim: {aims}.",
+            f"Troops fight better at home: {troops}. A side's level rises by "
+            f"{t.bonus_level:g} x the share of its fighting troops at home in the battle's "
+            "province (all of them: the full bonus).",
+        ],
+    )
+
+
 def doctrine(rules: RuleSet) -> list[str]:
     """The robots' published doctrine (S16) in words, with the rule set's figures."""
     r = rules.robots
@@ -333,7 +376,7 @@ def help_sections(rules: RuleSet) -> list[Section]:
         "Order of Play; entropy, working and growth need no orders."
     )
     sections: list[Section] = [("A turn", [intro, *turn]), _tech(rules)]
-    for extra in (_trades(rules), _covert(rules)):
+    for extra in (_terrains(rules), _trades(rules), _covert(rules)):
         if extra is not None:
             sections.append(extra)
     sections.append(("The robots' doctrine", doctrine(rules)))

@@ -33,6 +33,7 @@ from suite.wok.screens.draft import (
     moves_all,
     order_text,
     phases_of,
+    troop_pair,
 )
 from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
@@ -264,6 +265,9 @@ class OrderForm:
                 else p.no_targets(self.colour, self.phase, self.source, kind)
             )
             self.message = [(none, theme.ACCENT) if none else (order, theme.TEXT_MUTED)]
+            if self.phase == "troops" and self.kind.value:  # which terrain suits the type
+                target = troop_pair(self.kind.value)[1]
+                self.message.append((p.troop_hint(target, self.source), theme.TEXT_MUTED))
             return
         problem = self.planner.problem(self.colour, self.phase, order)
         if problem and self.phase in HAS_AMOUNT and self.amount == 0 and self.source is not None:
