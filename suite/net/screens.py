@@ -695,8 +695,9 @@ class LobbyScene(Scene):
             y = self._draw_pack(surface, room, x, y, width)
         draw_text(surface, "CHAT", (x, y), size=14, bold=True, colour=theme.TEXT_MUTED)
         y += 24
-        lines = self.session.chat_lines[-CHAT_LINES:]
-        if not lines:
+        room_for = min(CHAT_LINES, (self.chat_rect.top - 6 - y) // 22)  # above the entry
+        lines = self.session.chat_lines[-room_for:] if room_for > 0 else []
+        if not self.session.chat_lines:
             draw_text(
                 surface, "Say hello below (Enter sends).", (x, y), size=15, colour=theme.TEXT_MUTED
             )

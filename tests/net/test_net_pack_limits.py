@@ -291,6 +291,10 @@ def test_the_lobby_shows_a_failed_pack_sync_as_a_message(
             assert "past the limit" in (lobby.pack_problem or "")
             assert any("host's pack could not be loaded" in n for n in h.notices)
             assert h.scene is lobby and lobby.pack_state(lobby.session.room) == "failed"
+            for i in range(10):  # chat lines as the server sends them: the newest that fit
+                lobby.session.client._note(
+                    P.ChatLine(code=CODE, seat=0, name="host", text=f"line {i}", at=0.0)
+                )
             h.frames(2)
             h.screenshot(artifacts / f"net_lobby_pack_failed_{size[0]}x{size[1]}.png")
             asked = len(host.requests)
