@@ -216,15 +216,16 @@ class Client:
             if isinstance(m, P.RoomList):
                 answers.append(m)
 
-        errors = len(self.errors)
+        since = len(self.errors)
         self.listeners.append(take)
         try:
             await self.send(P.ListRooms(game=game))
-            await self.wait(lambda c: bool(answers) or len(c.errors) > errors)
+            await self.wait(lambda c: bool(answers) or _refusal(c, since, "rooms") is not None)
         finally:
             self.listeners.remove(take)
-        if not answers:
-            raise ServerError(self.errors[errors])
+        refusal = _refusal(self, since, "rooms")
+        if not answers and refusal is not None:
+            raise ServerError(refusal)
         return answers[0].rooms[: P.MAX_PUBLIC_ROOMS]
 
     async def join(self, code: str, seat: int | None = None) -> None:
@@ -396,7 +397,7 @@ async def _download_pack(
             await client.wait(partial(_answered_or_refused, answers, key, since))
             if key in answers:
                 return answers.pop(key)
-            refusal = _refusal(client, since)
+            refusal = _refusal(client, since, "pack_request")
             assert refusal is not None
             if refusal.code != "rate_limited":
                 raise ServerError(refusal)
@@ -450,13 +451,14 @@ async def _download_pack(
 def _answered_or_refused(
     answers: dict[Any, Any], key: tuple[str | None, int], since: int, client: Client
 ) -> bool:
-    return key in answers or _refusal(client, since) is not None
+    return key in answers or _refusal(client, since, "pack_request") is not None
 
 
-def _refusal(client: Client, since: int) -> P.Error | None:
-    """The first error since `since` that refuses a pack request (or rate limits it)."""
+def _refusal(client: Client, since: int, ref: str) -> P.Error | None:
+    """The first error since `since` that refuses a request of type `ref` (or rate limits
+    it: a `rate_limited` error names no request); errors about other requests are not."""
     for error in client.errors[since:]:
-        if error.ref == "pack_request" or error.code == "rate_limited":
+        if error.ref == ref or error.code == "rate_limited":
             return error
     return None
 
