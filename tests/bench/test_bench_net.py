@@ -68,7 +68,7 @@ async def _expect(ws: ClientConnection, kind: type[P.Message]) -> P.ServerMessag
 
 async def _room(url: str, index: int) -> list[tuple[ClientConnection, str]]:
     host = await _hello(url, f"h{index}")
-    await host.send(P.encode(P.Create(game=GAME, config={"players": SEATS}, seed=index)))
+    await host.send(P.encode(P.Create(game=GAME, config={"players": SEATS})))
     seated = await _expect(host, P.Seated)
     assert isinstance(seated, P.Seated)
     players = [(host, seated.token)]
@@ -133,7 +133,16 @@ async def _later(think: float, ws: ClientConnection, token: str, m: P.ViewMsg, a
     await _turn(ws, token, m, act)
 
 
+LOOPBACK_LIMITS = """
+# every bench client connects from 127.0.0.1: the per-address caps are raised
+max_connections_per_address = 1000
+max_lobbies_per_address = 1000
+"""
+
+
 def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "serve.toml").write_text(LOOPBACK_LIMITS)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -148,6 +157,8 @@ def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
             "10000",
             "--max-rooms",
             str(ROOMS + 10),
+            "--config",
+            str(data / "serve.toml"),
         ],
         stderr=subprocess.PIPE,
         text=True,
@@ -199,8 +210,40 @@ def _clients(port: int, first: int, count: int, think: float, out: Any) -> None:
     out.put((stats.actions, elapsed, stats.latencies))
 
 
-def _run(data: Path, think: float) -> tuple[float, float, float, int]:
-    """Actions/s, p50 and p99 latency (ms) and how many actions were measured."""
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _actions_so_far(port: int) -> float:
+    """The server's own count of accepted actions (its /metrics page)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as page:
+        text = page.read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("suite_actions_total{")
+    )
+
+
+def _server_cost(proc: subprocess.Popen[str], port: int) -> float:
+    """The server's CPU milliseconds per accepted action over the measuring window."""
+    deadline = time.monotonic() + 60
+    while _actions_so_far(port) == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(WARMUP)
+    cpu0, actions0 = _cpu_seconds(proc.pid), _actions_so_far(port)
+    time.sleep(MEASURE / 2)
+    cpu1, actions1 = _cpu_seconds(proc.pid), _actions_so_far(port)
+    return (cpu1 - cpu0) * 1000 / max(1.0, actions1 - actions0)
+
+
+def _run(data: Path, think: float) -> tuple[float, float, float, int, float]:
+    """Actions/s, p50 and p99 latency (ms), how many actions were measured, and the
+    server's CPU milliseconds per action."""
     proc, port = _start_server(data)
     queue: Any = multiprocessing.get_context("fork").Queue()
     share = [ROOMS // CLIENT_PROCS + (i < ROOMS % CLIENT_PROCS) for i in range(CLIENT_PROCS)]
@@ -214,6 +257,7 @@ def _run(data: Path, think: float) -> tuple[float, float, float, int]:
     try:
         for w in workers:
             w.start()
+        cost = _server_cost(proc, port)
         results = [queue.get(timeout=120) for _ in workers]
         for w in workers:
             w.join(timeout=30)
@@ -225,7 +269,7 @@ def _run(data: Path, think: float) -> tuple[float, float, float, int]:
     rate = sum(n / elapsed for n, elapsed, _ in results)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    return rate, p50, p99, len(lat)
+    return rate, p50, p99, len(lat), cost
 
 
 def test_bench_100_rooms_of_4_bot_clients(tmp_path: Path) -> None:
@@ -233,10 +277,33 @@ def test_bench_100_rooms_of_4_bot_clients(tmp_path: Path) -> None:
     saturated: no thinking, every room always has an action in flight (then latency is
     mostly queueing: rooms / throughput, by Little's law)."""
     for label, think in (("paced", THINK), ("saturated", 0.0)):
-        rate, p50, p99, n = _run(tmp_path / label, think)
+        rate, p50, p99, n, cost = _run(tmp_path / label, think)
         print(
             f"\nnet: {ROOMS} rooms x {SEATS} bot clients ({GAME}, loopback, {label}"
             f"{f', think {think * 1000:.0f} ms' if think else ''}): {rate:.0f} actions/s "
             f"(target 2000), action-to-broadcast p50 {p50:.1f} ms, p99 {p99:.1f} ms "
-            f"(target 25), {n} actions measured"
+            f"(target 25), {n} actions measured, server CPU {cost:.3f} ms per action"
+        )
+
+
+def test_bench_largest_online_configs(tmp_path: Path) -> None:
+    """Issue 20.3: the largest config each game allows online, created by the server
+    (target under 50 ms), and its largest view (limit 64 KiB)."""
+    from suite.core.match import new_game
+    from tests.net.test_net_hardening import LARGEST
+
+    for game, config in sorted(LARGEST.items()):
+        new_game(game, config, 1)  # warm: rules data, caches
+        times = []
+        for seed in range(5):
+            t0 = time.perf_counter()
+            state = new_game(game, config, 2**127 + seed)
+            times.append(time.perf_counter() - t0)
+        largest = max(
+            len(msgspec.json.encode(state.view(seat))) for seat in [None, *range(config["players"])]
+        )
+        print(
+            f"\nnet: largest online {game} config creates in {min(times) * 1000:.1f} ms best, "
+            f"{statistics.median(times) * 1000:.1f} ms median (target 50); "
+            f"largest view {largest / 1024:.1f} KiB (limit 64)"
         )

@@ -89,7 +89,7 @@ def test_the_seed_is_told_only_in_the_finished_matchs_replay(tmp_path: Path) -> 
 LARGEST: dict[str, dict[str, Any]] = {
     "worldwar": {
         "players": 6,
-        "map": "random:60:8",
+        "map": "random:42:8",
         "cards": "increasing",
         "clock": 180,
         "max_turns": 1000,
@@ -97,7 +97,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     },
     "wok": {
         "players": 10,
-        "map": 60,
+        "map": 40,
         "max_turns": 999,
         "names": [f"Player name {i:02d}.." for i in range(10)],
     },
@@ -143,10 +143,10 @@ def _act_first_legal(room: Any, conn: FakeConn) -> None:
 @pytest.mark.parametrize(
     ("game", "config", "words"),
     [
-        ("wok", {"players": 2, "map": 1000}, "map must be 8 to 60"),
-        ("wok", {"players": 2, "map": "999999"}, "map must be 8 to 60"),
+        ("wok", {"players": 2, "map": 1000}, "map must be 8 to 40"),
+        ("wok", {"players": 2, "map": "999999"}, "map must be 8 to 40"),
         ("wok", {"players": 2, "max_turns": 10**9}, "max_turns must be 0 to 999"),
-        ("worldwar", {"players": 2, "map": "random:500:8"}, "map territories must be 12 to 60"),
+        ("worldwar", {"players": 2, "map": "random:500:8"}, "map territories must be 12 to 42"),
         (
             "worldwar",
             {"players": 2, "rules": {"cards": {"increasing": {"copies": 1_000_000}}}},
