@@ -11,7 +11,7 @@ from suite.ui.dialogs import ConfirmScene, MenuScene, PassScene
 from suite.ui.harness import Harness
 from suite.worldwar.screens import open_setup
 from suite.worldwar.screens.game import GameScene
-from suite.worldwar.screens.match import Match, SeatInfo, list_saves
+from suite.worldwar.screens.match import Match, SeatInfo, is_autosave, list_saves
 from suite.worldwar.screens.overlays import HelpScene
 from suite.worldwar.screens.setup import SetupScene
 
@@ -98,7 +98,7 @@ def test_save_from_the_menu_and_resume_from_setup() -> None:
         assert isinstance(menu, MenuScene)
         h.click(menu.buttons[1])  # Save game
         assert h.scene is g
-        saves = [p for p in list_saves() if p.name != "autosave.json"]
+        saves = [p for p in list_saves() if not is_autosave(p)]
         assert len(saves) == 1
         snapshot = g.match.local.state.to_dict()
         h.key(pygame.K_ESCAPE)
@@ -133,10 +133,11 @@ def test_autosave_before_every_human_turn_resumes_equal() -> None:
     from suite.core.rng import Rng
     from suite.worldwar.rules.actions import TurnBegan
     from suite.worldwar.rules.bots import EasyBot
-    from suite.worldwar.screens.match import autosave_path
+    from suite.worldwar.screens.match import new_autosave_path
 
     seats = [SeatInfo("A", 0, "human"), SeatInfo("B", 1, "easy")]
-    session = Match({"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave_path())
+    autosave = new_autosave_path()
+    session = Match({"map": "random:18:4", "cards": "royalty"}, 5, seats, autosave=autosave)
     stand_in, rng = EasyBot(), Rng(1)
     human_turns = 0
     for _ in range(2000):
@@ -150,7 +151,7 @@ def test_autosave_before_every_human_turn_resumes_equal() -> None:
         assert events is not None
         if any(isinstance(e, TurnBegan) and e.seat == 0 for e in events):
             human_turns += 1
-            resumed = Match.load(autosave_path())
+            resumed = Match.load(autosave)
             assert resumed.local.state.to_dict() == session.local.state.to_dict()
             if human_turns == 3:
                 break

@@ -18,6 +18,7 @@ this machine (the server runs its bots), and saves and replays are refused with 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -26,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from suite.core.board import Board
+from suite.core.board import Board, BoardError
 from suite.core.match import Action, Event, GameOver, Legal, Replay, Seat, parse_config
 from suite.core.session import LocalSession, Refusal, Session
 from suite.core.store import SaveError, load_document, save_document
@@ -46,6 +47,10 @@ ONLINE = "online"
 """The kind of a seat played on another machine (a person there, or the server's bot)."""
 ONLINE_NOTE = "an online match is kept by its server: rejoin it from Online"
 AUTOSAVE_GAP = 2.0  # seconds between autosaves while only bots play
+AUTOSAVE_PREFIX = "autosave-"
+AUTOSAVES_KEPT = 5
+"""Autosaves kept (one per match, the newest); older ones are removed as matches start."""
+SEAT_KINDS = ("human", *BOT_KINDS)
 
 
 @dataclass
@@ -106,8 +111,29 @@ def replays_dir() -> Path:
     return user_data_dir() / "worldwar" / "replays"
 
 
-def autosave_path() -> Path:
-    return saves_dir() / "autosave.json"
+def new_autosave_path() -> Path:
+    """A fresh autosave file for a new match (named by the time it starts)."""
+    now = time.time()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f"{now % 1:.3f}"[1:]
+    folder = saves_dir()
+    path = folder / f"{AUTOSAVE_PREFIX}{stamp}.json"
+    count = 1
+    while path.exists():
+        count += 1
+        path = folder / f"{AUTOSAVE_PREFIX}{stamp}-{count}.json"
+    return path
+
+
+def is_autosave(path: Path) -> bool:
+    return path.name.startswith(AUTOSAVE_PREFIX) or path.name == "autosave.json"
+
+
+def prune_autosaves(keep: int = AUTOSAVES_KEPT) -> None:
+    """Remove all but the `keep` newest autosaves (nothing raises: a file that cannot be
+    removed stays)."""
+    for old in [p for p in list_saves() if is_autosave(p)][keep:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 class Match:
@@ -444,21 +470,87 @@ class Match:
 
     @classmethod
     def load(cls, path: Path, *, autosave: Path | None = None) -> Match:
-        """Resume a saved match; SaveError naming the file when it cannot be used."""
+        """Resume a saved match; SaveError naming the file and the problem when it cannot
+        be used. Everything the screens read is checked here: the seats against the
+        replay's players, the statistics' and log's seats, the replay's every action."""
         data = load_document(path, SAVE_KIND)
         try:
             replay = msgspec.convert(data["replay"], type=Replay)
-            seats = [SeatInfo(**s) for s in data["seats"]]
+            if replay.game != GAME:
+                raise ValueError(f"a {replay.game} game, not World War")
+            seats = [_seat(s) for s in _list(data, "seats")]
+            players = replay.config.get("players")
+            if players != len(seats):
+                plural = "" if len(seats) == 1 else "s"
+                raise ValueError(f"it lists {len(seats)} seat{plural} for {players!r} players")
+            n = len(seats)
+            history = [TurnStats(**h) for h in _list(data, "history")]
+            for h in history:
+                if not len(h.territories) == len(h.armies) == n or len(h.cards) not in (0, n):
+                    raise ValueError(f"turn {h.turn}'s statistics are not for {n} players")
+            luck = Luck(**data["luck"])
+            if not len(luck.actual) == len(luck.expected) == n:
+                raise ValueError(f"the dice luck is not for {n} players")
+            log = [LogLine(**line) for line in _list(data, "log")]
+            if any(line.seat is not None and not 0 <= line.seat < n for line in log):
+                raise ValueError("a log line names a seat that does not play")
             match = cls(replay.config, replay.seed, seats, replay=replay)
-            match.history = [TurnStats(**h) for h in data["history"]] or match.history
-            match.luck = Luck(**data["luck"])
-            match.log = [LogLine(**line) for line in data["log"]]
+            match.history = history or match.history
+            match.luck = luck
+            match.log = log
             speed = data.get("speed")
             match.speed = speed if isinstance(speed, int) and not isinstance(speed, bool) else None
-        except (KeyError, TypeError, ValueError, msgspec.ValidationError) as exc:
-            raise SaveError(path, f"not a World War save: {exc}") from exc
+        except SaveError:
+            raise
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            msgspec.ValidationError,
+        ) as exc:
+            raise SaveError(path, f"not a usable World War save: {exc}") from exc
         match.autosave = autosave
         return match
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise ValueError(f"{key!r} is not a list")
+    return value
+
+
+def _seat(data: object) -> SeatInfo:
+    """A saved seat, checked: a name, a colour (a whole number >= 0) and a local kind."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a seat is {type(data).__name__}, not an object")
+    seat = SeatInfo(**data)
+    if not isinstance(seat.name, str) or not seat.name.strip():
+        raise ValueError(f"a seat has no name: {seat.name!r}")
+    if not isinstance(seat.colour, int) or isinstance(seat.colour, bool) or seat.colour < 0:
+        raise ValueError(f"seat {seat.name!r} has colour {seat.colour!r}")
+    if seat.kind not in SEAT_KINDS:
+        raise ValueError(f"seat {seat.name!r} is of unknown kind {seat.kind!r}")
+    return seat
+
+
+def check_save(path: Path) -> tuple[str, str | None]:
+    """What a list of saves shows for `path`, checked by loading it whole: (its summary,
+    None), or ("Cannot resume: <why>", the problem) when it cannot be resumed. Never
+    raises."""
+    try:
+        match = Match.load(path)
+    except SaveError as exc:
+        why = str(exc.__cause__) if exc.__cause__ is not None else exc.problem
+        return f"Cannot resume: {why}", exc.problem
+    except (BoardError, ValueError, OSError) as exc:
+        return f"Cannot resume: {exc}", str(exc)
+    if match.over:
+        return f"Over: {match.summary()}", "that game is already over"
+    label = match.summary()
+    return (f"Autosave: {label}" if is_autosave(path) else label), None
 
 
 def save_summary(path: Path) -> str | None:

@@ -43,11 +43,13 @@ from suite.worldwar.screens.mapview import MapView, hex_colour
 from suite.worldwar.screens.match import (
     Match,
     SeatInfo,
-    autosave_path,
+    check_save,
+    is_autosave,
     list_replays,
     list_saves,
     load_replay,
-    save_summary,
+    new_autosave_path,
+    prune_autosaves,
 )
 
 RULES = default_rules()
@@ -106,9 +108,11 @@ def file_menu(
     files: list[Path],
     on_pick: Callable[[Path], object],
     describe: Callable[[Path], str | None] = lambda path: None,
+    explain: Callable[[Path], str | None] = lambda path: None,
 ) -> MenuScene:
     """A menu of up to MAX_FILES files (what `describe` says of each, else its name, and
-    the date; the tooltip is the full path) and Cancel; picking one runs `on_pick(path)`."""
+    the date; the tooltip is what `explain` says, else the full path) and Cancel; picking
+    one runs `on_pick(path)`."""
     actions: list[tuple[str, str, Callable[[], object]]] = []
     for path in files[:MAX_FILES]:
         when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
@@ -116,7 +120,9 @@ def file_menu(
         stamp = f"   ({when})"
         room = FILE_MENU_WIDTH - 24 - theme.font(15, True).size(stamp)[0]
         label = fit_text(what, 15, room, True) + stamp
-        actions.append((label, str(path), functools.partial(on_pick, path)))
+        tip = explain(path)
+        tip = f"{path}: {tip}" if tip else str(path)
+        actions.append((label, tip, functools.partial(on_pick, path)))
     actions.append(("Cancel", "Back to the set-up (Esc)", lambda: None))
     return MenuScene(app, title, actions, width=FILE_MENU_WIDTH, font_size=15)
 
@@ -468,12 +474,13 @@ class SetupScene(Scene):
             seed = secrets.randbelow(10**9)
         seats = [row.seat() for row in self.rows]
         try:
-            match = Match(self.config(), seed, seats, autosave=autosave_path())
+            match = Match(self.config(), seed, seats, autosave=new_autosave_path())
         except (BoardError, ConfigError, OSError) as exc:
             self.app.notify(f"Cannot start: {exc}", 6.0)
             return None
         match.speed = self.speed.index
         match.save_autosave()
+        prune_autosaves()
         return self._open(match)
 
     def _open(self, match: Match) -> GameScene:
@@ -485,11 +492,24 @@ class SetupScene(Scene):
         return scene
 
     def resume(self) -> None:
-        saves = list_saves()
+        saves = list_saves()[:MAX_FILES]
         if not saves:
             self.app.notify("No saved games yet (games are autosaved every turn)")
             return
-        self.app.push(file_menu(self.app, "Resume a game", saves, self.load, save_summary))
+        # Every save is loaded whole before it is listed: one that cannot be resumed says
+        # why instead of failing (or crashing) once picked.
+        checked = {path: check_save(path) for path in saves}
+        saves.sort(key=lambda p: checked[p][1] is not None)  # usable ones first (stable)
+        self.app.push(
+            file_menu(
+                self.app,
+                "Resume a game",
+                saves,
+                self.load,
+                lambda p: checked[p][0],
+                lambda p: checked[p][1],
+            )
+        )
 
     def replays(self) -> None:
         files = list_replays()
@@ -509,8 +529,10 @@ class SetupScene(Scene):
         return scene
 
     def load(self, path: Path) -> GameScene | None:
+        """Resume the save at `path`; an autosave goes on in its own file, another save
+        gets a new autosave."""
         try:
-            match = Match.load(path, autosave=autosave_path())
+            match = Match.load(path, autosave=path if is_autosave(path) else new_autosave_path())
         except (SaveError, BoardError, ConfigError, OSError) as exc:
             self.app.notify(f"Cannot resume: {exc}", 6.0)
             return None
