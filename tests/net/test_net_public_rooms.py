@@ -146,6 +146,18 @@ def test_a_room_filled_meanwhile_and_an_unreachable_server_show_messages(
         assert any("seat" in n for n in h.notices), h.notices
         h.frames(2)
         h.screenshot(artifacts / "net_public_rooms_empty.png")
+        war = RemoteSession.connect(url, "wes")
+        try:
+            war.create("worldwar", {"players": 2}, public=True)
+            h.click(rooms.refresh_button)
+            assert [r.code for r in rooms.rooms] == [war.code]
+            while rooms.game.value != "tactics":  # the game filter asks the server again
+                h.click(rooms.game)
+            assert not rooms.rooms and rooms.problem is None
+            h.click(rooms.game)  # World War
+            assert [r.code for r in rooms.rooms] == [war.code]
+        finally:
+            war.close()
         h.key(pygame.K_ESCAPE)
         assert h.app.stack[-1] is online
         h.click(online.address_entry)  # type: ignore[arg-type]
