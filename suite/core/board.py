@@ -12,6 +12,7 @@ Loaders: `Board.from_json` / `load_json` (a dict or file), `load_tmx` in
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from typing import Any, TypeVar
 
 Point = tuple[float, float]
 T = TypeVar("T")
+MAX_COORD = 10_000_000.0
+"""Shapes and label points are pixels: a coordinate past this (or not finite) is refused."""
 
 
 class BoardError(ValueError):
@@ -60,7 +63,8 @@ class Board:
 
     Invariants (checked by `validate`, which the constructor calls): ids are unique,
     every edge goes to a known node and exists in both directions, no self-loops,
-    every node's region exists, and the board is connected (land plus sea lanes).
+    every node's region exists, every coordinate of a shape or label is a finite number
+    within MAX_COORD, and the board is connected (land plus sea lanes).
     """
 
     def __init__(
@@ -96,6 +100,7 @@ class Board:
         """Raise BoardError on the first problem found (see the class invariants)."""
         src = self.source
         for node in self.nodes.values():
+            check_coords(node, src)
             if node.region not in self.regions:
                 raise BoardError(f"node {node.id!r} has unknown region {node.region!r}", src)
             for kind, edges in (("neighbour", node.neighbours), ("sea lane", node.sea_lanes)):
@@ -250,6 +255,21 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.name!r}, {len(self.nodes)} nodes, {len(self.regions)} regions)"
+
+
+def check_coords(node: Node, source: str | None) -> None:
+    """BoardError naming the node when a coordinate of its shape or label is not a finite
+    number within MAX_COORD (a NaN or an infinity would crash whatever draws the board)."""
+    points = [("label", node.label)] if node.label is not None else []
+    points += [(f"polygon point {k + 1}", p) for k, p in enumerate(node.polygon)]
+    for what, (x, y) in points:
+        for value in (x, y):
+            if not (isinstance(value, float | int) and math.isfinite(value)):
+                raise BoardError(f"node {node.id!r}: {what} ({x!r}, {y!r}) is not finite", source)
+            if abs(value) > MAX_COORD:
+                raise BoardError(
+                    f"node {node.id!r}: {what} ({x!r}, {y!r}) lies past {MAX_COORD:g}", source
+                )
 
 
 def _check_unique(ids: Sequence[str], what: str, source: str | None) -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from suite.core.board import Board, BoardError, Node, Point, Region
+from suite.core.board import Board, BoardError, Node, Point, Region, check_coords
 from suite.core.geometry import shared_edges
 
 REGIONS_LAYER = "regions"
@@ -159,6 +159,8 @@ def _node_from(props: dict[str, Any], obj: Any, src: str) -> tuple[Node, bool]:
         except (KeyError, TypeError, ValueError) as exc:
             raise BoardError(f"{where} ({nid!r}) needs numeric label_x and label_y", src) from exc
     extra = {k: v for k, v in props.items() if k not in _NODE_KEYS}
+    # Checked before anything derives borders from the shape (the Board checks again).
+    check_coords(Node(f"{nid} ({_describe_obj(obj)})", "", "", polygon=polygon, label=label), src)
     node = Node(
         id=nid,
         name=str(props.get("name") or obj.name or nid),
