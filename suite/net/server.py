@@ -4,9 +4,16 @@
 connection has a token-bucket rate limit and a bounded send queue drained by its own
 writer task: a client whose queue fills up is dropped (its seat is held; it may rejoin),
 so a slow client never stalls the others. Websocket pings keep connections alive.
-``GET /healthz`` answers ``ok`` without a websocket. SIGTERM (or `stop()`) closes every
-connection and the store cleanly. On start, every unfinished room in the store is rebuilt
-by replaying its log, and its players rejoin with their seat tokens.
+
+Nothing a client sends is trusted: the server draws every seed itself (`draw_seed`, 128
+bits), bounds each config before an engine sees it (`suite.net.configs`), caps unstarted
+rooms per connection and per address and connections per address, and answers every bad
+message with an `error` (nothing raises out of `receive`). ``GET /healthz`` answers
+``ok``, ``GET /metrics`` gives Prometheus metrics. One server holds a data folder at a
+time (`suite.net.datalock`). SIGTERM (or `stop()`) closes every connection within
+`close_timeout` and the store cleanly. On start, old finished matches are pruned and
+every unfinished room is rebuilt by replaying its log; its players rejoin with their
+seat tokens.
 """
 
 from __future__ import annotations

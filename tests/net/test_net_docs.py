@@ -19,3 +19,11 @@ def test_protocol_doc_example_runs(server: MatchServer) -> None:  # noqa: F811
     exec(compile(code, str(DOC), "exec"), {"__name__": "doc_example"})
     (room,) = server.rooms.values()
     assert room.phase == "playing" and [s.kind for s in room.seats] == ["human", "bot", "bot"]
+
+
+def test_hosting_doc_lists_every_setting() -> None:
+    from suite.net.settings import Settings
+
+    hosting = (DOC.parent / "hosting.md").read_text(encoding="utf-8")
+    missing = [name for name in Settings.__struct_fields__ if f"`{name}`" not in hosting]
+    assert not missing, f"docs/hosting.md does not list {missing}"
