@@ -195,7 +195,7 @@ class Room:
         self.public = False
         """Whether `rooms` requests list the room while it is a lobby."""
         self.public_kinds: frozenset[str] | None = self.spec.public_actions
-        self.bot_rng = Rng(secrets.randbits(63))
+        self.bot_rng = Rng(secrets.randbits(128))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
 
