@@ -413,6 +413,9 @@ class Variant(_Table, frozen=True, kw_only=True):
     robots: int = 0
     rips_to_win: int = 0  # 0: last standing wins
     nap_until: tuple[int, ...] = ()
+    summary: str = ""
+    """One line for the set-up: what playing this variant means (no figures: the set-up
+    adds them from the fields above)."""
 
 
 class RuleSet(_Table, frozen=True, kw_only=True):
@@ -450,6 +453,8 @@ class RuleSet(_Table, frozen=True, kw_only=True):
     covert: Covert | None = None
     source: str = ""
     """The rules file's name (set when read)."""
+    summary: str = ""
+    """One line for the set-up: what this rule set changes."""
 
     def attacks_allowed(self, tech: int) -> int:
         """S3: attacks per turn = min(max, base + per_tech * tech); WoK IV: base + the

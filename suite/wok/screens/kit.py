@@ -41,7 +41,7 @@ def px(n: float) -> int:
 class ZButton(Button):
     """A `Button` whose label zooms with the interface. After a press its tooltip stays
     hidden until the pointer leaves the button: it would cover what the click just made
-    (the new order line under "Add order")."""
+    (the new order line under "Add order"). A disabled button keeps its (why-not) tooltip."""
 
     hushed = False
 
@@ -49,7 +49,7 @@ class ZButton(Button):
         if event.type == pygame.MOUSEMOTION and not self.rect.collidepoint(event.pos):
             self.hushed = False
         elif event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos):
-            self.hushed = True
+            self.hushed = self.enabled  # a disabled button's tooltip says why: keep it
         return super().handle_event(event)
 
     def draw_tooltip(self, surface: pygame.Surface) -> None:

@@ -59,6 +59,18 @@ class SaveDoc(msgspec.Struct):
     clock: str = "none"
 
 
+def save_summary(path: Path) -> tuple[dict[str, Any], int, int]:
+    """A save's config, number of players and turn, read without replaying it (the last
+    turn any seat's history recorded; 1 before one was); SaveError when unreadable."""
+    data = load_document(path, SAVE_KIND)
+    try:
+        doc = msgspec.convert(data, SaveDoc, strict=False)
+    except msgspec.ValidationError as exc:
+        raise SaveError(path, f"not a WoK save: {exc}") from exc
+    turns = [points[-1].turn for points in doc.history.values() if points]
+    return dict(doc.replay.config), len(doc.seats), max(turns, default=1)
+
+
 def saves_dir() -> Path:
     return user_data_dir() / "wok" / "saves"
 

@@ -12,6 +12,7 @@ the saves and the autosave can be resumed and saved replays watched from here.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,15 @@ from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.rules.views import WokSpectatorView
 from suite.wok.screens.kit import Stepper, TextField, ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, colour_of
-from suite.wok.screens.match import HUMAN, SeatPlan, WokMatch, autosave_path, replays_dir, saves_dir
+from suite.wok.screens.match import (
+    HUMAN,
+    SeatPlan,
+    WokMatch,
+    autosave_path,
+    replays_dir,
+    save_summary,
+    saves_dir,
+)
 from suite.wok.screens.overlays import MenuScene
 
 GENERATED = "generated"
@@ -173,6 +182,7 @@ class SetupScene(Scene):
             counts = list(range(2, top + 1))
         keep = self.players.value or str(counts[-1] if self.map.value == "trial" else counts[0])
         self.players.set_choices([str(n) for n in counts], keep)
+        self._player_limits(var, counts)
         n = int(self.players.value)
         old = [s.value for s in self.seat_kinds]
         self.seat_kinds = [
@@ -201,6 +211,39 @@ class SetupScene(Scene):
             self.clock.value,
         )
         self.on_resize(self.app.size)
+
+    def _player_limits(self, var: Any, counts: list[int]) -> None:
+        """The Players arrows stop at the ends (no wrapping round) and their tooltips say
+        why there are no more or fewer players: the variant, the map's start provinces or
+        the game's range."""
+        low, high = game_spec("wok").players
+        at = self.players.index
+        name = self.variant.value.capitalize()
+        if var.seats:
+            more = fewer = f"{name} is for {var.seats} players"
+        elif self.map.value in SHIPPED:
+            title = MAP_TITLES.get(self.map.value, self.map.value)
+            more = (
+                f"{title} has start provinces for {counts[-1]} players: pick a bigger map, "
+                "or Generated, for more"
+            )
+            fewer = f"WoK needs at least {low} players"
+        else:
+            more, fewer = f"WoK takes at most {high} players", f"WoK needs at least {low} players"
+        last = len(self.players.choices) - 1
+        self.players.right.enabled = at < last
+        self.players.right.tooltip = "One more player" if at < last else more
+        self.players.left.enabled = at > 0
+        self.players.left.tooltip = "One player fewer" if at > 0 else fewer
+
+    def summaries(self) -> list[str]:
+        """One line each on what the rule set and the variant change (rules data)."""
+        rules = self.rules()
+        var = self.variant_rules()
+        return [
+            f"{rules.title}: {rules.summary}" if rules.summary else "",
+            f"{self.variant.value.capitalize()}: {var.summary}" if var.summary else "",
+        ]
 
     @staticmethod
     def _kind_title(kind: str) -> str:
@@ -316,9 +359,30 @@ class SetupScene(Scene):
         if not files:
             self.app.notify("No saved games yet")
             return
-        self.app.push(
-            MenuScene(self.app, "Resume a game", [(p.stem, str(p), self._loader(p)) for p in files])
-        )
+        items = [(self._save_label(p), str(p), self._loader(p)) for p in files]
+        widest = max(theme.font(15).size(text)[0] for text, _, _ in items) + 40
+        width = max(300, min(widest, 640))  # a long line is cut with "..." past that
+        self.app.push(MenuScene(self.app, "Resume a game", items, width=width, font_size=15))
+
+    @staticmethod
+    def _save_label(path: Path) -> str:
+        """ "Trial, 2 players, turn 7 - 27 Nov 04:12" (the autosave says so first)."""
+        when = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+        try:
+            config, players, turn = save_summary(path)
+        except SaveError:
+            return f"{path.stem} (unreadable) - {when}"
+        chosen = config.get("map")
+        if isinstance(chosen, int):
+            where = f"Generated ({chosen})"
+        elif isinstance(chosen, str) and chosen in SHIPPED:
+            where = MAP_TITLES.get(chosen, chosen)
+        else:
+            where = Path(str(chosen)).stem if chosen else "map"
+        rules = config.get("ruleset", DEFAULT_RULESET)
+        title = load_ruleset(rules).title if rules in known_rulesets() else str(rules)
+        auto = "Autosave: " if path == autosave_path() else ""
+        return f"{auto}{title}, {where}, {players} players, turn {turn} - {when}"
 
     def _loader(self, path: Path) -> Callable[[], None]:
         return lambda: self.load(path)
@@ -398,7 +462,16 @@ class SetupScene(Scene):
             field.layout(pygame.Rect(sx + px(20), y, box - px(26), tall))
             stepper.layout(pygame.Rect(sx + box, y, sw - box, tall))
         by = self.card.bottom - px(62)
-        top = self._last_y + px(44)
+        self._summary_y = self._last_y + px(40)
+        room = col - 10
+        self._summary_lines = [
+            part for text in self.summaries() for part in wrap_text(text, px(13), room) if text
+        ]
+        top = self._summary_y + px(17) * len(self._summary_lines) + px(6)
+        # where the map preview would shrink away, the lines go to the right column
+        self._summary_right = by - px(30) - top < px(80)
+        if self._summary_right:
+            top = self._summary_y
         self.preview_rect = pygame.Rect(left, top, col - 10, max(40, by - px(30) - top))
         if self.preview is not None:
             self.preview.set_rect(self.preview_rect)
@@ -461,6 +534,30 @@ class SetupScene(Scene):
         for widget in self.widgets():
             widget.update(dt)
 
+    def notes(self) -> list[str]:
+        """The right column's lines under the players: the rule set's and variant's lines
+        when the left column has no room for them, then how the variant is won."""
+        var = self.variant_rules()
+        rules = self.rules()
+        notes = [s for s in self.summaries() if s] if self._summary_right else []
+        if not var.rips_to_win:
+            notes.append("last one standing wins; a unanimous vote ends the game")
+        if var.alliances:
+            n = rules.end.alliance_min_players
+            notes.append(f"{n}+ players: two colours may ally and win together")
+        if var.nap_until:
+            naps = ", ".join(
+                f"{a}-{a} to turn {t}" for a, t in zip("ABC", var.nap_until, strict=False)
+            )
+            notes.append(f"automatic NAPs: {naps}")
+        if var.robots:
+            notes.append(f"+ {var.robots} robots (published doctrine, see F1 in the game)")
+        if var.colours_per_seat > 1:
+            notes.append(f"each player gives orders for {var.colours_per_seat} colours")
+        if var.rips_to_win:
+            notes.append(f"first to {var.rips_to_win} RIPs wins")
+        return notes
+
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
         draw_panel(surface, self.card, border=theme.ACCENT, alpha=245)
@@ -486,24 +583,7 @@ class SetupScene(Scene):
         for i, stepper in enumerate(self.seat_kinds):
             dot = (sx + px(8), stepper.rect.centery)
             pygame.draw.circle(surface, colour_of(i * var.colours_per_seat), dot, px(7))
-        rules = self.rules()
-        notes = []
-        if not var.rips_to_win:
-            notes.append("last one standing wins; a unanimous vote ends the game")
-        if var.alliances:
-            n = rules.end.alliance_min_players
-            notes.append(f"{n}+ players: two colours may ally and win together")
-        if var.nap_until:
-            naps = ", ".join(
-                f"{a}-{a} to turn {t}" for a, t in zip("ABC", var.nap_until, strict=False)
-            )
-            notes.append(f"automatic NAPs: {naps}")
-        if var.robots:
-            notes.append(f"+ {var.robots} robots (published doctrine, see F1 in the game)")
-        if var.colours_per_seat > 1:
-            notes.append(f"each player gives orders for {var.colours_per_seat} colours")
-        if var.rips_to_win:
-            notes.append(f"first to {var.rips_to_win} RIPs wins")
+        notes = self.notes()
         y = self.seat_kinds[-1].rect.bottom + 10 if self.seat_kinds else self.card.y + 80
         room = self.card.right - sx - 24
         lines = [part for note in notes for part in wrap_text(note, px(13), room)]
@@ -520,6 +600,16 @@ class SetupScene(Scene):
                 size=14,
                 colour=theme.DANGER,
                 width=self.card.width - 48,
+            )
+        for i, text in enumerate([] if self._summary_right else self._summary_lines):
+            y = self._summary_y + i * px(17)
+            label(
+                surface,
+                text,
+                (left, y),
+                size=13,
+                colour=theme.TEXT_MUTED,
+                width=self.preview_rect.width,
             )
         self.update_preview()
         if self.preview is not None and self.preview_rect.height >= px(80):
