@@ -282,6 +282,8 @@ class Room(Message, frozen=True, tag="room"):
     host_seat: int | None
     spectators: int
     pack: PackRef | None = None
+    public: bool = False
+    """Whether the server lists the room in `rooms` answers while it is a lobby."""
 
 
 class ViewMsg(Message, frozen=True, tag="view"):

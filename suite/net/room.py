@@ -785,6 +785,7 @@ class Room:
                 host_seat=self.host_seat,
                 spectators=len(self.spectators),
                 pack=self.pack,
+                public=self.public,
             )
         )
 
