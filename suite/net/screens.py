@@ -28,6 +28,7 @@ from pygame_gui.elements import UITextEntryLine
 from suite.core.match import GAME_OVER, registered_games
 from suite.net import protocol as P
 from suite.net.client import ServerError
+from suite.net.datalock import DataFolderBusy
 from suite.net.packs import PackSyncError, client_cache_dir
 from suite.net.server import MatchServer, Settings
 from suite.net.session import RemoteSession
@@ -60,12 +61,27 @@ class LocalServer:
             from suite.paths import user_data_dir
 
             data = user_data_dir() / "server-local"
+        self.server = self._claim(data, port)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        settings = Settings(host="127.0.0.1", port=port, data=data)
-        self.server = MatchServer(settings)
-        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(15)
+        try:
+            asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(15)
+        except BaseException:
+            self.stop()
+            raise
+
+    @staticmethod
+    def _claim(data: Path, port: int) -> MatchServer:
+        """A server on `data`, or on `data-2`, `data-3`... when another copy of the suite
+        on this machine hosts from it (one server per data folder)."""
+        for n in range(1, 10):
+            folder = data if n == 1 else data.with_name(f"{data.name}-{n}")
+            try:
+                return MatchServer(Settings(host="127.0.0.1", port=port, data=folder))
+            except DataFolderBusy:
+                continue
+        raise OSError(f"every local server folder beside {data} is in use")
 
     @property
     def url(self) -> str:

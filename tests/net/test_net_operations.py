@@ -228,3 +228,18 @@ def test_serve_refuses_a_bad_config_file_on_the_command_line(
     config.write_text("rate = -3\n")
     assert main(["serve", "--config", str(config), "--data", str(tmp_path)]) == 2
     assert f"error: {config}: rate: expected `float` > 0.0, not -3" in capsys.readouterr().err
+
+
+def test_a_second_copy_of_the_suite_hosts_from_a_folder_of_its_own(tmp_path: Path) -> None:
+    from suite.net.screens import LocalServer
+
+    first = LocalServer(tmp_path / "server-local")
+    try:
+        second = LocalServer(tmp_path / "server-local")
+        try:
+            assert second.server.data == tmp_path / "server-local-2"
+            assert first.url != second.url
+        finally:
+            second.stop()
+    finally:
+        first.stop()
