@@ -3,8 +3,8 @@
 - `RandomBot` ("random"): a uniformly drawn action kind, then a uniform action of it.
 - `AggressiveBot` ("aggressive", the benchmark policy of the issue): places one army at a
   time on random border territories, attacks to the end from any territory into any
-  enemy neighbour holding fewer armies until none is left, moves all but one army into
-  each conquest, turns in whenever it can and makes no free move.
+  enemy neighbour holding fewer armies until none is left, moves all it may into each
+  conquest, turns in whenever it can and makes no free move.
 - `EasyBot` ("easy", greedy): all armies on its strongest border, attacks to the end
   whenever it outnumbers the defender by two, the biggest army it outnumbers two to one
   first (a beaten opponent, holding at most `FINISH` territories, whenever it outnumbers
@@ -13,7 +13,9 @@
   borders, card timing (one conquest a turn for the card) and fortifying the border; it
   finishes a beaten opponent first when the odds favour it.
 
-Bots see the match's own rules in their view (dice limits for the odds, set values).
+Bots see the match's own rules in their view and read every rule from there, never a
+number of their own: dice limits for the odds, the armies that stay behind on an attacking
+or fortifying territory, set values.
 """
 
 from __future__ import annotations
@@ -122,17 +124,19 @@ class RandomBot:
 
 
 def _favourable(view: View, seat: int) -> list[tuple[int, int]]:
-    """(source, target) pairs where the source holds more armies than the target."""
+    """(source, target) pairs where the source can attack and holds more armies than the
+    target."""
     return list(zip(*_favourable_lists(view, seat), strict=True))
 
 
 def _favourable_lists(view: View, seat: int) -> tuple[list[int], list[int]]:
     """`_favourable` as a list of sources and a list of targets, pair by pair."""
     owner, armies, adj = view.owner, view.armies, view.map.neighbours
+    stay = view.rules.stay_behind
     sources: list[int] = []
     targets: list[int] = []
     for s, a in enumerate(armies):
-        if a > 1 and owner[s] == seat:
+        if a > stay and owner[s] == seat:
             for t in adj[s]:
                 if armies[t] < a and owner[t] != seat:
                     sources.append(s)
@@ -165,8 +169,9 @@ class AggressiveBot:
             # (plain loops: the lists are short and this runs before nearly every attack).
             turn = view.turn
             owner, armies = view.owner, view.armies
+            stay = view.rules.stay_behind
             s, t = self._last_source, self._last_target
-            if self._last_seat != seat or self._last_turn != turn or armies[s] != 1:
+            if self._last_seat != seat or self._last_turn != turn or armies[s] != stay:
                 sources, targets = _favourable_lists(view, seat)
             else:
                 sources, targets = [], []
@@ -178,13 +183,13 @@ class AggressiveBot:
                         targets.append(dst)
                 if owner[t] == seat:
                     a = armies[t]
-                    if a > 1:
+                    if a > stay:
                         for x in view.map.neighbours[t]:
                             if owner[x] != seat and armies[x] < a:
                                 sources.append(t)
                                 targets.append(x)
                 else:
-                    d = max(1, armies[t])
+                    d = max(stay, armies[t])
                     for x in view.map.neighbours[t]:
                         if owner[x] == seat and armies[x] > d:
                             sources.append(x)
@@ -250,8 +255,9 @@ class EasyBot:
             beaten = _beaten(view, seat)
             best_kill = 0
             best_key = (False, 0)
+            stay = view.rules.stay_behind
             for s in range(len(owner)):
-                if owner[s] != seat or armies[s] < 2:
+                if owner[s] != seat or armies[s] <= stay:
                     continue
                 for t in adj[s]:
                     gap = armies[s] - armies[t]
@@ -259,7 +265,7 @@ class EasyBot:
                         continue
                     if owner[t] in beaten and gap > best_kill:
                         best_kill, best_pair = gap, (s, t)
-                    elif not best_kill and armies[s] >= 3 and gap > 1:
+                    elif not best_kill and armies[s] > stay + 1 and gap > 1:
                         # The biggest enemy army it outnumbers two to one, else the
                         # biggest margin: a strong stack crushes armies, not just land.
                         crush = armies[s] >= 2 * armies[t]
@@ -342,9 +348,10 @@ class HardBot:
         owner, armies, adj = view.owner, view.armies, view.map.neighbours
         values = self._values(view, seat)
         odds = _odds(view.rules)
+        stay = view.rules.stay_behind
         best = (-1.0, -1, -1)
         for s in range(len(owner)) if source is None else (source,):
-            if owner[s] != seat:
+            if owner[s] != seat or armies[s] + extra <= stay:
                 continue
             for t in adj[s]:
                 if owner[t] == seat:
@@ -449,12 +456,13 @@ class HardBot:
                         nxt.append(x)
             frontier = nxt
         best: tuple[int, int, int] | None = None
+        stay = view.rules.stay_behind
         for s in range(n):
-            if owner[s] != seat or armies[s] < 2 or dist[s] <= 0:
+            if owner[s] != seat or armies[s] <= stay or dist[s] <= 0:
                 continue
             for t in adj[s]:
                 if owner[t] == seat and 0 <= dist[t] < dist[s]:
-                    key = (armies[s] - 1, s, t)
+                    key = (armies[s] - stay, s, t)
                     if best is None or key[0] > best[0]:
                         best = key
         if best is None:

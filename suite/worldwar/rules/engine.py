@@ -3,9 +3,11 @@
 Phases (``phase``): "setup" (players place their starting armies a few at a time, or all
 at once by `AutoPlace` or the config's `auto_place`, RULINGS R13),
 "place" (reinforcements, with card turn-ins at the start of the turn), "cards" (a
-turn-in right after an elimination), "attack", "defend" (only when defenders choose
-their dice), "occupy" (the move into a conquered territory), "fortify" (the single free
-move) and "over". Every rule number comes from the rules data (`data.RuleSet`).
+turn-in right after an elimination, or at the start of a turn that has nothing to place
+while the hand holds a set; with no set such a turn starts at "attack"), "attack",
+"defend" (only when defenders choose their dice), "occupy" (the move into a conquered
+territory), "fortify" (the single free move) and "over". Every rule number comes from
+the rules data (`data.RuleSet`).
 
 Territories are integer-indexed internally (`topology.Topology`); owners and armies are
 plain lists. `apply` validates the seat's and the action's types, then the whole action
@@ -707,6 +709,10 @@ class WorldWarState:
         self.mid_turn = False
         self.conquered = False
         self.pending = None
+        if total == 0:
+            # Nothing to place (a match's rules may give no minimum): the turn moves on,
+            # through the choice of a set when the hand holds one.
+            self.phase = "cards" if self._sets_on_offer(seat) else "attack"
         return [A.TurnBegan(seat, self.turn, total, base, held)]
 
     def _do_turn_in(self, seat: Seat, a: A.TurnIn) -> list[Event]:
