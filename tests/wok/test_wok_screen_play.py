@@ -29,6 +29,7 @@ from suite.wok.screens.match import SeatPlan, WokMatch
 from suite.wok.screens.replay import ReplayScene
 from suite.wok.screens.report import PAGES, GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
+from suite.wok.screens.timer import TimedConfirm
 
 MAX_TURNS = 40
 
@@ -225,6 +226,9 @@ def test_a_two_player_skirmish_to_the_end_against_a_bot(artifacts: Path) -> None
                 h.key(pygame.K_m)
                 h.key(pygame.K_RETURN)
             h.key(pygame.K_r, frames=4)
+            if isinstance(h.scene, TimedConfirm):  # everything sent out: "Risky orders"
+                assert h.scene.question == "Risky orders"
+                h.key(pygame.K_RETURN, frames=4)  # Ready anyway
             turns += 1
         assert isinstance(h.scene, GameOverScene), f"no end after {turns} turns"
         outcome = scene.match.session.outcome()

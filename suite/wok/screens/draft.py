@@ -211,6 +211,14 @@ class Draft:
     def remove(self, colour: int, phase: Phase, index: int) -> Order:
         return self.of(colour, phase).pop(index)
 
+    def with_order(self, colour: int, phase: Phase, order: Order) -> Draft:
+        """A copy with `order` added (this draft is left as it is)."""
+        copy = Draft(
+            {c: {p: list(v) for p, v in phases.items()} for c, phases in self.orders.items()}
+        )
+        copy.add(colour, phase, order)
+        return copy
+
     def order_set(self, colour: int) -> OrderSet:
         phases = self.orders.get(colour, {})
         return OrderSet(colour, **{p: tuple(phases.get(p, ())) for p in PHASES})  # type: ignore[arg-type]

@@ -29,7 +29,15 @@ from suite.ui.widgets import Button, draw_panel
 from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
 from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
 from suite.wok.rules.views import OwnColour, ProvinceView, WokView
-from suite.wok.screens.draft import NEEDS_SOURCE, NEEDS_TARGET, NOUNS, TITLES, Draft, a_noun
+from suite.wok.screens.draft import (
+    NEEDS_SOURCE,
+    NEEDS_TARGET,
+    NOUNS,
+    TITLES,
+    Draft,
+    Planner,
+    a_noun,
+)
 from suite.wok.screens.helptext import tech_label, terrain_note
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.legend import Legend, LegendRow, draw_legend, layout_legend, map_area
@@ -37,8 +45,10 @@ from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
+from suite.wok.screens.risks import draft_risks
 from suite.wok.screens.timer import KeepsTime, Now, TimedConfirm, TurnTimer
 
+RISKS_SHOWN = 4  # lines of risks the Ready question lists
 TOP = 34
 DRAG_PIXELS = 6
 TYPED = ("PIK", "ARC", "KNI", "CAT")  # Intermediate's upgraded troops, shown when present
@@ -221,7 +231,30 @@ class GameScene(Scene):
         return True
 
     def ready(self) -> None:
-        """Send the draft and lock it (the turn runs when every seat is ready)."""
+        """Send the draft and lock it (the turn runs when every seat is ready); a risky
+        draft (`risks.draft_risks`) asks first."""
+        if self.seat is None or not self.view.may_submit:
+            return
+        draft = self.drafts[self.seat]
+        plan = Planner(self.view, draft)
+        risks = [r for colour in sorted(draft.orders) for r in draft_risks(plan, colour)]
+        if risks:
+            shown = risks[:RISKS_SHOWN] + (["..."] if len(risks) > RISKS_SHOWN else [])
+            self.push(
+                TimedConfirm(
+                    self.app,
+                    "Risky orders",
+                    "; ".join(shown).capitalize() + ".",
+                    "Ready anyway",
+                    self.send_ready,
+                    cancel_label="Back to orders",
+                )
+            )
+            return
+        self.send_ready()
+
+    def send_ready(self) -> None:
+        """Send the draft as it is and lock it."""
         if self.seat is None or not self.view.may_submit:
             return
         draft = self.drafts[self.seat]

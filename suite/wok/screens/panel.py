@@ -37,6 +37,7 @@ from suite.wok.screens.draft import (
 )
 from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
+from suite.wok.screens.risks import order_risks
 
 ROW = 21
 AMOUNT_DIGITS = 3  # an amount typed in the box keeps its last three digits
@@ -280,6 +281,8 @@ class OrderForm:
         warning = self.planner.warning(self.colour, self.phase, order)
         if warning:
             self.message.append((warning, theme.ACCENT))
+        for risk in order_risks(self.planner, self.colour, self.phase, order):
+            self.message.append((f"Careful: {risk}", theme.ACCENT))
         chances = self.planner.chances(self.colour, self.phase, order)
         self.odds = chances.win
         for line in chances.lines:
