@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
 from suite.paths import asset
 from suite.tactics.assets.bmp import encode_bmp, read_bmp
+from suite.tactics.assets.check import check_pack
 from suite.tactics.assets.elevation import cliff_share, connect_starts, generate, reached_starts
 from suite.tactics.assets.ini import read_ini
 from suite.tactics.assets.pack import load_pack
@@ -76,3 +80,26 @@ def _join(size: int, step: int) -> object:
     walkable = np.ones((size, size), dtype=bool)
     starts: list[tuple[int, int] | None] = [(1, 1), (size - 2, 1), (size - 2, size - 2), None]
     return connect_starts(generate(size, 5, 255), walkable, starts, step)
+
+
+def test_bench_tactics_worst_pack(tmp_path: Path) -> None:
+    """Issue 24, item 4: `check` on the costliest pack limits.toml allows (should be under
+    5 s), with the work it did."""
+    spec = importlib.util.spec_from_file_location(
+        "worst_pack", Path(__file__).parents[1] / "tactics" / "worst_pack.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks the module up
+    spec.loader.exec_module(module)
+    start = time.perf_counter()
+    worst = module.build_worst_pack(tmp_path / "worst")
+    print(f"\nbuild the worst pack: {time.perf_counter() - start:.2f} s", worst)
+    lines: list[str] = []
+    start = time.perf_counter()
+    code = check_pack(worst.root, lines.append)
+    print(f"check the worst pack: {time.perf_counter() - start:.2f} s (exit {code})")
+    print(lines[-2])
+    pack = load_pack(worst.root)
+    print(f"bitmaps decoded: {pack.decoded.decodes} ({pack.decoded.pixels} pixels)")
+    assert code == 0

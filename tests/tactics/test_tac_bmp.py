@@ -132,3 +132,71 @@ def test_os2_header() -> None:
 def test_bad_files(data: bytes, message: str) -> None:
     with pytest.raises(BmpError, match=message):
         read_bmp(data)
+
+
+def reference_rle8(body: bytes, width: int, height: int) -> np.ndarray:
+    """The plain one-command-at-a-time RLE8 reader the numpy decoder replaced (kept here
+    as the specification the fuzz test compares against)."""
+    out = np.zeros((height, width), dtype=np.uint8)
+    x = y = i = 0
+    n = len(body)
+    while i + 1 < n:
+        count, value = body[i], body[i + 1]
+        i += 2
+        if count:
+            if y < height and x < min(width, x + count):
+                out[y, x : min(width, x + count)] = value
+            x += count
+        elif value == 0:
+            x, y = 0, y + 1
+        elif value == 1:
+            return out
+        elif value == 2:
+            if i + 1 >= n:
+                break
+            x, y, i = x + body[i], y + body[i + 1], i + 2
+        else:
+            literal = body[i : i + value]
+            if len(literal) < value:
+                raise BmpError("RLE8 data is truncated")
+            if y < height and x < width:
+                take = min(width - x, value)
+                out[y, x : x + take] = np.frombuffer(literal[:take], dtype=np.uint8)
+            x += value
+            i += value + (value & 1)
+    raise BmpError("RLE8 data has no end-of-bitmap marker")
+
+
+COMMAND = st.one_of(
+    st.tuples(st.integers(1, 12), st.integers(0, 255)).map(bytes),  # a run
+    st.just(b"\x00\x00"),  # end of line
+    st.tuples(st.integers(0, 9), st.integers(0, 3)).map(lambda d: bytes((0, 2, *d))),  # delta
+    st.lists(st.integers(0, 255), min_size=3, max_size=11).map(
+        lambda lit: bytes((0, len(lit), *lit)) + bytes(len(lit) & 1)
+    ),
+    st.binary(min_size=1, max_size=3),  # junk that shifts or cuts the stream
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(COMMAND, max_size=30), st.booleans(), st.integers(1, 12), st.integers(1, 6))
+def test_numpy_rle8_matches_the_plain_reader(
+    commands: list[bytes], end: bool, width: int, height: int
+) -> None:
+    body = b"".join(commands) + (b"\x00\x01" if end else b"")
+    try:
+        expected = reference_rle8(body, width, height)
+    except BmpError as exc:
+        with pytest.raises(BmpError, match=str(exc)):
+            read_bmp(handmade(width, height, body, 1))
+        return
+    assert read_bmp(handmade(width, height, body, 1)).indices[::-1].tolist() == expected.tolist()
+
+
+def test_one_pixel_runs_decode_in_one_pass() -> None:
+    """The report's slow case (a wide skin of 1-pixel runs) decodes to the right pixels."""
+    width, height = 2048, 64
+    values = (np.arange(width * height) % 251).astype(np.uint8).reshape(height, width)
+    pairs = np.stack([np.ones_like(values), values], axis=2).reshape(height, -1)
+    body = b"".join(bytes(row) + b"\x00\x00" for row in pairs)[:-2] + b"\x00\x01"
+    assert np.array_equal(read_bmp(handmade(width, height, body, 1), "skin").indices[::-1], values)

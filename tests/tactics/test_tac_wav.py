@@ -91,6 +91,19 @@ def test_a_sound_too_long_is_refused() -> None:
     assert read_wav(make_wav(1, 1, rate, rate * rules.max_seconds), "ok.wav").frames > 0
 
 
+def test_chunks_before_the_sound_are_bounded() -> None:
+    many = limits().sound.max_chunks
+    body = make_wav()[12:]
+    filler = b"junk" + struct.pack("<I", 0)
+    for count, ok in ((many - 2, True), (many + 5, False)):
+        data = b"RIFF" + struct.pack("<I", 0) + b"WAVE" + filler * count + body
+        if ok:
+            assert read_wav(data, "c.wav").frames == 200
+        else:
+            with pytest.raises(WavError, match=f"more than {many} chunks"):
+                read_wav(data, "c.wav")
+
+
 def test_a_wav_cut_to_its_header_warns_and_stays_silent(make_pack: MakePack) -> None:
     """The report's crash: the 44-byte header alone passed check, then SDL freed twice."""
     root = make_pack()

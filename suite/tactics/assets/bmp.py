@@ -102,39 +102,108 @@ def read_bmp(data: bytes, kind: str = "tile", name: str = "bitmap") -> Bitmap:
 
 
 def _decode_rle8(body: bytes, width: int, height: int) -> npt.NDArray[np.uint8]:
-    """RLE8 pixels in file row order (bottom row first for bottom-up images)."""
-    out = np.zeros((height, width), dtype=np.uint8)
-    x = y = i = 0
-    n = len(body)
-    while i + 1 < n:
-        count, value = body[i], body[i + 1]
-        i += 2
-        if count:
-            if y < height:
-                stop = min(width, x + count)
-                if x < stop:
-                    out[y, x:stop] = value
-            x += count
-        elif value == 0:  # end of line
-            x, y = 0, y + 1
-        elif value == 1:  # end of bitmap
-            return out
-        elif value == 2:  # delta
-            if i + 1 >= n:
-                break
-            x += body[i]
-            y += body[i + 1]
-            i += 2
-        else:  # absolute run of `value` literal bytes, padded to a word
-            literal = body[i : i + value]
-            if len(literal) < value:
-                raise BmpError("RLE8 data is truncated")
-            if y < height and x < width:
-                take = min(width - x, value)
-                out[y, x : x + take] = np.frombuffer(literal[:take], dtype=np.uint8)
-            x += value
-            i += value + (value & 1)
-    raise BmpError("RLE8 data has no end-of-bitmap marker")
+    """RLE8 pixels in file row order (bottom row first for bottom-up images), with numpy.
+
+    Every command starts on an even offset (an absolute run is padded to a word), so the
+    body is read as (count, value) pairs. Only escape pairs (count 0) can skip pairs: the
+    escapes that are commands are the chain of jumps from the first escape, found by
+    pointer doubling; each command's (x, y) comes from cumulative sums, and runs and
+    literals are painted at once."""
+    data = np.frombuffer(body, dtype=np.uint8)
+    n = len(data) // 2
+    count = data[0 : 2 * n : 2].astype(np.int64)
+    value = data[1 : 2 * n : 2].astype(np.int64)
+    escapes = np.flatnonzero(count == 0)
+    if len(escapes) == 0:
+        raise BmpError("RLE8 data has no end-of-bitmap marker")
+    kind = value[escapes]
+    ahead = escapes + 1
+    ahead[kind == 2] += 1
+    literal = kind >= 3
+    ahead[literal] += (kind[literal] + 1) // 2
+    heads = escapes[_chain(np.searchsorted(escapes, ahead))]
+    kind = value[heads]
+    ends = np.flatnonzero(kind == 1)
+    cut = heads[(kind >= 3) & (2 * heads + 2 + kind > len(data))]
+    if len(cut) and (not len(ends) or cut[0] < heads[ends[0]]):
+        raise BmpError("RLE8 data is truncated")
+    if not len(ends):
+        raise BmpError("RLE8 data has no end-of-bitmap marker")
+    stop = int(heads[ends[0]])
+    heads, kind = heads[: ends[0]], kind[: ends[0]]
+    # every pair before the end that no command skips is a command too
+    width_of = np.where(kind == 2, 1, np.where(kind >= 3, (kind + 1) // 2, 0))
+    if width_of.any():
+        skipped = np.zeros(stop + 1, dtype=np.int64)
+        np.add.at(skipped, heads + 1, 1)
+        np.add.at(skipped, np.minimum(heads + 1 + width_of, stop), -1)
+        command = np.flatnonzero(np.cumsum(skipped[:stop]) == 0)
+    else:  # runs and line ends only: every pair is a command
+        command = np.arange(stop, dtype=np.int64)
+    c_count, c_value = count[command], value[command]
+    is_line = (c_count == 0) & (c_value == 0)
+    is_delta = (c_count == 0) & (c_value == 2)
+    is_literal = (c_count == 0) & (c_value >= 3)
+    delta_x = np.where(is_delta, count[np.minimum(command + 1, n - 1)], 0)
+    delta_y = np.where(is_delta, value[np.minimum(command + 1, n - 1)], 0)
+    advance = np.where(c_count > 0, c_count, np.where(is_literal, c_value, 0)) + delta_x
+    down = is_line.astype(np.int64) + delta_y
+    y = np.cumsum(down) - down
+    total = np.cumsum(advance)
+    line_start = np.maximum.accumulate(np.where(is_line, total, 0))
+    x = total - advance - np.concatenate(([0], line_start[:-1]))
+    out = np.zeros(height * width, dtype=np.uint8)
+    visible = (y < height) & (x < width)
+    run = visible & (c_count > 0)
+    _paint(
+        out, y[run] * width + x[run], np.minimum(c_count[run], width - x[run]), None, c_value[run]
+    )
+    lit = visible & is_literal
+    source = 2 * command[lit] + 2
+    _paint(out, y[lit] * width + x[lit], np.minimum(c_value[lit], width - x[lit]), data, source)
+    return out.reshape(height, width)
+
+
+def _chain(jump: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Indices on the chain 0 -> jump[0] -> ... (jump only grows; len(jump) ends it), in
+    order, by pointer doubling: after round k the first 2^k links are known."""
+    size = len(jump)
+    hop = np.append(jump, size)
+    marked = np.zeros(size + 1, dtype=bool)
+    marked[0] = True
+    known = np.array([0], dtype=np.int64)
+    while True:
+        reached = hop[known]
+        new = reached[~marked[reached]]
+        if not len(new):
+            break
+        marked[new] = True
+        known = np.concatenate([known, new])
+        hop = hop[hop]
+    return np.flatnonzero(marked[:size])
+
+
+def _paint(
+    out: npt.NDArray[np.uint8],
+    starts: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    data: npt.NDArray[np.uint8] | None,
+    values: npt.NDArray[np.int64],
+) -> None:
+    """Fill `lengths[i]` pixels from `starts[i]`: with `values[i]` (a run), or with the
+    bytes of `data` from offset `values[i]` (a literal)."""
+    total = int(lengths.sum())
+    if total == 0:
+        return
+    if data is None and total == len(starts):  # 1-pixel runs: no spreading needed
+        out[starts] = values.astype(np.uint8)
+        return
+    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    where = np.repeat(starts, lengths) + offsets
+    if data is None:
+        out[where] = np.repeat(values, lengths).astype(np.uint8)
+    else:
+        out[where] = data[np.repeat(values, lengths) + offsets]
 
 
 def encode_bmp(

@@ -133,26 +133,63 @@ def reached_starts(
     usable = [s for s in starts if s is not None and bool(walkable[s[1], s[0]])]
     if not usable:
         return [False for _ in starts]
-    seen = _flood(heights, walkable, usable[0], step)
-    return [s is not None and (s[1], s[0]) in seen for s in starts]
+    grid = _Padded(heights, walkable)
+    costs = grid.fewest_cliffs(usable[0], step, stop_at_cliffs=True)[0]
+    return [s is not None and costs[grid.index(s)] == 0 for s in starts]
 
 
-def _flood(heights: Heights, walkable: npt.NDArray[np.bool_], origin: Cell, step: int) -> set[Cell]:
-    """(y, x) cells a walker reaches from `origin` (x, y); `step` 256+ ignores heights."""
-    size = heights.shape[0]
-    h = heights.tolist()
-    ok = walkable.tolist()
-    first = (origin[1], origin[0])
-    seen = {first}
-    queue = deque([first])
-    while queue:
-        y, x = queue.popleft()
-        for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-            inside = 0 <= ny < size and 0 <= nx < size
-            if inside and (ny, nx) not in seen and ok[ny][nx] and abs(h[ny][nx] - h[y][x]) < step:
-                seen.add((ny, nx))
-                queue.append((ny, nx))
-    return seen
+class _Padded:
+    """Heights and walkable cells as flat lists with a one-cell unwalkable frame, so the
+    searches need no bounds checks (cell (x, y) is `(y + 1) * (size + 2) + x + 1`)."""
+
+    def __init__(self, heights: Heights, walkable: npt.NDArray[np.bool_]) -> None:
+        self.side: int = int(heights.shape[0]) + 2
+        self.heights: list[int] = np.pad(heights.astype(np.int64), 1).ravel().tolist()
+        self.walkable: list[bool] = np.pad(walkable, 1).ravel().tolist()
+
+    def index(self, cell: Cell) -> int:
+        return (cell[1] + 1) * self.side + cell[0] + 1
+
+    def cell(self, index: int) -> tuple[int, int]:
+        """(y, x) of a flat index (numpy's order)."""
+        return index // self.side - 1, index % self.side - 1
+
+    def fewest_cliffs(
+        self, origin: Cell, step: int, stop_at_cliffs: bool = False
+    ) -> tuple[list[int], list[int]]:
+        """0-1 search from `origin` (x, y) over walkable cells: (cliffs crossed on the best
+        path to each cell, -1 when unreached; each cell's parent on it, -1 for none). With
+        `stop_at_cliffs`, only the cells reached without crossing one are searched."""
+        h, ok, side = self.heights, self.walkable, self.side
+        cost = [-1] * len(h)
+        parent = [-1] * len(h)
+        first = self.index(origin)
+        cost[first] = 0
+        queue: deque[int] = deque([first])
+        done = [False] * len(h)
+        offsets = (-side, side, -1, 1)
+        while queue:
+            here = queue.popleft()
+            if done[here]:
+                continue
+            done[here] = True
+            height, base = h[here], cost[here]
+            for offset in offsets:
+                there = here + offset
+                if done[there] or not ok[there]:
+                    continue
+                cliff = abs(h[there] - height) >= step
+                if cliff and stop_at_cliffs:
+                    continue
+                total = base + cliff
+                if cost[there] < 0 or total < cost[there]:
+                    cost[there] = total
+                    parent[there] = here
+                    if cliff:
+                        queue.append(there)
+                    else:
+                        queue.appendleft(there)
+        return cost, parent
 
 
 def connect_starts(
@@ -167,20 +204,19 @@ def connect_starts(
     usable = [s for s in starts if s is not None and bool(walkable[s[1], s[0]])]
     if len(usable) < 2 or all(reached_starts(heights, walkable, usable, step)):
         return heights
-    parents = _fewest_cliffs(heights, walkable, usable[0], step)
-    tree: dict[Cell, set[Cell]] = {}
-    for x, y in usable[1:]:
-        cell: Cell = (y, x)
-        if cell not in parents:
+    grid = _Padded(heights, walkable)
+    cost, parents = grid.fewest_cliffs(usable[0], step)
+    tree: dict[int, set[int]] = {}
+    for start in usable[1:]:
+        cell = grid.index(start)
+        if cost[cell] < 0:
             continue  # the tiles keep it apart: no height change helps
-        while parents[cell] is not None:
+        while parents[cell] >= 0:
             parent = parents[cell]
-            assert parent is not None
             tree.setdefault(cell, set()).add(parent)
             tree.setdefault(parent, set()).add(cell)
             cell = parent
-    result = heights.copy()
-    lowered = {cell: int(result[cell]) for cell in tree}
+    lowered = {cell: grid.heights[cell] for cell in tree}
     queue = [(height, cell) for cell, height in lowered.items()]
     heapq.heapify(queue)
     while queue:
@@ -191,41 +227,7 @@ def connect_starts(
             if lowered[other] > height + step - 1:
                 lowered[other] = height + step - 1
                 heapq.heappush(queue, (lowered[other], other))
+    result = heights.copy()
     for cell, height in lowered.items():
-        result[cell] = height
+        result[grid.cell(cell)] = height
     return result
-
-
-def _fewest_cliffs(
-    heights: Heights, walkable: npt.NDArray[np.bool_], origin: Cell, step: int
-) -> dict[Cell, Cell | None]:
-    """0-1 search from `origin` (x, y) over walkable cells: each (y, x) cell mapped to its
-    parent on a path crossing the fewest steps of `step` or more."""
-    size = heights.shape[0]
-    h = heights.tolist()
-    ok = walkable.tolist()
-    first = (origin[1], origin[0])
-    cost = {first: 0}
-    parents: dict[Cell, Cell | None] = {first: None}
-    queue: deque[Cell] = deque([first])
-    done: set[Cell] = set()
-    while queue:
-        here = queue.popleft()
-        if here in done:
-            continue
-        done.add(here)
-        y, x = here
-        for there in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-            ny, nx = there
-            if not (0 <= ny < size and 0 <= nx < size and ok[ny][nx]) or there in done:
-                continue
-            cliff = int(abs(h[ny][nx] - h[y][x]) >= step)
-            total = cost[here] + cliff
-            if total < cost.get(there, total + 1):
-                cost[there] = total
-                parents[there] = here
-                if cliff:
-                    queue.append(there)
-                else:
-                    queue.appendleft(there)
-    return parents

@@ -47,17 +47,24 @@ class SoundLimit(_Table, frozen=True):
     min_rate: int
     max_rate: int
     max_seconds: int
+    max_chunks: int
 
 
 class IniLimit(_Table, frozen=True):
     max_bytes: int
     max_maps: int
     max_digits: int
+    max_pieces: int
+    max_sounds: int
+    max_sound_sets: int
+    max_weapons: int
 
 
 class WholeLimit(_Table, frozen=True):
     max_bytes: int
     max_files: int
+    max_pixels: int
+    max_map_cells: int
 
 
 class Limits(_Table, frozen=True):

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from suite.tactics.assets.decoded import Decoded
 from suite.tactics.assets.files import check_safe, resolve
 
 # Movement bits shared by tiles, pieces and weapons: a piece may stand on a tile when the
@@ -280,6 +281,8 @@ class Pack:
     problems: list[Problem] = field(default_factory=list)
     # asset paths (relative, as named) that were not found on disk: drawn as placeholders
     missing_files: set[str] = field(default_factory=set)
+    # every file's bitmap, decoded once (bounded by the pack's pixel budget)
+    decoded: Decoded = field(default_factory=Decoded, compare=False, repr=False)
 
     @property
     def errors(self) -> list[Problem]:

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from suite.tactics.assets import elevation
-from suite.tactics.assets.bmp import Bitmap, BmpError, load_bmp
+from suite.tactics.assets.bmp import Bitmap, BmpError
 from suite.tactics.assets.files import UnsafePath, resolve
 from suite.tactics.assets.ini import read_ini
 from suite.tactics.assets.limits import PackLimitError, limits, read_limited
@@ -35,7 +35,7 @@ from suite.tactics.assets.model import (
     Pack,
 )
 from suite.tactics.assets.records import Reporter, check_references, read_records
-from suite.tactics.assets.wav import NotWav, WavError, load_wav
+from suite.tactics.assets.wav import NotWav, WavError, check_wav
 
 
 def load_pack(root: Path) -> Pack:
@@ -61,10 +61,19 @@ def load_pack(root: Path) -> Pack:
     if not _within_pack_limits(pack, report):
         return pack
     _check_files(pack, report)
+    cells, most = 0, limits().pack.max_map_cells
     for info in pack.maps.values():
+        if cells >= most:
+            report.error(
+                info.line,
+                f"map {info.id}: the maps before it hold {cells} cells, "
+                f"the limit of {most}; not loaded",
+            )
+            continue
         grid = load_map(pack, info, report)
         if grid is not None:
             pack.grids[info.id] = grid
+            cells += grid.size * grid.size
     return pack
 
 
@@ -72,7 +81,7 @@ def load_bitmap(pack: Pack, relative: str, kind: str) -> Bitmap | None:
     """The bitmap of `kind` an asset name refers to, or None when missing, unreadable,
     outside the pack or past its limits (draw a placeholder)."""
     try:
-        return load_bmp(pack.path(relative), kind)
+        return pack.decoded.bitmap(pack.path(relative), kind)
     except (OSError, ValueError):
         return None
 
@@ -81,6 +90,16 @@ def _within_pack_limits(pack: Pack, report: Reporter) -> bool:
     """False (with an error) when the files the ini names are more, or larger together,
     than a whole pack may be; sizes are looked up, nothing is read."""
     whole = limits().pack
+    counts = limits().ini
+    for what, entries, most in (
+        ("pieces", pack.pieces, counts.max_pieces),
+        ("sounds", pack.sounds, counts.max_sounds),
+        ("sound sets", pack.sound_sets, counts.max_sound_sets),
+        ("weapons", pack.weapons, counts.max_weapons),
+    ):
+        if len(entries) > most:
+            report.error(0, f"{INI_NAME} holds {len(entries)} {what}, past the limit of {most}")
+            return False
     names = pack.referenced_files()
     if len(names) > whole.max_files:
         report.error(0, f"{INI_NAME} names {len(names)} files, past the limit of {whole.max_files}")
@@ -121,7 +140,7 @@ def _exists(
 
 def _read(pack: Pack, relative: str, line: int, kind: str, report: Reporter) -> Bitmap | None:
     try:
-        return load_bmp(pack.path(relative), kind)
+        return pack.decoded.bitmap(pack.path(relative), kind)
     except PackLimitError as exc:
         report.error(line, str(exc))
     except BmpError as exc:
@@ -179,7 +198,7 @@ def _check_wav(pack: Pack, relative: str, line: int, report: Reporter) -> None:
     """Decode the whole sound (`suite.tactics.assets.wav`): an error when it is no WAV file
     or past the size limit, a warning (the sound is silent) when it cannot be played."""
     try:
-        load_wav(pack.path(relative), relative)
+        check_wav(pack.path(relative), relative)
     except NotWav as exc:
         report.error(line, str(exc))
     except PackLimitError as exc:

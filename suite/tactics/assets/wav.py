@@ -1,9 +1,11 @@
 """Safe WAV decoding: a pack's sound is read and checked here in full before any of it
 reaches SDL's mixer (a WAV cut to its 44-byte header made SDL free memory twice).
 
-`read_wav(data, name)` walks the RIFF chunks with every length checked against the bytes
-actually there and returns a `Wav` (uncompressed PCM: channels, sample width, rate and
-whole frames), or raises `WavError` naming the file and what is wrong. The mixer is then
+`inspect_wav` walks the RIFF chunks (at most `[sound] max_chunks`) with every length
+checked against the bytes actually there; `load_wav` (a file) and `read_wav` (bytes) return
+a `Wav` (uncompressed PCM: channels, sample width, rate and whole frames), `check_wav` (what
+`suite tactics check` runs) the same checks without reading the samples; each raises
+`WavError` naming the file and what is wrong (`NotWav` for no RIFF/WAVE at all). The mixer is then
 given `Wav.canonical()`, a plain 44-byte-header WAV rebuilt from the checked samples, never
 the pack's file. The accepted formats (channels, sample bits, rates, length) are in
 `assets/tactics/rules/limits.toml` (`[sound]`).
@@ -11,17 +13,20 @@ the pack's file. The accepted formats (channels, sample bits, rates, length) are
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
-from suite.tactics.assets.limits import limits, read_limited
+from suite.tactics.assets.limits import check_size, limits
 
 PCM = 1
 EXTENSIBLE = 0xFFFE
 _HEADER = struct.Struct("<4sI4s")
 _CHUNK = struct.Struct("<4sI")
 _FMT = struct.Struct("<HHIIHH")
+_FMT_MOST = 64  # bytes of a fmt chunk looked at (WAVE_FORMAT_EXTENSIBLE needs 40)
 
 
 class WavError(ValueError):
@@ -57,35 +62,80 @@ class Wav:
 
 
 def load_wav(path: Path, name: str) -> Wav:
-    """Read (at most the sound size limit) and decode the WAV at `path`; `name` is how the
-    pack names it. PackLimitError past the size limit, OSError, or WavError."""
-    return read_wav(read_limited(path, limits().sound.max_bytes, "a sound"), name)
+    """Decode the WAV at `path` (`name` is how the pack names it) with its samples, for the
+    mixer. PackLimitError past the size limit, OSError, or WavError."""
+    size = check_size(path, limits().sound.max_bytes, "a sound")
+    with path.open("rb") as handle:
+        info = inspect_wav(handle, size, name)
+        handle.seek(info.offset)
+        pcm = handle.read(info.frames * info.align)
+    if len(pcm) < info.frames * info.align:
+        raise WavError(f"{name}: the file shrank while it was read")
+    return Wav(info.channels, info.sample_width, info.rate, info.frames, pcm)
+
+
+def check_wav(path: Path, name: str) -> WavInfo:
+    """Check the WAV at `path` in full without reading its samples (any bytes are valid
+    samples once the format and the data's length are checked)."""
+    size = check_size(path, limits().sound.max_bytes, "a sound")
+    with path.open("rb") as handle:
+        return inspect_wav(handle, size, name)
 
 
 def read_wav(data: bytes, name: str) -> Wav:
     """Decode a whole WAV file held in `data` (see the module docstring)."""
-    if len(data) < _HEADER.size:
+    info = inspect_wav(io.BytesIO(data), len(data), name)
+    pcm = data[info.offset : info.offset + info.frames * info.align]
+    return Wav(info.channels, info.sample_width, info.rate, info.frames, pcm)
+
+
+@dataclass(frozen=True)
+class WavInfo:
+    """What `inspect_wav` found: the format and where the whole frames are."""
+
+    channels: int
+    sample_width: int
+    rate: int
+    frames: int
+    offset: int  # of the first sample in the file
+
+    @property
+    def align(self) -> int:
+        return self.channels * self.sample_width
+
+
+def inspect_wav(handle: BinaryIO, size: int, name: str) -> WavInfo:
+    """Walk the RIFF chunks of a `size`-byte file: every length is checked against the
+    bytes really there, at most `[sound] max_chunks` chunks are looked at, and only chunk
+    headers and the format are read."""
+    head = handle.read(_HEADER.size)
+    if len(head) < _HEADER.size:
         raise NotWav(f"{name}: not a WAV file (no RIFF/WAVE header)")
-    riff, _, wave_id = _HEADER.unpack_from(data)
+    riff, _, wave_id = _HEADER.unpack(head)
     if riff != b"RIFF" or wave_id != b"WAVE":
         raise NotWav(f"{name}: not a WAV file (no RIFF/WAVE header)")
     fmt: tuple[int, int, int, int] | None = None
     pos = _HEADER.size
-    while pos + _CHUNK.size <= len(data):
-        chunk, size = _CHUNK.unpack_from(data, pos)
+    for _ in range(limits().sound.max_chunks):
+        if pos + _CHUNK.size > size:
+            break
+        handle.seek(pos)
+        chunk, length = _CHUNK.unpack(handle.read(_CHUNK.size))
         start = pos + _CHUNK.size
-        held = len(data) - start
+        held = size - start
         if chunk == b"fmt ":
-            fmt = _read_fmt(data[start : start + min(size, held)], name)
+            fmt = _read_fmt(handle.read(min(length, held, _FMT_MOST)), name)
         elif chunk == b"data":
             if fmt is None:
                 raise WavError(f"{name}: the sound data comes before its format (fmt chunk)")
-            if size > held:
+            if length > held:
                 raise WavError(
-                    f"{name}: the data chunk says {size} bytes, the file holds {held} (cut short)"
+                    f"{name}: the data chunk says {length} bytes, the file holds {held} (cut short)"
                 )
-            return _samples(data[start : start + size], fmt, name)
-        pos = start + size + (size & 1)
+            return _frames(length, start, fmt, name)
+        pos = start + length + (length & 1)
+    else:
+        raise WavError(f"{name}: more than {limits().sound.max_chunks} chunks before the sound")
     raise WavError(f"{name}: no sound data (no complete data chunk)")
 
 
@@ -114,12 +164,12 @@ def _read_fmt(body: bytes, name: str) -> tuple[int, int, int, int]:
     return channels, width, rate, align
 
 
-def _samples(body: bytes, fmt: tuple[int, int, int, int], name: str) -> Wav:
+def _frames(length: int, offset: int, fmt: tuple[int, int, int, int], name: str) -> WavInfo:
     channels, width, rate, align = fmt
-    frames = len(body) // align
+    frames = length // align
     if frames == 0:
         raise WavError(f"{name}: the sound holds no samples")
     longest = limits().sound.max_seconds
     if frames > longest * rate:
         raise WavError(f"{name}: {frames / rate:.1f} s long, past the limit of {longest} s")
-    return Wav(channels, width, rate, frames, bytes(body[: frames * align]))
+    return WavInfo(channels, width, rate, frames, offset)
