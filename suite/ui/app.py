@@ -34,6 +34,8 @@ SETTLE_SECONDS = 1.5
 IDLE_WAKE_MS = 1000
 """While idle the loop sleeps in the event queue and wakes this often to let the top scene
 poll (a remote session's news), drawing only if that changed something."""
+TICK_MS = 100
+"""How often an idle but ticking scene (`Scene.ticking`) is updated."""
 TITLE = "War Suite"
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (800, 560)
@@ -94,6 +96,12 @@ class Scene:
         resize, a notice or `App.request_redraw()`, so an idle screen costs nothing.
         The default is True: a scene opts into idling by overriding this."""
         return True
+
+    def ticking(self) -> bool:
+        """Whether the idle scene must still be updated (a turn clock counting down):
+        the loop then wakes every TICK_MS, with the time slept counted, and draws only
+        when the scene calls `App.request_redraw()` (when what it shows changes)."""
+        return False
 
 
 class App:
@@ -353,10 +361,12 @@ class App:
         the click lost)."""
         first: tuple[pygame.event.Event, ...] = ()
         if self.idle and not self._dirty:
-            event = pygame.event.wait(IDLE_WAKE_MS)
+            ticking = bool(self.stack) and self.scene.ticking()
+            event = pygame.event.wait(TICK_MS if ticking else IDLE_WAKE_MS)
             if event.type != pygame.NOEVENT:
                 first = (event,)
-            self.clock.tick()  # the time slept is no animation time
+            if not ticking:
+                self.clock.tick()  # the time slept is no animation time
         dt = self.clock.tick(MAX_FPS) / 1000.0
         self.frame(min(dt, 0.1), first)
 
