@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 
 import pygame
 
+from suite.ui.app import App, Scene
 from suite.ui.harness import Harness
 from suite.worldwar.rules.actions import Place
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.screens.game import GameScene
 from suite.worldwar.screens.match import Match, SeatInfo
+from tests.bench.test_bench_ui_idle import idle_figures
 
 FRAMES = 240
 
@@ -60,3 +63,20 @@ def test_bench_classic_map_frame_time() -> None:
 
 def _place(st: WorldWarState, t: int) -> Place:
     return Place(st.topo.ids[t], st.step_left if st.phase == "setup" else st.pool)
+
+
+def _clock_game(app: App) -> Scene:
+    """A World War map where a human thinks while a 90 s turn clock runs down."""
+    seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, "easy")]
+    match = Match({"map": "classic", "auto_place": True, "clock": 90}, 3, seats)
+    while match.actor in match.bot_seats:
+        match.run_bot()
+    return GameScene(app, match)
+
+
+def test_bench_idle_game_with_the_turn_clock_running(tmp_path: Path) -> None:
+    """The idle-screens bench (test_bench_ui_idle) on the game screen while the turn clock
+    counts: it redraws when the clock's face changes, not at 60 frames a second."""
+    fps, core = idle_figures(_clock_game, tmp_path / "settings.json")
+    print(f"\nidle worldwar game, clock running: {fps:.2f} frames per second, ", end="")
+    print(f"{100 * core:.1f}% of one core")

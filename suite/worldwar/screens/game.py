@@ -75,6 +75,8 @@ class GameScene(Scene):
         self.bot_wait = 0.4
         self.clock_key: tuple[int, int] | None = None
         self.clock_left = float(rules.clock)
+        self.clock_face: tuple[object, ...] = ()
+        """What the clock showed when last drawn (`hud.clock_face`)."""
         self.tray: DiceTray | BattleCard | None = None
         self.rings: list[Ring] = []
         self.flights: list[CardFlight] = []
@@ -831,8 +833,9 @@ class GameScene(Scene):
 
     def animating(self) -> bool:
         """Drawn every frame only while something moves: dice, rings or a card on show, a
-        zoom settling, bots to pace, a running turn clock, or the pause before the
-        game-over screen. A human thinking with no clock costs nothing."""
+        zoom settling, bots to pace, or the pause before the game-over screen. A human
+        thinking costs nothing; a running turn clock only ticks (`ticking`) and redraws
+        when the time it shows changes."""
         if self.tray is not None or self.rings or self.flights or self.map.settling:
             return True
         if self.match.link_problem is not None:
@@ -840,9 +843,11 @@ class GameScene(Scene):
         if self.match.over:
             return not self.finished
         actor = self.match.actor
-        if actor is not None and actor in self.match.bot_seats:
-            return True
-        return bool(self.v.rules.clock) and (self.human_turn() is not None or self.clock_running)
+        return actor is not None and actor in self.match.bot_seats
+
+    def ticking(self) -> bool:
+        """The turn clock counts (locally for a human here, or the server's): update on."""
+        return bool(self.v.rules.clock) and not self.match.over and self.clock_running
 
     @property
     def clock_running(self) -> bool:
@@ -907,6 +912,13 @@ class GameScene(Scene):
         return True
 
     def _tick_clock(self, dt: float) -> None:
+        self._count_clock(dt)
+        face = hud.clock_face(self)
+        if face != self.clock_face:
+            self.clock_face = face
+            self.app.request_redraw()  # the clock shows another value: draw it
+
+    def _count_clock(self, dt: float) -> None:
         v = self.v
         if not v.rules.clock:
             return

@@ -147,7 +147,7 @@ def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
     pygame.draw.line(surface, theme.PANEL_BORDER, (0, top - 1), (w, top - 1))
     limit = scene.top_buttons[-1].rect.left - px(12, k)
     if v.rules.clock and not scene.match.over:
-        clock = pygame.Rect(0, px(8, k), px(110, k), top - px(16, k))
+        clock = pygame.Rect(0, px(8, k), px(CLOCK_WIDTH, k), top - px(16, k))
         clock.right = limit
         draw_clock(scene, surface, clock)
         limit = clock.left - px(12, k)
@@ -182,20 +182,32 @@ def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
         ).right + px(16, k)
 
 
+CLOCK_WIDTH = 110
+"""The clock's width at UI factor 1."""
+
+
+def clock_face(scene: GameScene) -> tuple[str, bool, int]:
+    """What the turn clock shows: its text, whether it is urgent (red under 10 s) and the
+    length of its bar in pixels. The screen redraws for the clock only when this changes."""
+    k = scene.k
+    left = max(0.0, scene.clock_left)
+    running = scene.clock_running
+    urgent = left < 10 and running
+    frac = left / max(1, scene.v.rules.clock)
+    bar = round((px(CLOCK_WIDTH, k) - px(20, k)) * frac)
+    text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
+    return text, urgent, bar
+
+
 def draw_clock(scene: GameScene, surface: pygame.Surface, rect: pygame.Rect) -> None:
     """The turn clock in `rect`: time left for the human to act (red under 10 s)."""
     k = scene.k
-    left = max(0.0, scene.clock_left)
-    urgent = left < 10 and scene.clock_running
+    text, urgent, length = clock_face(scene)
+    scene.clock_face = (text, urgent, length)
     colour = theme.DANGER if urgent else theme.TEXT
     draw_panel(surface, rect, colour=(12, 16, 25), border=colour, radius=px(10, k), alpha=255)
-    frac = left / max(1, scene.v.rules.clock)
-    bar = pygame.Rect(
-        rect.x + px(10, k), rect.bottom - px(9, k), round((rect.width - px(20, k)) * frac), 4
-    )
+    bar = pygame.Rect(rect.x + px(10, k), rect.bottom - px(9, k), length, 4)
     pygame.draw.rect(surface, colour, bar, border_radius=2)
-    running = scene.clock_running
-    text = f"{int(left) // 60}:{int(left) % 60:02d}" if running else "bot"
     draw_text(
         surface,
         text,
