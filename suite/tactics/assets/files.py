@@ -37,7 +37,24 @@ def check_safe(name: str) -> str:
 def resolve(root: Path, relative: str) -> Path:
     """The file `relative` names under `root`; when the exact spelling does not exist, each
     part is matched case-insensitively (packs are written on Windows). A path that is not
-    found is returned as spelled."""
+    found is returned as spelled. `UnsafePath` when the file found is a link (or lies in a
+    linked folder) that leads outside `root`."""
+    return _inside(root, _find(root, relative), relative)
+
+
+def _inside(root: Path, path: Path, relative: str) -> Path:
+    if path.exists() or path.is_symlink():
+        try:
+            real = path.resolve(strict=False)
+            home = root.resolve(strict=False)
+        except (OSError, RuntimeError) as exc:  # a link loop
+            raise UnsafePath(f"{relative!r} cannot be followed ({exc})") from exc
+        if real != home and home not in real.parents:
+            raise UnsafePath(f"{relative!r} is a link leading outside the pack")
+    return path
+
+
+def _find(root: Path, relative: str) -> Path:
     exact = root.joinpath(*PurePosixPath(relative).parts)
     if exact.exists():
         return exact

@@ -9,7 +9,10 @@ the file and the limit it passes.
 from __future__ import annotations
 
 import functools
+import os
+import stat
 from pathlib import Path
+from typing import BinaryIO
 
 import msgspec
 
@@ -21,6 +24,11 @@ LIMITS_FILE = ("tactics", "rules", "limits.toml")
 
 class PackLimitError(ValueError):
     """A pack file past one of the limits (the message names the file and the limit)."""
+
+
+class NotRegularFile(PackLimitError):
+    """A pack "file" that is a FIFO, a device or a folder: never opened for reading (a
+    FIFO would block the reader forever)."""
 
 
 class _Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -96,7 +104,10 @@ def limits() -> Limits:
 def check_size(path: Path, max_bytes: int, what: str) -> int:
     """The size of the file at `path` (without reading it); PackLimitError past
     `max_bytes`, OSError when it cannot be looked at."""
-    size = path.stat().st_size
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise NotRegularFile(f"{path.name}: not a regular file ({_kind(status.st_mode)})")
+    size = status.st_size
     if size > max_bytes:
         raise PackLimitError(
             f"{path.name}: {what} of {size} bytes is past the limit of {max_bytes}"
@@ -118,8 +129,32 @@ def read_limited(path: Path, max_bytes: int, what: str) -> bytes:
     """The bytes of `path`, refused (PackLimitError) when larger than `max_bytes`; reads at
     most `max_bytes + 1` bytes even when the file grows meanwhile."""
     check_size(path, max_bytes, what)
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise PackLimitError(f"{path.name}: {what} is past the limit of {max_bytes} bytes")
     return data
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """`path` opened for reading, refused (`NotRegularFile`) unless it is a regular file;
+    opened without blocking, so a FIFO put in its place after a check cannot hang us."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"{path.name}: not a regular file ({_kind(mode)})")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"

@@ -42,8 +42,12 @@ def load_pack(root: Path) -> Pack:
     """Read `root/tactics_ini.txt` and everything it names (see the module docstring)."""
     pack = Pack(root=root)
     ini_path = root / INI_NAME
-    if not ini_path.is_file():
+    report = Reporter(str(ini_path), pack.problems)
+    try:
         ini_path = resolve(root, INI_NAME)
+    except UnsafePath as exc:
+        report.error(0, str(exc))
+        return pack
     report = Reporter(str(ini_path), pack.problems)
     try:
         data = read_limited(ini_path, limits().ini.max_bytes, INI_NAME)
@@ -128,10 +132,14 @@ def _exists(
         complain(line, f"no {what} named")
         return False
     try:
-        if pack.path(relative).is_file():
+        path = pack.path(relative)
+        if path.is_file():
             return True
     except UnsafePath as exc:
         report.error(line, str(exc))
+        return False
+    if path.exists():
+        report.error(line, f"{relative}: not a regular file; not read")
         return False
     pack.missing_files.add(relative)
     complain(line, f"missing {what} {relative}" + ("" if needed else "; a placeholder is used"))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from suite.tactics.assets.limits import check_size, limits
+from suite.tactics.assets.limits import check_size, limits, open_regular
 
 PCM = 1
 EXTENSIBLE = 0xFFFE
@@ -65,7 +65,7 @@ def load_wav(path: Path, name: str) -> Wav:
     """Decode the WAV at `path` (`name` is how the pack names it) with its samples, for the
     mixer. PackLimitError past the size limit, OSError, or WavError."""
     size = check_size(path, limits().sound.max_bytes, "a sound")
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         info = inspect_wav(handle, size, name)
         handle.seek(info.offset)
         pcm = handle.read(info.frames * info.align)
@@ -78,7 +78,7 @@ def check_wav(path: Path, name: str) -> WavInfo:
     """Check the WAV at `path` in full without reading its samples (any bytes are valid
     samples once the format and the data's length are checked)."""
     size = check_size(path, limits().sound.max_bytes, "a sound")
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         return inspect_wav(handle, size, name)
 
 

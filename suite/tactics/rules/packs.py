@@ -101,11 +101,12 @@ def get_terrain(root: str | Path | None, map_id: int) -> Terrain:
 @functools.lru_cache(maxsize=8)
 def _digest(key: str) -> str:
     from suite.tactics.assets.files import resolve
+    from suite.tactics.assets.limits import limits, read_limited
     from suite.tactics.assets.model import INI_NAME
 
     try:
-        data = resolve(Path(key), INI_NAME).read_bytes()
-    except OSError:
+        data = read_limited(resolve(Path(key), INI_NAME), limits().ini.max_bytes, INI_NAME)
+    except (OSError, ValueError):
         data = b""
     return hashlib.sha256(data).hexdigest()[:16]
 
