@@ -29,6 +29,7 @@ from suite.wok.screens.match import SeatPlan, WokMatch, autosave_path, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.report import PAGES, GameOverScene, ReportScene
 from suite.wok.screens.setup import SetupScene
+from suite.wok.screens.timer import TimedConfirm
 
 SIZES = ((800, 560), (1920, 1080))
 
@@ -268,8 +269,8 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
         assert setup.preview is not None  # the preview showed this very map and its starts
         assert setup.preview.owners == tuple(p.owner for p in game.view.provinces)
         h.app.pop()
-        for _ in range(3):
-            if isinstance(h.scene, ReportScene | GameScene):
+        for _ in range(4):  # the report, the offer of the guided turn, the game
+            if isinstance(h.scene, ReportScene | GameScene | TimedConfirm):
                 h.app.pop()
         assert h.scene is setup
         choose(h, setup.variant, "skirmish")

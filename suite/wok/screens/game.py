@@ -38,6 +38,7 @@ from suite.wok.screens.draft import (
     Planner,
     a_noun,
 )
+from suite.wok.screens.guide import Guide, remember_offered
 from suite.wok.screens.helptext import tech_label, terrain_note
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.legend import Legend, LegendRow, draw_legend, layout_legend, map_area
@@ -67,10 +68,18 @@ class GameScene(Scene):
     """One local WoK match on screen (see the module docstring)."""
 
     def __init__(
-        self, app: App, match: WokMatch, *, bot_delay: float = 0.2, now: Now = time.monotonic
+        self,
+        app: App,
+        match: WokMatch,
+        *,
+        bot_delay: float = 0.2,
+        now: Now = time.monotonic,
+        offer_guide: bool = False,
     ) -> None:
         super().__init__(app)
         self.match = match
+        self.offer_guide = offer_guide  # ask once, on the first turn, for the guided turn
+        self.guide: Guide | None = None
         self.session: Session = match.session  # the only thing this screen acts through
         self.bot_delay = bot_delay
         self.bot_timer = 0.0
@@ -136,6 +145,34 @@ class GameScene(Scene):
             self.next_seat()
         elif self.seat is not None:
             self.show_news()
+        self._offer_guide()
+
+    def _offer_guide(self) -> None:
+        """On a profile's first WoK game, once the first turn's map is on top: offer the
+        guided turn (either answer is remembered for the profile)."""
+        if not self.offer_guide or self.app.scene is not self or self.seat is None:
+            return
+        if self.view.turn != 1 or not self.view.may_submit:
+            return
+        self.offer_guide = False
+        remember_offered(self.app.settings.name)
+        self.push(
+            TimedConfirm(
+                self.app,
+                "Your first game of WoK",
+                "A guided first turn shows what each phase does, one order of each kind "
+                "and what Ready means. You can skip it at any time.",
+                "Show me",
+                self.start_guide,
+                cancel_label="Not now",
+            )
+        )
+
+    def start_guide(self) -> None:
+        """Walk through this turn (`guide.Guide`)."""
+        if self.seat is not None and self.view.may_submit:
+            self.guide = Guide(self)
+            self.app.request_redraw()
 
     def show_news(self) -> None:
         """Show the seat's newest report once, when the map is on top (a turn that ran
@@ -340,6 +377,7 @@ class GameScene(Scene):
                     ("Save game", "Save the match to your saves folder", self.save_game),
                     ("Turn report", "The last turn's report and charts", self.show_report),
                     ("Help", "Keys, phases, robots", self.show_help),
+                    ("Guided turn", "What each phase does, step by step", self.start_guide),
                     self._vote_item(),
                     *self._ally_items(),
                     ("Resign", "Leave the match for good: your provinces stay", self.resign),
@@ -437,6 +475,10 @@ class GameScene(Scene):
         )
 
     def back(self) -> bool:
+        if self.guide is not None:  # Esc ends the guided turn
+            self.guide = None
+            self.app.request_redraw()
+            return True
         if self.form.typing:  # Esc ends typing into the amount box
             self.form.typing = False
             self.app.request_redraw()
@@ -474,6 +516,11 @@ class GameScene(Scene):
     # -- input ------------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if self.guide is not None and self.guide.handle_event(event):
+            if not self.guide.active:
+                self.guide = None
+            self.app.request_redraw()
+            return
         if event.type == pygame.MOUSEMOTION:
             hover = self.mapview.province_at(event.pos)
             if hover != self.hover:
@@ -578,6 +625,10 @@ class GameScene(Scene):
         for button in self.buttons():
             button.update(dt)
         self.form.update(dt)
+        if self.guide is not None and self.guide.update(dt):
+            self.app.request_redraw()
+        if self.guide is not None and not self.guide.active:
+            self.guide = None
         if self.session.outcome() is None and self.waiting_for_bot():
             self.bot_timer += dt
             if self.bot_timer >= self.bot_delay:
@@ -675,6 +726,9 @@ class GameScene(Scene):
         self.table_button.primary = self.show_table  # lit while the table is open
         for button in self.buttons():
             button.draw(surface)
+        if self.guide is not None:
+            self.guide.draw(surface)
+            self.guide.draw_tooltip(surface)
         self.form.draw_tooltips(surface)
         for button in self.buttons():
             button.draw_tooltip(surface)

@@ -30,6 +30,7 @@ from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, check_names, known_ru
 from suite.wok.rules.maps import SHIPPED
 from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.rules.views import WokSpectatorView
+from suite.wok.screens.guide import guide_offered
 from suite.wok.screens.kit import Stepper, TextField, ZButton, label, px, set_zoom
 from suite.wok.screens.mapdraw import WokMapView, colour_of
 from suite.wok.screens.match import (
@@ -328,12 +329,14 @@ class SetupScene(Scene):
             self.message = f"Cannot start: {exc}"
             return
         self.message = ""
-        self.open(match)
+        self.open(match, offer_guide=not guide_offered(self.app.settings.name))
 
-    def open(self, match: WokMatch) -> None:
+    def open(self, match: WokMatch, *, offer_guide: bool = False) -> None:
+        """Show `match`; `offer_guide`: ask for the guided first turn (a profile's first
+        game)."""
         from suite.wok.screens.game import GameScene
 
-        self.app.push(GameScene(self.app, match))
+        self.app.push(GameScene(self.app, match, offer_guide=offer_guide))
 
     def load(self, path: Path) -> None:
         try:
