@@ -24,6 +24,7 @@ COMPILED = [
     "suite/worldwar/rules/engine.py",
     "suite/worldwar/rules/legal.py",
     "suite/worldwar/rules/odds.py",
+    "suite/worldwar/rules/seat_legal.py",
     "suite/worldwar/rules/seat_views.py",
     "suite/worldwar/rules/topology.py",
 ]

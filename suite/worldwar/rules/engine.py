@@ -51,8 +51,8 @@ from suite.worldwar.rules.cards import CardMode, Deck, make_deck
 from suite.worldwar.rules.config import WorldWarConfig
 from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
 from suite.worldwar.rules.game import board_for
-from suite.worldwar.rules.legal import ActionList, CountBlock, StateActions
 from suite.worldwar.rules.odds import Odds, odds_for
+from suite.worldwar.rules.seat_legal import ViewActions
 from suite.worldwar.rules.seat_views import build_view
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
@@ -997,58 +997,15 @@ class WorldWarState:
         return [A.Placed(seat, self.topo.ids[best], armies)]
 
     # -- legal actions --------------------------------------------------------------
-    def legal(self, seat: Seat) -> ActionList:
+    def legal(self, seat: Seat) -> ViewActions:
         """Everything `seat` may do now, as a lazy `ActionList` (empty when not awaited).
 
-        The list is built on first use and must be used before the next `apply`
-        (`StaleActions` otherwise). `TimeUp` (the host's) and `PlaceMany` (several listed
-        `Place` actions at once) are accepted but not listed.
+        The list is worked out from the seat's view alone (`seat_legal`), so it leads to
+        no engine state; it describes this moment even after the state moves on.
+        `TimeUp` (the host's) and `PlaceMany` (several listed `Place` actions at once)
+        are accepted but not listed (its `contains` knows them).
         """
-        return StateActions(self, seat)
-
-    def fill_legal(self, seat: Seat, out: ActionList) -> None:
-        """Add to `out` everything `seat` may do now (what `legal` lists, built eagerly)."""
-        if self.phase == "over" or seat != self.actor():
-            return
-        ph = self.phase
-        ids = self.topo.ids
-        if ph == "setup":
-            owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
-            out.add_counts(CountBlock(owned, [self.step_left] * len(owned), A.Place, "place"))
-            out.add("auto_place", [A.AutoPlace()])
-        elif ph == "place":
-            if self.may_turn_in(seat):
-                out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
-            if self.mid_turn or not self.forced(seat):
-                owned = [ids[t] for t in range(len(ids)) if self.owner[t] == seat]
-                out.add_counts(CountBlock(owned, [self.pool] * len(owned), A.Place, "place"))
-        elif ph == "cards":
-            out.add("turn_in", [A.TurnIn(c) for c in self._sets_on_offer(seat)])
-            if not self.forced(seat):
-                out.add("skip_turn_in", [A.SkipTurnIn()])
-        elif ph == "attack":
-            pairs = self.attack_pairs(seat)
-            keys = [(ids[s], ids[t]) for s, t in pairs]
-            most = self.att_max
-            stay = self.stay
-            dice = [min(most, self.armies[s] - stay) for s, _ in pairs]
-            out.add_counts(CountBlock(keys, dice, _attack, "attack"))
-            out.add("blitz", [A.Blitz(a, b, m) for a, b in keys for m in (False, True)])
-            self._add_fortify(out, seat)
-            out.add("end_attack", [A.EndAttack()])
-            out.add("end_turn", [A.EndTurn()])
-        elif ph == "fortify":
-            self._add_fortify(out, seat)
-            out.add("end_turn", [A.EndTurn()])
-        elif ph == "defend" and self.pending is not None:
-            most = min(self.def_max, self.armies[self.pending["target"]])
-            out.add("defend", [A.Defend(d) for d in range(1, most + 1)])
-        elif ph == "occupy" and self.pending is not None:
-            lo = self.pending["min"]
-            hi = lo + self.armies[self.pending["source"]] - self.stay
-            out.add_counts(
-                CountBlock([lo - 1], [hi - lo + 1], lambda base, k: A.Occupy(base + k), "occupy")
-            )
+        return ViewActions(build_view(self, seat), self.deck_rules)
 
     def attack_pairs(self, seat: Seat) -> list[tuple[int, int]]:
         """(source, target) index pairs `seat` can attack now, in board order."""
@@ -1061,19 +1018,6 @@ class WorldWarState:
             for t in adj[s]
             if owner[t] != seat
         ]
-
-    def _add_fortify(self, out: ActionList, seat: Seat) -> None:
-        owner, armies, adj, ids = self.owner, self.armies, self.topo.adj, self.topo.ids
-        stay = self.stay
-        keys = [
-            (ids[s], ids[t])
-            for s in range(len(owner))
-            if owner[s] == seat and armies[s] > stay
-            for t in adj[s]
-            if owner[t] == seat
-        ]
-        counts = [armies[self.topo.index[s]] - stay for s, _ in keys]
-        out.add_counts(CountBlock(keys, counts, _fortify, "fortify"))
 
     # -- views -----------------------------------------------------------------------
     def view(self, seat: Seat | None) -> WorldWarView:
@@ -1213,11 +1157,3 @@ def _well_typed(action: Action) -> bool:
     wrong)."""
     op = _OPS.get(type(action))
     return op is not None and op[0](action)
-
-
-def _attack(key: tuple[str, str], dice: int) -> A.Attack:
-    return A.Attack(key[0], key[1], dice)
-
-
-def _fortify(key: tuple[str, str], armies: int) -> A.Fortify:
-    return A.Fortify(key[0], key[1], armies)

@@ -2,9 +2,9 @@
 
 Placing and moving armies offer one action per (territory, count), which can be
 thousands; an `ActionList` stores them as blocks and builds an action only when it is
-indexed. It is a real `Sequence` (len, indexing, iteration) and also an `ActionSpace`
-(`contains` asks the state's own validator, `sample` draws uniformly). It describes the
-state at the moment `legal()` was called.
+indexed. It is a real `Sequence` (len, indexing, iteration) and also answers `contains`
+(through the check it is given) and `sample` (uniformly). `seat_legal.ViewActions` fills
+one from a seat's view.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, overload
-
-from mypy_extensions import mypyc_attr
+from typing import Any, overload
 
 from suite.core.match import Action
 from suite.core.rng import Rng
@@ -30,36 +28,20 @@ class CountBlock:
     kind: str
 
 
-@mypyc_attr(native_class=False)  # compiled, a native class cannot extend RuntimeError
-class StaleActions(RuntimeError):
-    """A lazy ActionList was first read after its state had changed."""
-
-
 class ActionList(Sequence[Action]):
     """A lazily built list of legal actions (see the module docstring)."""
 
-    __slots__ = ("_blocks", "_ends", "_check", "_build", "_fresh")
+    __slots__ = ("_blocks", "_ends", "_check")
 
-    def __init__(
-        self,
-        check: Callable[[Action], bool],
-        build: Callable[[ActionList], None] | None = None,
-        fresh: Callable[[], bool] | None = None,
-    ) -> None:
-        """`build(self)` fills the list on first use; `fresh()` says whether the state is
-        still the one the list describes (a stale list raises StaleActions)."""
+    def __init__(self, check: Callable[[Action], bool]) -> None:
+        """`check(action)` answers `contains`; a subclass may fill itself on first use
+        (`_ready`)."""
         self._blocks: list[tuple[str, Sequence[Action] | CountBlock, list[int]]] = []
         self._ends: list[int] = []
         self._check = check
-        self._build = build
-        self._fresh = fresh
 
     def _ready(self) -> None:
-        if self._build is not None:
-            if self._fresh is not None and not self._fresh():
-                raise StaleActions("the state changed since legal() was called")
-            build, self._build = self._build, None
-            build(self)
+        """Fill the list before its first read (nothing to do for a list filled at once)."""
 
     def add(self, kind: str, actions: Sequence[Action]) -> None:
         """Append explicit actions of one kind."""
@@ -150,41 +132,3 @@ class ActionList(Sequence[Action]):
                 return self[s + r]
             r -= e - s
         raise ValueError(f"no {kind} action on offer")
-
-
-class Lister(Protocol):
-    """A state that lists its legal actions into an `ActionList` (see `StateActions`)."""
-
-    version: int
-
-    def allows(self, seat: int, action: Action) -> bool: ...
-
-    def fill_legal(self, seat: int, out: ActionList) -> None: ...
-
-
-class StateActions(ActionList):
-    """The legal actions of `seat` in a `Lister` state, built on first use.
-
-    The same contract as an `ActionList` built from callbacks, made without allocating
-    any: `legal()` runs before every decision, and most bots never read the list.
-    """
-
-    __slots__ = ("_state", "_seat", "_version")
-
-    def __init__(self, state: Lister, seat: int) -> None:  # no super(): blocks come later
-        self._state = state
-        self._seat = seat
-        self._version = state.version
-
-    def _ready(self) -> None:
-        if self._version >= 0:
-            if self._state.version != self._version:
-                raise StaleActions("the state changed since legal() was called")
-            self._version = -1
-            self._blocks = []
-            self._ends = []
-            self._state.fill_legal(self._seat, self)
-
-    def contains(self, action: Action) -> bool:
-        """True when `action` is legal now (the state's own check)."""
-        return self._state.allows(self._seat, action)
