@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 from suite.ui.harness import Harness
 from suite.wok.screens import open_setup
@@ -14,12 +15,18 @@ from suite.wok.screens.draft import TITLES
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.guide import guide_file, guide_offered, remember_offered
 from suite.wok.screens.report import ReportScene
+from suite.wok.screens.setup import SetupScene
 from suite.wok.screens.timer import TimedConfirm
+
+from .test_wok_screen_play import assert_idle  # noqa: TID252
 
 SIZES = ((800, 560), (1920, 1080))
 
 
-def start_from_setup(h: Harness) -> GameScene:
+def start_from_setup(h: Harness, seed: int = 5) -> GameScene:
+    setup = h.scene
+    assert isinstance(setup, SetupScene)
+    setup.seed = seed
     h.key(pygame.K_RETURN, frames=2)  # Start
     game = next(s for s in h.app.stack if isinstance(s, GameScene))
     game.bot_delay = 0.0
@@ -29,12 +36,13 @@ def start_from_setup(h: Harness) -> GameScene:
     return game
 
 
-def test_the_first_game_of_a_profile_offers_a_guided_turn_once(artifacts: Path) -> None:
+@pytest.mark.parametrize("seed", [5, 11, 23, 42])
+def test_the_first_game_of_a_profile_offers_a_guided_turn_once(seed: int, artifacts: Path) -> None:
     profile = "Newcomer"
     assert not guide_offered(profile)
     with Harness(size=SIZES[0], root=open_setup) as h:
         h.app.settings.name = profile
-        game = start_from_setup(h)
+        game = start_from_setup(h, seed)
         assert isinstance(h.scene, TimedConfirm) and h.scene.question == "Your first game of WoK"
         assert guide_offered(profile)  # remembered whatever the answer
         h.screenshot(artifacts / "wok_guide_offer_800x560.png")
@@ -48,6 +56,7 @@ def test_the_first_game_of_a_profile_offers_a_guided_turn_once(artifacts: Path) 
             h.resize(size)
             h.screenshot(artifacts / f"wok_guide_1_{size[0]}x{size[1]}.png")
         h.resize(SIZES[0])
+        assert_idle(h)  # the guide's box is still: nothing redraws until input
         h.click(guide.next_button)
         assert guide.step.title == "Your home" and guide.step.target() is not None
         home = game.view.colours[0].homes[0]
@@ -63,15 +72,21 @@ def test_the_first_game_of_a_profile_offers_a_guided_turn_once(artifacts: Path) 
                 continue
             assert "Try it:" in step.text
             before = guide.index
+            assert not guide.rect.collidepoint(game.mapview.centre(home)), "the box hides home"
             h.click(game.mapview.centre(home))
             if step.phase == "attacks":
-                target = game.view.map.provinces[home].neighbours[0]
-                h.click(game.mapview.centre(target))
+                free = [
+                    n
+                    for n in game.view.map.provinces[home].neighbours
+                    if not guide.rect.collidepoint(game.mapview.centre(n))
+                ]
+                assert free, "the box hides every neighbour"
+                h.click(game.mapview.centre(free[0]))
                 h.click(next(b for b in game.form.steps if b.label == "+1"))
             if step.phase == "transforms":
                 for size in SIZES:
                     h.resize(size)
-                    h.screenshot(artifacts / f"wok_guide_try_{size[0]}x{size[1]}.png")
+                    h.screenshot(artifacts / f"wok_guide_try_{seed}_{size[0]}x{size[1]}.png")
                 h.resize(SIZES[0])
             h.key(pygame.K_m)
             h.key(pygame.K_RETURN)  # Add order: the step moves on by itself

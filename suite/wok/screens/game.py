@@ -802,7 +802,8 @@ class GameScene(Scene):
         if not lines or self.show_table:  # the table takes that corner
             return
         lh = px(17)
-        width = min(px(330), self.mapview.rect.width // 2 - 12)
+        needed = max(theme.font(px(12)).size(text)[0] for _, text in lines) + px(40)
+        width = min(px(330), needed, int(self.mapview.rect.width * 0.6))  # snug, not cut
         rect = pygame.Rect(0, 0, width, px(8) + lh * len(lines))
         rect.topright = (self.mapview.rect.right - 6, self.mapview.rect.y + 6)
         draw_panel(surface, rect, colour=(14, 19, 30), radius=8, shadow=2, alpha=225)

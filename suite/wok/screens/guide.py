@@ -240,9 +240,7 @@ class Guide:
         lines = wrap_text(self.step.text, px(14), width - 24)
         lh = px(19)
         height = px(34) + lh * len(lines) + px(46)
-        self.rect = pygame.Rect(area.x + 6, area.bottom - 6 - height, width, height)
-        if target is not None and self.rect.colliderect(target):
-            self.rect.y = area.y + 6
+        self.rect = self._place(area, width, height, target)
         draw_panel(surface, self.rect, colour=(20, 26, 40), border=theme.ACCENT, radius=10)
         x, y = self.rect.x + 12, self.rect.y + px(8)
         count = f"{self.index + 1}/{len(self.steps)}"
@@ -257,6 +255,26 @@ class Guide:
         self.skip_button.rect = pygame.Rect(x, by, px(110), px(30))
         self.next_button.draw(surface)
         self.skip_button.draw(surface)
+
+    def _place(
+        self, area: pygame.Rect, width: int, height: int, target: pygame.Rect | None
+    ) -> pygame.Rect:
+        """A map corner for the box that covers least of the step's control and of the
+        provinces the player clicks (the home and its neighbours): the bottom left first."""
+        view, mapview = self.scene.view, self.scene.mapview
+        homes = [p for c in view.colours for p in c.homes]
+        near = {n for p in homes for n in view.map.provinces[p].neighbours} | set(homes)
+        keep = [mapview.bounds(p) for p in sorted(near)] + ([target] if target else [])
+        corners = [
+            pygame.Rect(x, y, width, height)
+            for y in (area.bottom - 6 - height, area.y + 6)
+            for x in (area.x + 6, area.right - 6 - width)
+        ]
+
+        def covered(box: pygame.Rect) -> int:
+            return sum(box.clip(r).width * box.clip(r).height for r in keep)
+
+        return min(corners, key=covered)  # the first of the least covered
 
     def draw_tooltip(self, surface: pygame.Surface) -> None:
         self.skip_button.draw_tooltip(surface)
