@@ -124,3 +124,40 @@ def test_default_sounds_are_11khz_mono_and_short() -> None:
         with wave.open(str(pack.path(sound.wav)), "rb") as wav:
             assert (wav.getframerate(), wav.getnchannels()) == (11025, 1)
             assert 0 < wav.getnframes() <= 11025 * 2
+
+
+def test_a_pack_with_no_playable_piece_is_an_error(tmp_path: Path) -> None:
+    """Issue 24, item 6: it passed check but could not start a battle."""
+    from .conftest import GOOD_INI, build_pack
+
+    ini = GOOD_INI.replace("Knight, skins\\knight, 0, 10,", "Knight, skins\\knight, 0, 0,")
+    assert ini != GOOD_INI
+    code, lines = run_check(build_pack(tmp_path / "nobody", ini))
+    assert code == 1
+    assert any(
+        line.endswith(
+            "tactics_ini.txt:0: error: tactics_ini.txt: no playable piece (a piece "
+            "needs at least 1 HP and a weapon the pack defines): no battle can start"
+        )
+        for line in lines
+    ), lines
+    ghost = "piece2 = Ghost, skins\\knight, 0, 0, 0, 4, 4, 3, 0, 1, 3, 1, 0, 1, 1, 1, 1, 1, 1"
+    ini = ini.replace("[map1]", ghost + "\n[map1]")
+    pack_root = build_pack(tmp_path / "two", ini)
+    from suite.tactics.assets.pack import load_pack
+
+    assert sorted(load_pack(pack_root).pieces) == [1, 2]
+    _, lines = run_check(pack_root)
+    assert sum("no playable piece" in line for line in lines) == 1
+
+
+def test_warnings_show_names_as_the_file_wrote_them(tmp_path: Path) -> None:
+    """Issue 24, item 6: `'sfx\\'`, not Python's `'sfx\\\\'`."""
+    from .conftest import GOOD_INI, build_pack
+
+    ini = GOOD_INI.replace(
+        "sound1 = hit, sounds\\hit", "sound1 = hit, sounds\\hit\nsound2 = x, sfx\\"
+    )
+    _, lines = run_check(build_pack(tmp_path / "folder", ini))
+    shown = [line for line in lines if "names a folder" in line]
+    assert len(shown) == 1 and "'sfx\\'" in shown[0] and "\\\\" not in shown[0], shown

@@ -93,7 +93,9 @@ def test_an_empty_ini_is_an_error_no_maps(tmp_path: Path) -> None:
     (root / "tactics_ini.txt").write_bytes(b"")
     pack = load_pack(root)
     assert [p.message for p in pack.errors] == [
-        "tactics_ini.txt: no maps (numMaps and [mapN] sections name none)"
+        "tactics_ini.txt: no maps (numMaps and [mapN] sections name none)",
+        "tactics_ini.txt: no playable piece (a piece needs at least 1 HP and a weapon the pack "
+        "defines): no battle can start",
     ]
 
 

@@ -41,7 +41,7 @@ from enum import Enum
 from http.client import HTTPException
 from pathlib import Path, PurePosixPath
 
-from suite.tactics.assets.files import UnsafePath, check_safe
+from suite.tactics.assets.files import UnsafePath, check_safe, quoted
 from suite.tactics.assets.ini import parse_int, read_ini, too_long
 from suite.tactics.assets.limits import PackLimitError, limits, read_limited
 from suite.tactics.assets.model import INI_NAME, SETTINGS_NAME, Pack, version_key
@@ -141,11 +141,11 @@ def check_url(url: str) -> str:
         parts = urllib.parse.urlsplit(url.strip())
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError as exc:
-        raise FetchError(f"{url!r} is not a URL ({exc})") from exc
+        raise FetchError(f"{quoted(url)} is not a URL ({exc})") from exc
     if parts.scheme.lower() not in ("http", "https"):
         raise FetchError(f"{url}: only http and https URLs are fetched")
     if not parts.hostname or any(c.isspace() or ord(c) < 32 for c in url.strip()):
-        raise FetchError(f"{url!r} is not a URL (no host, or spaces)")
+        raise FetchError(f"{quoted(url)} is not a URL (no host, or spaces)")
     base = url.strip()
     return base if base.endswith("/") else base + "/"
 

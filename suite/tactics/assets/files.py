@@ -8,6 +8,13 @@ from pathlib import Path, PurePosixPath
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
+def quoted(text: str) -> str:
+    """`text` in single quotes as the file wrote it: backslashes stay single (Python's
+    `!r` would show `sfx\\\\`); only characters that do not print are escaped."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return f"'{shown}'"
+
+
 class UnsafePath(ValueError):
     """An asset name that would leave the pack folder (absolute, `..`, drive letter)."""
 
@@ -27,10 +34,10 @@ def check_safe(name: str) -> str:
     """`name` itself when it stays inside the pack folder, else raise `UnsafePath`."""
     text = name.replace("\\", "/")
     if not text or text.startswith("/") or _DRIVE.match(text):
-        raise UnsafePath(f"{name!r} is not a relative path inside the pack")
+        raise UnsafePath(f"{quoted(name)} is not a relative path inside the pack")
     parts = PurePosixPath(text).parts
     if any(part in ("..", "") for part in parts) or ":" in text:
-        raise UnsafePath(f"{name!r} is not a relative path inside the pack")
+        raise UnsafePath(f"{quoted(name)} is not a relative path inside the pack")
     return text
 
 
@@ -48,9 +55,9 @@ def _inside(root: Path, path: Path, relative: str) -> Path:
             real = path.resolve(strict=False)
             home = root.resolve(strict=False)
         except (OSError, RuntimeError) as exc:  # a link loop
-            raise UnsafePath(f"{relative!r} cannot be followed ({exc})") from exc
+            raise UnsafePath(f"{quoted(relative)} cannot be followed ({exc})") from exc
         if real != home and home not in real.parents:
-            raise UnsafePath(f"{relative!r} is a link leading outside the pack")
+            raise UnsafePath(f"{quoted(relative)} is a link leading outside the pack")
     return path
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from suite.tactics.assets.files import quoted
 from suite.tactics.assets.limits import limits
 from suite.tactics.assets.model import Problem, Severity
 
@@ -117,28 +118,28 @@ def read_ini(data: bytes | str, filename: str) -> IniFile:
             end = line.find("]")
             name = line[1:end].strip() if end > 0 else ""
             if not name:
-                ini.warn(number, f"junk line skipped: {line!r} (not a section header)")
+                ini.warn(number, f"junk line skipped: {quoted(line)} (not a section header)")
                 current = None
                 continue
             current = ini.sections.setdefault(name.lower(), IniSection(name, number))
             continue
         if line[0] in ":." or "=" not in line:
-            ini.warn(number, f"junk line skipped: {line!r}")
+            ini.warn(number, f"junk line skipped: {quoted(line)}")
             continue
         key, _, value = line.partition("=")
         key = key.strip()
         if not key:
-            ini.warn(number, f"junk line skipped: {line!r} (no key before '=')")
+            ini.warn(number, f"junk line skipped: {quoted(line)} (no key before '=')")
             continue
         if current is None:
-            ini.warn(number, f"key {key!r} before any [section] ignored")
+            ini.warn(number, f"key {quoted(key)} before any [section] ignored")
             continue
         lowered = key.lower()
         first = current.entries.get(lowered)
         if first is not None:
             ini.warn(
                 number,
-                f"duplicate key {key!r} in [{current.name}] ignored "
+                f"duplicate key {quoted(key)} in [{current.name}] ignored "
                 f"(the first one, line {first.line}, wins)",
             )
             continue
@@ -162,7 +163,7 @@ def split_fields(value: str) -> tuple[list[str], list[str]]:
         if char in "\"'":
             close = value.find(char, i + 1)
             if close < 0:
-                notes.append(f"unterminated quote in {value!r}")
+                notes.append(f"unterminated quote in {quoted(value)}")
                 fields.append(value[i + 1 :])
                 break
             text = value[i + 1 : close]

@@ -310,6 +310,14 @@ class Pack:
         names.discard("")
         return sorted(names)
 
+    def playable_pieces(self) -> dict[int, Piece]:
+        """Pieces an army may hold, by id: at least 1 HP and a weapon the pack defines."""
+        return {
+            pid: piece
+            for pid, piece in sorted(self.pieces.items())
+            if piece.hp >= 1 and piece.weapon in self.weapons
+        }
+
     def team_color_indices(self) -> tuple[int, ...]:
         """The palette indices a skin recolours per army (RULINGS T14)."""
         return self.team_colors

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from suite.tactics.assets import elevation
 from suite.tactics.assets.bmp import Bitmap, BmpError
-from suite.tactics.assets.files import UnsafePath, resolve
+from suite.tactics.assets.files import UnsafePath, quoted, resolve
 from suite.tactics.assets.ini import read_ini
 from suite.tactics.assets.limits import PackLimitError, limits, read_limited
 from suite.tactics.assets.model import (
@@ -62,6 +62,12 @@ def load_pack(root: Path) -> Pack:
     if not pack.maps:
         report.error(0, f"{INI_NAME}: no maps (numMaps and [mapN] sections name none)")
     check_references(pack, report)
+    if not pack.playable_pieces():
+        report.error(
+            0,
+            f"{INI_NAME}: no playable piece (a piece needs at least 1 HP and a weapon the "
+            "pack defines): no battle can start",
+        )
     if not _within_pack_limits(pack, report):
         return pack
     _check_files(pack, report)
@@ -231,7 +237,7 @@ def load_map(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
     if image.width != image.height:
         report.error(
             info.line,
-            f"map {info.id} {info.name!r}: {info.bitmap} is {image.width}x{image.height}, "
+            f"map {info.id} {quoted(info.name)}: {info.bitmap} is {image.width}x{image.height}, "
             "a map must be square",
         )
         return None
@@ -254,14 +260,14 @@ def _find_starts(
         if len(xs) == 0:
             report.error(
                 info.line,
-                f"map {info.id} {info.name!r}: no {team} start (palette index {index})",
+                f"map {info.id} {quoted(info.name)}: no {team} start (palette index {index})",
             )
             starts.append(None)
             continue
         if len(xs) > 1:
             report.warn(
                 info.line,
-                f"map {info.id} {info.name!r}: {len(xs)} {team} start pixels; "
+                f"map {info.id} {quoted(info.name)}: {len(xs)} {team} start pixels; "
                 f"the first (row by row) at ({xs[0]}, {ys[0]}) is used",
             )
         starts.append((int(xs[0]), int(ys[0])))
@@ -306,7 +312,7 @@ def tile_movement(
         )
         report.error(
             info.line,
-            f"map {info.id} {info.name!r}: palette index {index} ({len(xs)} cells, first at "
+            f"map {info.id} {quoted(info.name)}: palette index {index} ({len(xs)} cells, first at "
             f"({xs[0]}, {ys[0]})) has {what}",
         )
     result: npt.NDArray[np.uint8] = lookup[tiles]
@@ -338,7 +344,7 @@ def _elevation(pack: Pack, info: MapInfo, size: int, report: Reporter) -> npt.ND
         if (image.width, image.height) != (size, size):
             report.error(
                 info.line,
-                f"map {info.id} {info.name!r}: {info.elevation_bitmap} is "
+                f"map {info.id} {quoted(info.name)}: {info.elevation_bitmap} is "
                 f"{image.width}x{image.height}, the map is {size}x{size}; map is flat",
             )
             return elevation.flat(size)

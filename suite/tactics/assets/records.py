@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from suite.tactics.assets.files import UnsafePath, asset_name, check_safe
+from suite.tactics.assets.files import UnsafePath, asset_name, check_safe, quoted
 from suite.tactics.assets.ini import IniFile, IniValue, leading_int, parse_int, split_fields
 from suite.tactics.assets.limits import limits
 from suite.tactics.assets.model import (
@@ -185,9 +185,9 @@ def read_number(raw: str, default: int, where: str, line: int, report: Reporter)
         return value
     lead = leading_int(raw)
     if lead is not None:
-        report.warn(line, f"{where}: {raw.strip()!r} read as {lead} (its leading digits)")
+        report.warn(line, f"{where}: {quoted(raw.strip())} read as {lead} (its leading digits)")
         return lead
-    report.warn(line, f"{where}: {raw.strip()!r} is not a number; using default {default}")
+    report.warn(line, f"{where}: {quoted(raw.strip())} is not a number; using default {default}")
     return default
 
 
@@ -207,9 +207,9 @@ def safe_asset(raw: str, extension: str, where: str, line: int, report: Reporter
 def _convert(item: Field, raw: str, where: str, line: int, report: Reporter) -> Any:
     if item.kind == "text":
         return raw.strip()
-    label = f"{where} field {item.label!r}"
+    label = f"{where} field {quoted(item.label)}"
     if item.kind == "wav" and raw.strip().endswith(("\\", "/")):
-        report.warn(line, f"{label}: {raw.strip()!r} names a folder, not a sound; no sound")
+        report.warn(line, f"{label}: {quoted(raw.strip())} names a folder, not a sound; no sound")
         return ""
     if item.kind in ("bmp", "wav"):
         return safe_asset(raw, "." + item.kind, label, line, report)
@@ -263,7 +263,7 @@ def _entry(
     number = _entry_id(item.key, prefix)
     if number is None or number <= 0:
         report.warn(
-            item.line, f"[{section}] key {item.key!r} is not {prefix}N with N >= 1; skipped"
+            item.line, f"[{section}] key {quoted(item.key)} is not {prefix}N with N >= 1; skipped"
         )
         return None
     values = _fields(item, report)
@@ -296,17 +296,16 @@ def _sound_sets(ini: IniFile, pack: Pack, report: Reporter) -> dict[int, SoundSe
                 continue
             value = leading_int(raw)
             if value is None:
-                report.warn(
-                    item.line, f"{item.key}: sound id {raw.strip()!r} is not a number; dropped"
-                )
+                shown = quoted(raw.strip())
+                report.warn(item.line, f"{item.key}: sound id {shown} is not a number; dropped")
                 continue
             if parse_int(raw) is None:
-                report.warn(item.line, f"{item.key}: sound id {raw.strip()!r} read as {value}")
+                shown = quoted(raw.strip())
+                report.warn(item.line, f"{item.key}: sound id {shown} read as {value}")
             ids.append(value)
         if not ids:
-            report.warn(
-                item.line, f"{item.key} {values[0].strip()!r}: an empty sound set plays nothing"
-            )
+            shown = quoted(values[0].strip())
+            report.warn(item.line, f"{item.key} {shown}: an empty sound set plays nothing")
         if len(ids) > MAX_SOUNDS_PER_SET:
             report.warn(
                 item.line,
@@ -347,7 +346,9 @@ def _general(ini: IniFile, pack: Pack, report: Reporter) -> None:
     if version is not None:
         text = version.value.strip()
         if not _VERSION.match(text):
-            report.warn(version.line, f"version {text!r} is not a number like 1.2345; ignored")
+            report.warn(
+                version.line, f"version {quoted(text)} is not a number like 1.2345; ignored"
+            )
         else:
             decimals = len(text.partition(".")[2])
             if decimals > VERSION_DECIMALS:
@@ -361,7 +362,7 @@ def _general(ini: IniFile, pack: Pack, report: Reporter) -> None:
         value = read_number(num.value, 0, "numMaps", num.line, report)
         most = limits().ini.max_maps
         if value < 0:
-            report.warn(num.line, f"numMaps {num.value!r} is below 0; using 0")
+            report.warn(num.line, f"numMaps {quoted(num.value)} is below 0; using 0")
         elif value > most:
             report.error(
                 num.line, f"numMaps {value} is past the limit of {most} maps; no map is read"
@@ -376,7 +377,8 @@ def _general(ini: IniFile, pack: Pack, report: Reporter) -> None:
         else:
             report.warn(
                 colors.line,
-                f"teamColors {colors.value!r} is not a list of palette indices 0-255; default used",
+                f"teamColors {quoted(colors.value)} is not a list of palette indices 0-255; "
+                "default used",
             )
 
 
@@ -429,7 +431,7 @@ def _map_info(
         return None
     bitmap = text("bitmap")
     if not bitmap:
-        report.error(line, f"[{title}] {name!r} has no bitmap; skipped")
+        report.error(line, f"[{title}] {quoted(name)} has no bitmap; skipped")
         return None
     seed: int | None = None
     seed_item = ini.get(section, "seed")
@@ -487,7 +489,7 @@ def check_references(pack: Pack, report: Reporter) -> None:
         if weapon.dominates and weapon.dominates.lower() not in classes:
             report.warn(
                 weapon.line,
-                f"weapon{weapon.id} {weapon.name}: dominates class {weapon.dominates!r} "
+                f"weapon{weapon.id} {weapon.name}: dominates class {quoted(weapon.dominates)} "
                 "that no weapon has",
             )
     for piece in pack.pieces.values():

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from suite.tactics.assets.files import quoted
 from suite.tactics.assets.limits import PackLimitError, check_dimensions, limits, read_limited
 from suite.tactics.assets.model import TEAM_NAMES, MapGrid, MapInfo, Pack
 from suite.tactics.assets.records import Reporter
@@ -69,7 +70,7 @@ def check_tmx_header(path: Path) -> None:
 def load_tmx_grid(pack: Pack, info: MapInfo, report: Reporter) -> MapGrid | None:
     """The grid of a `.tmx` map, or None (with an error) when it cannot be used."""
     path = pack.path(info.bitmap)
-    label = f"map {info.id} {info.name!r}: {info.bitmap}"
+    label = f"map {info.id} {quoted(info.name)}: {info.bitmap}"
     try:
         check_tmx_header(path)
     except PackLimitError as exc:

@@ -47,11 +47,7 @@ def get_pack(root: str | Path | None) -> Pack:
 
 def playable_pieces(pack: Pack) -> dict[int, Piece]:
     """Pieces an army may hold: at least 1 HP and a weapon the pack defines."""
-    return {
-        pid: piece
-        for pid, piece in sorted(pack.pieces.items())
-        if piece.hp >= 1 and piece.weapon in pack.weapons
-    }
+    return pack.playable_pieces()
 
 
 def playable_maps(pack: Pack, players: int) -> list[int]:
