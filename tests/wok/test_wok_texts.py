@@ -3,6 +3,8 @@ tooltip over a new order, "a aim change", the unanimous vote's result line)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 
 from suite.core.match import Outcome
@@ -78,3 +80,41 @@ def test_a_button_tooltip_hides_after_a_click_until_the_pointer_leaves() -> None
         assert not button.hushed
         button.draw_tooltip(surface)
         assert _painted(surface), "shown again after leaving and returning"
+
+
+def test_the_game_over_screen_after_a_unanimous_vote(artifacts: Path) -> None:
+    from suite.wok.rules.orders import Vote
+    from suite.wok.screens.game import GameScene
+    from suite.wok.screens.match import SeatPlan, WokMatch
+    from suite.wok.screens.overlays import MenuScene, PassScene
+    from suite.wok.screens.report import GameOverScene
+
+    from .test_wok_screen_parts import SIZES, close_reports  # noqa: TID252
+
+    match = WokMatch.new(
+        {"map": "star-islands"},
+        3,
+        [SeatPlan("Han"), SeatPlan("Kor"), SeatPlan("Mir")],  # hot-seat: all vote here
+    )
+    for seat in (1, 2):
+        match.session.act(seat, Vote(True))
+    with Harness(size=SIZES[0]) as h:
+        scene = GameScene(h.app, match, bot_delay=1e9)
+        h.push(scene)
+        for _ in range(4):
+            if isinstance(h.scene, PassScene):
+                h.key(pygame.K_RETURN, frames=2)
+            close_reports(h)
+        assert h.scene is scene
+        h.key(pygame.K_ESCAPE)
+        assert isinstance(h.scene, MenuScene)
+        h.click(next(b for b in h.scene.buttons if b.label == "Vote to end"))
+        h.frames(3)
+        assert isinstance(h.scene, GameOverScene)
+        outcome = match.session.outcome()
+        assert outcome is not None and outcome.reason == "unanimous vote"
+        title, reason, places = result_lines(outcome, ["Han", "Kor", "Mir"], {})
+        assert title.endswith("share the victory") and "1st (shared by 3)" in places
+        for size in SIZES:
+            h.resize(size)
+            h.screenshot(artifacts / f"wok_game_over_vote_{size[0]}x{size[1]}.png")
