@@ -357,16 +357,23 @@ class OrderForm:
                     text = {Bomb: "MIS", Attack: "", Move: getattr(o, "unit", ""), Spy: "SPY"}[
                         type(o)
                     ]
-                    n = getattr(
-                        o,
-                        "missiles",
-                        getattr(o, "armies", getattr(o, "amount", getattr(o, "spies", 0))),
+                    n = (
+                        "all"
+                        if moves_all(self.view, o)
+                        else getattr(
+                            o,
+                            "missiles",
+                            getattr(o, "armies", getattr(o, "amount", getattr(o, "spies", 0))),
+                        )
                     )
                     out.append(
                         Arrow(o.source, o.target, ink[phase], chained, f"{n} {text}".strip())
                     )
         if self.source is not None and self.target is not None and self.phase in NEEDS_TARGET:
-            out.append(Arrow(self.source, self.target, theme.HOVER, True, str(self.amount)))
+            order = self.order()
+            every = not isinstance(order, str) and moves_all(self.view, order)
+            shown = "all" if every else str(self.amount)
+            out.append(Arrow(self.source, self.target, theme.HOVER, True, shown))
         return out
 
     # -- layout and drawing -----------------------------------------------------------------
