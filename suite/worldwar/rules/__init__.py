@@ -5,7 +5,8 @@ its entry point).
 
 Modules: `engine` (the `WorldWarState`), `config` (the typed match config), `actions`
 (actions and events), `views` (what a seat sees), `cards` (card modes, decks and sets),
-`odds` (exact battle odds), `bots` (random, easy, hard, aggressive), `legal` (lazy
+`odds` (exact battle odds), `bots` (random, easy, hard, aggressive), `expert` (the
+search bot), `legal` (lazy
 legal-action lists), `snapshot` (saves), `topology` (integer tables of a board), `data`
 (the rules numbers from assets/worldwar/rules/rules.toml), `game` (the board a config
 names), `maps` (boards).
@@ -18,6 +19,7 @@ from suite.worldwar.rules.actions import WorldWarAction, WorldWarEvent
 from suite.worldwar.rules.bots import AggressiveBot, EasyBot, HardBot, RandomBot
 from suite.worldwar.rules.config import WorldWarConfig
 from suite.worldwar.rules.engine import WorldWarState
+from suite.worldwar.rules.expert import ExpertBot
 from suite.worldwar.rules.views import WorldWarView
 
 __all__ = ["SPEC", "WorldWarAction", "WorldWarConfig", "WorldWarState", "WorldWarView"]
@@ -33,7 +35,13 @@ SPEC = register_game(
         action_type=WorldWarAction,
         players=(2, 6),
         default_config=lambda n: {"players": n, "map": "classic", "cards": "increasing"},
-        bots={"random": RandomBot, "easy": EasyBot, "hard": HardBot, "aggressive": AggressiveBot},
+        bots={
+            "random": RandomBot,
+            "easy": EasyBot,
+            "hard": HardBot,
+            "aggressive": AggressiveBot,
+            "expert": ExpertBot,
+        },
         turn_of=lambda state: state.rounds(),
         config_type=WorldWarConfig,
         view_type=WorldWarView,

@@ -64,6 +64,9 @@ def rules_of(st: WorldWarState) -> WorldWarRules:
         clock=st.clock,
         max_turns=st.max_turns,
         mode=st.mode,
+        reinforce_divisor=r.reinforcements.divisor,
+        reinforce_minimum=r.reinforcements.minimum,
+        set_sizes=tuple(mode.set_sizes),
     )
 
 

@@ -54,6 +54,11 @@ class WorldWarRules(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int | None
     mode: str = "domination"
     """How the match is won: "domination" (R8), "capital" or "mission" (`modes`)."""
+    reinforce_divisor: int
+    reinforce_minimum: int
+    """R2: a turn's reinforcements are max(minimum, territories // divisor) + continents."""
+    set_sizes: tuple[int, ...]
+    """How many cards a set holds (the card mode's sizes; empty without cards)."""
 
     def dice(self) -> Battle:
         """The match's dice rules (for `odds.odds_for`)."""
