@@ -26,7 +26,7 @@ UI = GameUI(
         "Two to six generals. Hold whole regions for bonus armies, trade card sets for "
         "reinforcements, and roll for every border."
     ),
-    tags=("Dice battles", "Card sets", "Turn clock"),
+    tags=("Turn clock", "Card sets", "Dice battles"),  # the first fit beside PLAY
 )
 
 __all__ = ["UI", "open_setup"]

@@ -32,7 +32,7 @@ from suite.worldwar.screens import hud, sounds
 from suite.worldwar.screens.cards import CardsPanel, value_lines
 from suite.worldwar.screens.effects import BattleCard, CardFlight, DiceTray, Ring
 from suite.worldwar.screens.hud import TOP
-from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.mapview import MapView, capital_marks
 from suite.worldwar.screens.match import Match, saves_dir
 from suite.worldwar.screens.overlays import HelpScene
 from suite.worldwar.screens.stats import StatsScene
@@ -316,7 +316,7 @@ class GameScene(Scene):
         self.panel = pygame.Rect(
             w - self.side + gap, self.top + gap, self.side - 2 * gap, h - self.top - 2 * gap
         )
-        rows = len(self.match.seats) + (1 if self.v.rules.mode != "domination" else 0)
+        rows = len(self.match.seats) + hud.goal_rows(self)
         self.row_h = px(30 if h >= 700 else 24 if rows <= 4 else 22, k)
         self.players_rect = pygame.Rect(
             self.panel.x, self.panel.y, self.panel.width, px(38, k) + self.row_h * rows
@@ -618,6 +618,7 @@ class GameScene(Scene):
 
     def leave(self) -> None:
         def go() -> None:
+            self.match.save_autosave()  # with the time left on the turn clock
             if self in self.app.stack:
                 while self.app.stack and self.app.scene is not self:
                     self.app.pop()
@@ -929,10 +930,13 @@ class GameScene(Scene):
         key = (v.turn, v.current)
         if key != self.clock_key:
             self.clock_key = key
-            self.clock_left = float(v.rules.clock)
+            kept = self.match.clock
+            # A resumed turn goes on with the time it had left when it was saved.
+            self.clock_left = kept[2] if kept[:2] == key else float(v.rules.clock)
         if self.human_turn() is None or self.match.actor != v.current:
             return  # bots need no clock; a defender's choice does not use up the turn
         self.clock_left -= dt
+        self.match.clock = (key[0], key[1], max(0.0, self.clock_left))
         if self.clock_left <= 0:
             if self.buffer:
                 self.commit_placements()
@@ -1056,7 +1060,7 @@ class GameScene(Scene):
             targets=targets,
             group=group,
             extra=self.buffered(),
-            marks={t: self.colour(s) for s, t in enumerate(v.capitals) if t >= 0},
+            marks=capital_marks(v.capitals, self.colour),
         )
         for ring in self.rings:
             ring.draw_at(surface, self.map.label_screen(ring.territory))

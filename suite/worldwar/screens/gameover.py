@@ -19,7 +19,7 @@ from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
 from suite.worldwar.rules import actions as A
-from suite.worldwar.screens.mapview import MapView
+from suite.worldwar.screens.mapview import MapView, capital_marks
 from suite.worldwar.screens.match import Match, SeatInfo
 from suite.worldwar.screens.stats import draw_charts
 
@@ -108,7 +108,7 @@ class GameOverScene(Scene):
         if winners:
             pygame.draw.circle(surface, self.colour(winners[0]), (w // 2, px(44, k)), px(16, k))
         draw_text(surface, title, (w // 2, px(68, k)), size=px(38, k), bold=True, anchor="midtop")
-        reason = outcome.reason if outcome is not None else ""
+        reason = s.named(outcome.reason) if outcome is not None else ""
         draw_text(
             surface,
             f"{reason} on turn {view.turn}",
@@ -292,7 +292,8 @@ class ReplayScene(Scene):
         surface.fill(theme.PANEL, pygame.Rect(0, 0, surface.get_width(), 60))
         colours = [theme.player_colour(self.seats[o].colour).rgb for o in v.owner]
         self.map.set_colours(colours)
-        self.map.draw(surface, v.armies, v.owner)
+        marks = capital_marks(v.capitals, lambda s: theme.player_colour(self.seats[s].colour).rgb)
+        self.map.draw(surface, v.armies, v.owner, marks=marks)
         total = len(self.replay.actions)
         draw_text(
             surface,

@@ -12,11 +12,12 @@ import pygame
 from suite.ui import theme
 from suite.ui.scale import px
 from suite.ui.theme import Colour
-from suite.ui.widgets import draw_panel, draw_text, fit_text
+from suite.ui.widgets import draw_panel, draw_text, fit_lines, fit_text, wrap_text
 from suite.worldwar.rules.odds import odds_for
 
 if TYPE_CHECKING:
     from suite.worldwar.screens.game import GameScene
+    from suite.worldwar.screens.match import SeatInfo
 
 TOP = 58
 """Height of the top bar at UI factor 1."""
@@ -44,6 +45,11 @@ def legend_fits(scene: GameScene) -> bool:
     or badge (else it opens folded: `GameScene.legend_collapsed`)."""
     size = _legend_size(scene, len(scene.v.map.continents))
     return scene.map.quiet_spot(size, avoid=scene.acted_on())[1] == 0
+
+
+def army_count(n: int) -> str:
+    """ "1 army", "2 armies"."""
+    return f"{n} {'army' if n == 1 else 'armies'}"
 
 
 def legend_box(scene: GameScene) -> pygame.Rect:
@@ -137,7 +143,8 @@ def draw_legend(scene: GameScene, surface: pygame.Surface) -> None:
 
 def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
     """Turn, the acting player and the phase on the left; the clock (if any) just left of
-    the top buttons; texts that do not fit are cut, never drawn over the buttons."""
+    the top buttons; the turn and the player's name are cut to fit, the phase is shown in
+    full or not at all (the step's panel names it too); nothing goes over the buttons."""
     v = scene.v
     k = scene.k
     w = surface.get_width()
@@ -153,15 +160,17 @@ def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
         limit = clock.left - px(12, k)
     seat = v.actor()
     big = px(20 if w >= 1100 else 17, k)
-    parts: list[tuple[str, int, bool, Colour, int | None]] = [
-        (f"Turn {v.turn}" if v.turn else "Deployment", big, True, theme.TEXT, None)
+    # (text, size, bold, colour, seat of the dot, shown only in full)
+    parts: list[tuple[str, int, bool, Colour, int | None, bool]] = [
+        (f"Turn {v.turn}" if v.turn else "Deployment", big, True, theme.TEXT, None, False)
     ]
     if seat is not None:
-        parts.append((scene.match.name(seat), big, True, theme.TEXT, seat))
-        parts.append((PHASE_TITLES.get(v.phase, v.phase), big - 2, False, theme.ACCENT, None))
+        parts.append((scene.match.name(seat), big, True, theme.TEXT, seat, False))
+        phase = PHASE_TITLES.get(v.phase, v.phase)
+        parts.append((phase, big - 2, False, theme.ACCENT, None, True))
     x = px(18, k)
     dot = px(10, k)
-    for text, size, bold, colour, seat_dot in parts:
+    for text, size, bold, colour, seat_dot, whole in parts:
         if seat_dot is not None:
             if x + 2 * dot + 4 > limit:
                 return
@@ -169,7 +178,7 @@ def draw_top(scene: GameScene, surface: pygame.Surface) -> None:
             pygame.draw.circle(surface, theme.SHADOW, (x + dot, top // 2), dot, 2)
             x += 2 * dot + px(8, k)
         shown = fit_text(text, size, limit - x, bold)
-        if shown == "...":
+        if shown == "..." or (whole and shown != text):
             return
         x = draw_text(
             surface,
@@ -254,11 +263,10 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
             pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=8)
         alive = v.alive[i]
         pygame.draw.circle(surface, scene.colour(i), (r.x + px(22, k), cy), px(8, k))
-        name = seat.label
         bold = i == v.actor()
         draw_text(
             surface,
-            fit_text(name, px(15, k), name_room, bold),
+            seat_label(seat, px(15, k), name_room, bold),
             (r.x + px(38, k), cy),
             size=px(15, k),
             anchor="midleft",
@@ -286,9 +294,8 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
                 colour=theme.TEXT_MUTED,
             )
     goal = goal_line(scene)
-    if goal:
-        y = r.y + px(33, k) + scene.row_h * len(scene.match.seats) + scene.row_h // 2 - 1
-        text = fit_text(goal, px(14, k), r.width - px(28, k), True)
+    y = r.y + px(33, k) + scene.row_h * len(scene.match.seats) + scene.row_h // 2 - 1
+    for text in fit_lines(goal, px(14, k), r.width - px(28, k), goal_rows(scene), True):
         draw_text(
             surface,
             text,
@@ -298,6 +305,25 @@ def draw_players(scene: GameScene, surface: pygame.Surface) -> None:
             colour=theme.ACCENT,
             anchor="midleft",
         )
+        y += scene.row_h
+
+
+def goal_rows(scene: GameScene) -> int:
+    """Rows of the players panel under the seats for the goal: two for a secret mission
+    (shown in full), one for the capitals, none in Domination."""
+    mode = scene.v.rules.mode
+    return 2 if mode == "mission" else 1 if mode == "capital" else 0
+
+
+def seat_label(seat: SeatInfo, size: int, room: int, bold: bool) -> str:
+    """A seat's label ("Bismarck (easy bot)") in `room` pixels: a name too long is cut
+    before its bot kind, which stays readable ("Bism... (easy)")."""
+    full = seat.label
+    font = theme.font(size, bold)
+    if font.size(full)[0] <= room or full == seat.name:
+        return fit_text(full, size, room, bold)
+    kind = f" ({seat.kind})"
+    return fit_text(seat.name, size, max(10, room - font.size(kind)[0]), bold) + kind
 
 
 def goal_line(scene: GameScene) -> str:
@@ -344,16 +370,28 @@ def instruction_lines(scene: GameScene) -> list[tuple[str, Colour, pygame.Rect]]
     out: list[tuple[str, Colour, pygame.Rect]] = []
     y = r.y + px(44, k)
     for line, colour in lines:
-        rect = pygame.Rect(r.x + px(14, k), y, room, theme.font(size).get_linesize())
-        if line and rect.bottom <= limit:
+        # A line too long for the panel goes on in the next row; only the last row that
+        # fits above the buttons is cut.
+        rest = line
+        if not rest:
+            y += step
+        while rest:
+            rect = pygame.Rect(r.x + px(14, k), y, room, theme.font(size).get_linesize())
+            if rect.bottom > limit:
+                break
             width = room
             for d in dice_row:
                 if d.colliderect(rect):
                     width = d.left - rect.x - px(8, k)
-            text = fit_text(line, size, max(10, width))
+            pieces = wrap_text(rest, size, max(10, width))
+            if len(pieces) > 1 and rect.bottom + step <= limit:
+                text = pieces[0]
+                rest = " ".join(rest.split()[len(text.split()) :])
+            else:
+                text, rest = fit_text(rest, size, max(10, width)), ""
             shown = pygame.Rect(rect.topleft, theme.font(size).size(text))
             out.append((text, colour, shown))
-        y += step
+            y += step
     return out
 
 
@@ -392,7 +430,7 @@ def instructions(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
             ]
         head = "Deploy armies" if phase == "setup" else "Reinforce"
         lines = [
-            (f"{left} {'army' if left == 1 else 'armies'} left to place", accent),
+            (f"{army_count(left)} left to place", accent),
             ("Click: +1   Shift+click: +5", text),
             ("Right click or U takes one back", muted),
         ]
@@ -423,7 +461,7 @@ def instructions(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
         value = scene.slider.value if scene.slider else 1
         return "Free move", [
             (f"{names[scene.selected]} > {names[scene.move_to]}", text),
-            (f"Move {value} armies; this ends your turn.", muted),
+            (f"Move {army_count(value)}; this ends your turn.", muted),
         ]
     if scene.target is not None and scene.selected is not None:
         return odds_lines(scene)
@@ -456,7 +494,7 @@ def odds_lines(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
     return (
         f"{names[scene.selected]} > {names[scene.target]}",
         [
-            (f"{a} armies against {d}", theme.TEXT),
+            (f"{army_count(a)} against {d}", theme.TEXT),
             ("", theme.TEXT),
             ("Dice:", theme.TEXT_MUTED),
             ("", theme.TEXT),

@@ -10,7 +10,7 @@ under the mouse" by a single array lookup.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ SETTLE_FRAMES = 12  # frames without zooming before the sharp layer is rebuilt
 MARGIN = 14  # pixels of sea around the map at every zoom
 NAME_MIN, NAME_MAX = 10, 15  # font sizes of territory names on the map
 NAME_INK: Colour = (246, 244, 236)
+STAR = 1.15  # a capital's star (its shadow) in badge radii, at the badge's top right
 
 IntArray = npt.NDArray[np.int32]
 
@@ -115,6 +116,8 @@ class MapView:
         self._edges: dict[tuple[int, Colour, int], tuple[pygame.Surface, tuple[int, int]]] = {}
         self.badges_only = False
         """True: no names on the map (a small preview)."""
+        self.marked: frozenset[int] = frozenset()
+        """Territories with a star beside their badge (capitals): names keep off it."""
         self.set_rect(rect)
 
     # -- geometry ----------------------------------------------------------------------------
@@ -440,6 +443,11 @@ class MapView:
         for label in self.labels:
             x, y = self.to_layer(label)
             badges.append(pygame.Rect(round(x) - radius, round(y) - radius, 2 * radius, 2 * radius))
+        star = round(radius * STAR)
+        for t in sorted(self.marked):
+            x, y = self.to_layer(self.labels[t])
+            centre = (round(x) + radius, round(y) - radius)
+            badges.append(pygame.Rect(centre[0] - star, centre[1] - star, 2 * star, 2 * star))
         w, h = self.layer_size()
         room = pygame.Rect(0, 0, w, h)
         choices = [
@@ -536,6 +544,14 @@ class MapView:
         badges. `extra` adds armies not yet committed (shown as "+n"); `marks` puts a star in
         a colour on territories (the capitals)."""
         self._settle -= 1
+        marked = frozenset(marks or ())
+        if marked != self.marked and self._layer is not None and not self.stale:
+            self.marked = marked
+            self.names = self._place_names()
+            self._occupied = None
+            self._spots.clear()
+            self.dirty_fills = True
+        self.marked = marked
         self._ensure_layer(settle=True)
         assert self._layer is not None
         clip = surface.get_clip()
@@ -564,7 +580,7 @@ class MapView:
         for t, colour in (marks or {}).items():
             x, y = self.label_screen(t)
             centre = (x + radius, y - radius)
-            draw_star(surface, centre, radius * 1.15, theme.SHADOW)
+            draw_star(surface, centre, radius * STAR, theme.SHADOW)
             draw_star(surface, centre, radius * 0.9, colour)
         surface.set_clip(clip)
 
@@ -746,6 +762,12 @@ def _free_spots(
         if room.contains(spot) and spot.collidelist(taken) < 0 and spot.collidelist(badges) < 0:
             out.append(spot)
     return out
+
+
+def capital_marks(capitals: Sequence[int], colour: Callable[[int], Colour]) -> dict[int, Colour]:
+    """The `marks` of `MapView.draw` for capitals (territory per seat, -1: none): a star
+    in the seat's colour."""
+    return {t: colour(seat) for seat, t in enumerate(capitals) if t >= 0}
 
 
 def _nearest_edges(

@@ -19,6 +19,7 @@ this machine (the server runs its bots), and saves and replays are refused with 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -217,6 +218,9 @@ class Match:
         self.board: Board = board
         self.speed: int | None = None
         """The bots' pace on the map screen (an index of its choices), kept in saves."""
+        self.clock: tuple[int, int, float] = (-1, -1, 0.0)
+        """(turn, seat, seconds left) of the turn clock as the map screen last counted it,
+        kept in saves so that a resumed turn goes on with the time it had left."""
         self.history: list[TurnStats] = []
         n = len(self.seats)
         self.luck = Luck([0.0] * n, [0.0] * n)
@@ -255,6 +259,15 @@ class Match:
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
+
+    def named(self, text: str) -> str:
+        """Engine text (which knows no names: "Destroy player 2") with the seats' names."""
+
+        def seat_name(found: re.Match[str]) -> str:
+            seat = int(found.group(1)) - 1
+            return self.name(seat) if 0 <= seat < len(self.seats) else found.group(0)
+
+        return re.sub(r"\bplayer (\d+)\b", seat_name, text)
 
     def territory_name(self, tid: str) -> str:
         m = self.view(None).map
@@ -413,7 +426,7 @@ class Match:
             return LogLine(f"{n(e.seat)} ran out of time.", e.seat)
         if isinstance(e, GameOver):
             winners = " and ".join(n(w) for w in e.outcome.winners)
-            return LogLine(f"{winners} won: {e.outcome.reason}.", None)
+            return LogLine(f"{winners} won: {self.named(e.outcome.reason)}.", None)
         return None
 
     # -- saving ------------------------------------------------------------------------------
@@ -429,6 +442,7 @@ class Match:
         return {
             "summary": self.summary(),
             "speed": self.speed,
+            "clock": list(self.clock),
             "replay": msgspec.to_builtins(self.replay),
             "seats": [asdict(s) for s in self.seats],
             "history": [asdict(h) for h in self.history],
@@ -500,6 +514,7 @@ class Match:
             match.log = log
             speed = data.get("speed")
             match.speed = speed if isinstance(speed, int) and not isinstance(speed, bool) else None
+            match.clock = _clock(data.get("clock"), replay.config.get("clock"))
         except SaveError:
             raise
         except (
@@ -520,6 +535,22 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"{key!r} is not a list")
     return value
+
+
+def _clock(data: object, seconds: object) -> tuple[int, int, float]:
+    """A saved turn clock (turn, seat, seconds left); none (-1, -1, 0) when absent (older
+    saves); ValueError when it is not one the match's clock could show."""
+    if data is None:
+        return (-1, -1, 0.0)
+    if not (isinstance(data, list) and len(data) == 3):
+        raise ValueError(f"the turn clock {data!r} is not [turn, seat, seconds]")
+    turn, seat, left = data
+    limit = seconds if isinstance(seconds, int) else 0
+    whole = all(isinstance(x, int) and not isinstance(x, bool) for x in (turn, seat))
+    number = isinstance(left, int | float) and not isinstance(left, bool)
+    if not (whole and number and 0 <= left <= limit):
+        raise ValueError(f"the turn clock {data!r} is not [turn, seat, 0..{limit} seconds]")
+    return (int(turn), int(seat), float(left))
 
 
 def _seat(data: object) -> SeatInfo:
