@@ -24,6 +24,9 @@ FLAGS: tuple[tuple[str, Any, str], ...] = (
     ("--key", Path, "TLS private key (PEM)"),
     ("--log", Path, "append the log to this file (default: stderr)"),
     ("--keep-days", float, "prune finished matches older than this many days (0: never)"),
+    ("--store", str, "postgresql://... : keep matches in PostgreSQL (several processes)"),
+    ("--presence", str, "redis://... : share room leases, lists and caps between processes"),
+    ("--lease-seconds", float, "seconds a room's lease lasts unless its owner renews it"),
 )
 
 

@@ -30,6 +30,7 @@ class Metrics:
         self,
         rooms_by_phase: Callable[[], Mapping[str, int]],
         connections: Callable[[], int],
+        owned: Callable[[], int] = lambda: 0,
     ) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         rooms = Gauge("suite_rooms", "Rooms in memory by phase", ["phase"], registry=self.registry)
@@ -49,6 +50,19 @@ class Metrics:
             "Seconds from an action's arrival to its broadcast",
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
+        )
+        Gauge(
+            "suite_rooms_owned",
+            "Rooms this process runs (holds the lease of)",
+            registry=self.registry,
+        ).set_function(owned)
+        self.takeovers = Counter(
+            "suite_takeovers",
+            "Rooms adopted from the store after their owner went away",
+            registry=self.registry,
+        )
+        self.lease_renewals = Counter(
+            "suite_lease_renewals", "Room leases renewed in the presence", registry=self.registry
         )
         self.rooms_created = Counter("suite_rooms_created", "Rooms opened", registry=self.registry)
         self.pruned = Counter(

@@ -13,6 +13,7 @@ then the state id the client saw, then the action's legality (decoding included)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import unicodedata
@@ -38,7 +39,7 @@ from suite.core.rng import Rng
 from suite.net import protocol as P
 from suite.net.clock import Clock
 from suite.net.configs import MapBook
-from suite.net.store import RoomRow, SeatRow, Store
+from suite.net.store import Commit, MatchStore, RoomRow, SeatRow
 from suite.net.turns import (
     ActOp,
     Op,
@@ -92,7 +93,7 @@ class Hub(Protocol):
     """What a room needs from its server."""
 
     clock: Clock
-    store: Store
+    store: MatchStore
     bot_delay: float
     maps: MapBook
 
@@ -105,6 +106,42 @@ class Hub(Protocol):
 
     def bots_due(self, room: Room) -> None:
         """A bot seat is awaited: call `room.bot_step()` soon (after `bot_delay`)."""
+
+    def lost(self, room: Room, reason: str) -> None:
+        """A write of the room failed after it was sent (the store refused the epoch or is
+        down): the room's memory is ahead of the store and must go."""
+
+
+class RoomWrites:
+    """A room's writes to the store: each write that is not durable yet (a `Commit`
+    future) holds back every message the room sends after it until it is committed."""
+
+    def __init__(self, store: MatchStore, room: Room) -> None:
+        self.store, self.room = store, room
+
+    def _held(self, commit: Commit) -> None:
+        if commit is not None:
+            self.room.hold_until(commit)
+
+    def add_room(
+        self,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        created: float,
+        pack: str | None,
+    ) -> None:
+        self._held(self.store.add_room(code, game, config, seed, created, pack))
+
+    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> None:
+        self._held(self.store.set_phase(code, phase, result))
+
+    def set_seat(self, code: str, row: SeatRow) -> None:
+        self._held(self.store.set_seat(code, row))
+
+    def append(self, code: str, idx: int, entry: bytes) -> None:
+        self._held(self.store.append(code, idx, entry))
 
 
 @dataclass
@@ -198,6 +235,9 @@ class Room:
         self.bot_rng = Rng(secrets.randbits(128))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
+        self.store = RoomWrites(hub.store, self)
+        self.pending: asyncio.Future[None] | None = None
+        """The latest write not committed yet: messages sent meanwhile wait for it."""
 
     # -- building --------------------------------------------------------------------------
 
@@ -235,9 +275,9 @@ class Room:
         except Exception as exc:  # a game's config errors are ValueErrors, but be safe
             raise Refused("bad_config", f"{type(exc).__name__}: {exc}") from None
         room = cls(hub, code, game, full, seed, state, show_after=show_after, pack=pack)
-        hub.store.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
+        room.store.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
         for seat in room.seats:
-            hub.store.set_seat(code, seat.row())
+            room.store.set_seat(code, seat.row())
         return room
 
     @classmethod
@@ -312,7 +352,7 @@ class Room:
         )
         assert seat.token is not None
         self.hub.bind(seat.token, self)
-        self.hub.store.set_seat(self.code, seat.row())
+        self.store.set_seat(self.code, seat.row())
         self.event(f"{peer.name!r} joined seat {seat.index}")
         self._greet(peer, seat)
         self._broadcast_room(but=peer)
@@ -324,7 +364,9 @@ class Room:
         seat = self._seat_of(token)
         old = seat.peer
         if old is not None and old is not peer:
-            old.send(P.encode(P.Error(code="replaced", message="this seat rejoined elsewhere")))
+            self._out(
+                old, P.encode(P.Error(code="replaced", message="this seat rejoined elsewhere"))
+            )
             old.left_room(self)
         self._detach_peer_elsewhere(peer)
         seat.peer = peer
@@ -336,9 +378,9 @@ class Room:
     def spectate(self, peer: Peer) -> None:
         self._detach_peer_elsewhere(peer)
         self.spectators.append(peer)
-        peer.send(self._room_msg())
-        peer.send(self._view_bytes(None))
-        peer.send(P.encode(self._clock_msg()))
+        self._out(peer, self._room_msg())
+        self._out(peer, self._view_bytes(None))
+        self._out(peer, P.encode(self._clock_msg()))
         self.event(f"{peer.name!r} is watching")
         self._broadcast_room(but=peer)
 
@@ -395,7 +437,7 @@ class Room:
             None,
             None,
         )
-        self.hub.store.set_seat(self.code, seat.row())
+        self.store.set_seat(self.code, seat.row())
 
     # -- host ---------------------------------------------------------------------------------
 
@@ -415,7 +457,7 @@ class Room:
             self._let_go(seat, "the host gave your seat to a bot")
         seat.kind, seat.name, seat.bot, seat.ready = "bot", f"{bot} bot", bot, True
         seat.brain = self._make_bot(bot)
-        self.hub.store.set_seat(self.code, seat.row())
+        self.store.set_seat(self.code, seat.row())
         self.event(f"host seated bot {bot!r} at seat {index}")
         self._broadcast_room()
         self._maybe_start()
@@ -438,7 +480,7 @@ class Room:
 
     def _let_go(self, seat: Seat, why: str) -> None:
         if seat.peer is not None:
-            seat.peer.send(P.encode(P.Error(code="kicked", message=why)))
+            self._out(seat.peer, P.encode(P.Error(code="kicked", message=why)))
             seat.peer.left_room(self)
             seat.peer = None
         if seat.token:
@@ -451,7 +493,7 @@ class Room:
             raise Refused("not_playing", f"only a match in play can be paused (it is {self.phase})")
         self.phase = "paused"
         self.paused_at = self.hub.clock.now()
-        self.hub.store.set_phase(self.code, "paused")
+        self.store.set_phase(self.code, "paused")
         self.event("paused by the host")
         self._broadcast_room()
         self._broadcast_clock()
@@ -464,7 +506,7 @@ class Room:
         self.clock.shift(now - (self.paused_at or now))
         self.paused_at = None
         self.phase = "playing"
-        self.hub.store.set_phase(self.code, "playing")
+        self.store.set_phase(self.code, "playing")
         self.event("resumed by the host")
         self._broadcast_room()
         self._broadcast_clock()
@@ -482,7 +524,7 @@ class Room:
         seat = self._seat_of(token, peer)
         if self.phase == "lobby":
             seat.ready = ready
-            self.hub.store.set_seat(self.code, seat.row())
+            self.store.set_seat(self.code, seat.row())
             self._broadcast_room()
             self._maybe_start()
             return
@@ -497,16 +539,16 @@ class Room:
         if any(s.kind == "open" or (s.kind == "human" and not s.ready) for s in self.seats):
             return
         self.phase = "playing"
-        self.hub.store.set_phase(self.code, "playing")
+        self.store.set_phase(self.code, "playing")
         self.event(f"{self.spec.title} began")
         self._broadcast_room()
         self._observe()
         for seat in self.seats:
             if seat.peer is not None:
-                seat.peer.send(self._view_bytes(seat.index))
+                self._out(seat.peer, self._view_bytes(seat.index))
         view = self._view_bytes(None)
         for spec in list(self.spectators):
-            spec.send(view)
+            self._out(spec, view)
         self._maybe_bots()
 
     # -- playing -----------------------------------------------------------------------------
@@ -558,7 +600,8 @@ class Room:
         if not 0 <= page < max(1, pages):
             raise Refused("no_page", f"there are {pages} pages of legal actions")
         chunk = self._legal_page(seat.index, page)
-        peer.send(
+        self._out(
+            peer,
             P.encode(
                 P.LegalPage(
                     state_id=self.state_id,
@@ -566,7 +609,7 @@ class Room:
                     pages=pages,
                     actions=msgspec.Raw(chunk),
                 )
-            )
+            ),
         )
 
     def chat(self, peer: Peer, token: str | None, text: str) -> None:
@@ -657,7 +700,7 @@ class Room:
         except ValueError as exc:
             raise Refused("bad_action", str(exc)) from None
         try:
-            self.hub.store.append(self.code, self.state_id, encode_op(op))
+            self.store.append(self.code, self.state_id, encode_op(op))
         except Exception:
             log.exception("room %s: the log could not be written; rebuilding", self.code)
             self._rebuild()
@@ -698,11 +741,11 @@ class Room:
         for seat in self.seats:
             if seat.peer is not None:
                 shown = private if seat.index == actor else public
-                seat.peer.send(self._view_bytes(seat.index, events_raw, actor, shown))
+                self._out(seat.peer, self._view_bytes(seat.index, events_raw, actor, shown))
         if self.spectators:
             view = self._view_bytes(None, events_raw, actor, public)
             for peer in list(self.spectators):
-                peer.send(view)
+                self._out(peer, view)
         if outcome is not None:
             return
         self._observe()
@@ -718,18 +761,41 @@ class Room:
     def _finish(self, outcome: dict[str, Any] | None, reason: str) -> None:
         self.phase = "over"
         self.over_at = self.hub.clock.now()
-        self.hub.store.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
+        self.store.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
         self.event(f"over: {reason}")
         self._broadcast_room()
         self._send_all(P.encode(P.GameOverMsg(code=self.code, outcome=outcome, reason=reason)))
 
     # -- messages ----------------------------------------------------------------------------
 
+    def hold_until(self, commit: asyncio.Future[None]) -> None:
+        """Messages the room sends from now on wait until `commit` is durable (the store
+        commits a room's writes in order, so the latest write covers the earlier ones).
+        A failed commit loses the room (`Hub.lost`)."""
+        self.pending = commit
+
+        def settled(done: asyncio.Future[None]) -> None:
+            if self.pending is done:
+                self.pending = None
+            if not done.cancelled() and done.exception() is not None:
+                self.hub.lost(self, f"a write failed: {done.exception()}")
+
+        commit.add_done_callback(settled)
+
+    def _out(self, peer: Peer, data: bytes) -> None:
+        """Send `data` to `peer`, after the pending write when there is one."""
+        if self.pending is not None:
+            hold = getattr(peer, "hold", None)
+            if hold is not None:
+                hold(self.pending)
+        peer.send(data)
+
     def _greet(self, peer: Peer, seat: Seat, since: int | None = None) -> None:
         """Seated, room, missed updates (after `since`), view and clock for a (re)joining
         seat; the caller then tells the others (`_broadcast_room(but=peer)`)."""
         assert seat.token is not None
-        peer.send(
+        self._out(
+            peer,
             P.encode(
                 P.Seated(
                     code=self.code,
@@ -737,15 +803,15 @@ class Room:
                     token=seat.token,
                     host=seat.index == self.host_seat,
                 )
-            )
+            ),
         )
-        peer.send(self._room_msg())
+        self._out(peer, self._room_msg())
         if since is not None and since < self.state_id:
             missed = self._missed(seat.index, since)
             if missed is not None:
-                peer.send(missed)
-        peer.send(self._view_bytes(seat.index))
-        peer.send(P.encode(self._clock_msg()))
+                self._out(peer, missed)
+        self._out(peer, self._view_bytes(seat.index))
+        self._out(peer, P.encode(self._clock_msg()))
 
     def _missed(self, seat: int, since: int) -> bytes | None:
         """The kept updates after `since` as seen by `seat`, as many of the latest as fit."""
@@ -882,10 +948,10 @@ class Room:
         """Send to every seat and spectator (a peer dropped meanwhile is skipped)."""
         for seat in self.seats:
             if seat.peer is not None and seat.peer is not but:
-                seat.peer.send(data)
+                self._out(seat.peer, data)
         for peer in list(self.spectators):
             if peer is not but:
-                peer.send(data)
+                self._out(peer, data)
 
     def bot_names(self) -> list[str]:
         return sorted({"random", *self.spec.bots})

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -45,10 +45,11 @@ from suite.net.configs import MapBook, OnlineConfigError, check_online_config
 from suite.net.datalock import DataLock
 from suite.net.metrics import Metrics
 from suite.net.packs import PackServer
+from suite.net.presence import LocalPresence, Presence
 from suite.net.replays import Replays
 from suite.net.room import Refused, Room
 from suite.net.settings import Settings
-from suite.net.store import Store
+from suite.net.store import MatchStore, Store
 
 log = logging.getLogger("suite.net")
 
@@ -58,6 +59,9 @@ SEED_BITS = 128
 """Bits of every match's seed, drawn from `secrets`: too many to search."""
 PRUNE_EVERY = 86400.0
 """Seconds between prunings of old finished matches."""
+
+if TYPE_CHECKING:
+    from suite.net.cluster import Cluster
 
 __all__ = ["MatchServer", "Settings", "run"]
 
@@ -91,12 +95,31 @@ class Connection:
         self.greeted = False
         self.pack: P.PackRef | None = None
         self.room: Room | None = None
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(server.settings.send_queue)
+        self.queue: asyncio.Queue[bytes | asyncio.Future[None] | None] = asyncio.Queue(
+            server.settings.send_queue
+        )
         self.limit = RateLimit(
             server.settings.rate, server.settings.burst, asyncio.get_running_loop().time
         )
         self.dropped = False
         self.strikes = 0
+        self.cid = 0
+        """Its id in frames to other processes (0 until it is forwarded)."""
+        self.remote: tuple[str, str] | None = None
+        """(owner process, room code) when its room runs on another process."""
+        self.backlog: list[str | bytes] | None = None
+        """Messages that came while its room was being looked up (sent after, in order)."""
+        self._held: asyncio.Future[None] | None = None
+
+    def hold(self, commit: asyncio.Future[None]) -> None:
+        """What is sent from now on waits until `commit` is durable (a failed commit
+        closes the connection: the client rejoins and sees only what was committed)."""
+        if commit is not self._held and not commit.done() and not self.dropped:
+            self._held = commit
+            try:
+                self.queue.put_nowait(commit)
+            except asyncio.QueueFull:
+                self._too_slow()
 
     def send(self, data: bytes) -> None:
         if self.dropped:
@@ -104,10 +127,18 @@ class Connection:
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
-            self.dropped = True
-            log.info("client %r dropped: too slow (send queue full)", self.name)
-            self.server.forget(self)
-            asyncio.ensure_future(self.ws.close(1013, "too slow: rejoin with your token"))
+            self._too_slow()
+
+    def _too_slow(self) -> None:
+        self.dropped = True
+        log.info("client %r dropped: too slow (send queue full)", self.name)
+        self.server.forget(self)
+        self.close_later(1013, "too slow: rejoin with your token")
+
+    def close_later(self, code: int, reason: str) -> None:
+        """Close the websocket with `code` (the client may reconnect)."""
+        self.dropped = True
+        asyncio.ensure_future(self.ws.close(code, reason))
 
     def left_room(self, room: Room) -> None:
         if self.room is room:
@@ -123,6 +154,13 @@ class Connection:
                 data = await self.queue.get()
                 if data is None:
                     return
+                if isinstance(data, asyncio.Future):
+                    try:
+                        await asyncio.shield(data)
+                    except Exception:
+                        self.close_later(1012, "the room moved: rejoin with your token")
+                        return
+                    continue
                 await self.ws.send(data, text=True)
 
 
@@ -153,7 +191,7 @@ class MatchServer:
         self.lock = DataLock(self.data)
         self.lock.acquire()
         try:
-            self.store = Store(self.data / "matches.sqlite3")
+            self.store: MatchStore = open_store(settings, self.data)
         except Exception:
             self.lock.release()
             raise
@@ -166,12 +204,35 @@ class MatchServer:
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
-        self.metrics = Metrics(self._rooms_by_phase, lambda: len(self.connections))
+        self.metrics = Metrics(
+            self._rooms_by_phase, lambda: len(self.connections), lambda: len(self.rooms)
+        )
         self._server: Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_pending: set[str] = set()
         self._stopped = asyncio.Event()
         self._pruned_at = float("-inf")
+        self.cluster: Cluster | None = None
+        if settings.store is not None or settings.presence is not None:
+            from suite.net.cluster import Cluster
+
+            self.cluster = Cluster(self, self.store, open_presence(settings))
+
+    def lost(self, room: Room, reason: str) -> None:
+        """The room cannot go on here (its write failed, its lease is another's): drop it
+        from memory and close its clients, who reconnect to its next owner."""
+        if self.rooms.get(room.code) is not room:
+            return
+        log.warning("room lost: %s", reason, extra={"room": room.code})
+        room.phase = "over"  # no bot, clock or message acts in it here any more
+        self._forget_room(room)
+        for peer in room.connected_peers():
+            close = getattr(peer, "close_later", None)
+            if close is not None:
+                close(1012, "the room moved: rejoin with your token")
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        return self._spawn(coro)
 
     def _rooms_by_phase(self) -> Counter[str]:
         return Counter(room.phase for room in self.rooms.values())
@@ -217,9 +278,14 @@ class MatchServer:
         return len(self.rooms)
 
     async def start(self) -> None:
-        """Listen (port 0 picks a free port, see `port`) and run the clock."""
-        self.prune()
-        self.restore()
+        """Listen (port 0 picks a free port, see `port`) and run the clock. A cluster
+        server adopts the unowned rooms instead of rebuilding every stored one."""
+        if self.cluster is not None:
+            await self.cluster.start()
+            self.prune()
+        else:
+            self.prune()
+            self.restore()
         ssl_context = None
         if self.settings.cert is not None:
             ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -238,7 +304,8 @@ class MatchServer:
             server_header=SERVER_NAME,
         )
         self._spawn(self._ticker())
-        log.info("serving on %s:%d (data in %s)", self.settings.host, self.port, self.data)
+        where = self.data if self.cluster is None else "a shared store"
+        log.info("serving on %s:%d (data in %s)", self.settings.host, self.port, where)
 
     @property
     def port(self) -> int:
@@ -253,6 +320,8 @@ class MatchServer:
         `close_timeout`, then the remaining connections are cut."""
         if self._server is not None:
             self._server.close(close_connections=False)
+            if self.cluster is not None:
+                await self.cluster.handover()
             for conn in list(self.connections):
                 conn.dropped = True
                 with contextlib.suppress(asyncio.QueueFull):
@@ -271,7 +340,10 @@ class MatchServer:
                 await asyncio.wait_for(self._server.wait_closed(), self.settings.close_timeout)
         for task in list(self._tasks):
             task.cancel()
-        self.store.close()
+        if self.cluster is not None:
+            await self.cluster.close()
+        else:
+            self.store.close()
         self.lock.release()
         self._stopped.set()
         log.info("server stopped")
@@ -326,6 +398,8 @@ class MatchServer:
 
     def _forget_room(self, room: Room) -> None:
         del self.rooms[room.code]
+        if self.cluster is not None:
+            self.cluster.released(room.code)
         for seat in room.seats:
             if seat.token and self.tokens.get(seat.token) is room:
                 del self.tokens[seat.token]
@@ -345,8 +419,16 @@ class MatchServer:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":
-            body = f"ok rooms={len(self.rooms)} connections={len(self.connections)}\n"
-            return connection.respond(HTTPStatus.OK, body)
+            body = f"ok rooms={len(self.rooms)} connections={len(self.connections)}"
+            if self.cluster is None:
+                return connection.respond(HTTPStatus.OK, body + "\n")
+            health = self.cluster.healthy
+            parts = " ".join(f"{k}={'ok' if v else 'down'}" for k, v in health.items())
+            if all(health.values()):
+                return connection.respond(HTTPStatus.OK, f"{body} {parts}\n")
+            return connection.respond(
+                HTTPStatus.SERVICE_UNAVAILABLE, f"degraded {body.removeprefix('ok ')} {parts}\n"
+            )
         if request.path == "/metrics":
             headers = Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
             return Response(HTTPStatus.OK, "OK", headers, self.metrics.render())
@@ -377,6 +459,14 @@ class MatchServer:
             if conn.room is not None:
                 conn.room.disconnected(conn)
                 conn.room = None
+            if self.cluster is not None:
+                self.cluster.gone(conn)
+
+    def leave_local(self, conn: Connection) -> None:
+        """The connection goes to a room of another process: it leaves its room here."""
+        if conn.room is not None:
+            conn.room.disconnected(conn)
+            conn.room = None
 
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(self, ws)
@@ -396,31 +486,45 @@ class MatchServer:
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
                 await writer
 
-    def receive(self, conn: Connection, data: str | bytes) -> None:
-        """Handle one incoming frame; refusals become `error` messages, nothing raises."""
+    def receive(self, conn: Connection, data: str | bytes, *, limited: bool = True) -> None:
+        """Handle one incoming frame; refusals become `error` messages, nothing raises.
+        `limited`: counted against the connection's rate limit (not when replayed)."""
         token = logs.client_address.set(getattr(conn, "address", "?"))
         try:
-            self._receive(conn, data)
+            self._receive(conn, data, limited)
         finally:
             logs.client_address.reset(token)
 
-    def _receive(self, conn: Connection, data: str | bytes) -> None:
-        if not conn.limit.allow():
+    def handle(self, conn: Any, data: str | bytes) -> None:
+        """Handle a frame for a room of this process (from the cluster: no rate limit,
+        no forwarding)."""
+        token = logs.client_address.set(getattr(conn, "address", "?"))
+        try:
+            self._handle_message(conn, data, routed=True)
+        finally:
+            logs.client_address.reset(token)
+
+    def _receive(self, conn: Connection, data: str | bytes, limited: bool = True) -> None:
+        if limited and not conn.limit.allow():
             conn.strikes += 1
             if conn.strikes > 2 * self.settings.burst:
                 log.info("client %r dropped: flooding", conn.name)
                 self.forget(conn)
-                conn.dropped = True
-                asyncio.ensure_future(conn.ws.close(1008, "too many messages"))
+                conn.close_later(1008, "too many messages")
                 return
             conn.error("rate_limited", f"at most {self.settings.rate:g} messages a second")
             return
         conn.strikes = 0
+        self._handle_message(conn, data)
+
+    def _handle_message(self, conn: Connection, data: str | bytes, routed: bool = False) -> None:
         started = time.perf_counter()
         try:
             message = P.decode_client(data, self.settings.max_message)
         except P.ProtocolError as exc:
             conn.error(exc.error.code, exc.error.message, exc.error.ref)
+            return
+        if not routed and self.cluster is not None and self.cluster.intercept(conn, message, data):
             return
         try:
             self._dispatch(conn, message)
@@ -527,6 +631,8 @@ class MatchServer:
     def _check_caps(self, conn: Connection) -> None:
         """Refused when the server, this connection or its address has too many lobbies."""
         live = sum(1 for r in self.rooms.values() if r.phase != "over")
+        if self.cluster is not None:
+            live += self.cluster.remote_live()
         if live >= self.settings.max_rooms:
             raise Refused("too_many_rooms", f"this server holds at most {self.settings.max_rooms}")
         lobbies = [r for r in self.rooms.values() if r.phase == "lobby"]
@@ -538,6 +644,8 @@ class MatchServer:
                 "rooms open: start or leave one first",
             )
         ours = sum(1 for r in lobbies if r.opened_from == conn.address)
+        if self.cluster is not None:
+            ours += self.cluster.remote_lobbies(conn.address)
         if ours >= self.settings.max_lobbies_per_address:
             raise Refused(
                 "too_many_lobbies",
@@ -573,9 +681,20 @@ class MatchServer:
         self._leave_other(conn, room)
         room.join(conn, 0)
         conn.room = room
+        if self.cluster is not None:
+            self.cluster.created(room)
 
     def _public_rooms(self, game: str | None) -> P.RoomList:
-        """The public lobbies with a free seat, newest first."""
+        """The public lobbies with a free seat, newest first (of every process)."""
+        local = self.local_public_rooms(game)
+        if self.cluster is None:
+            return local
+        others = [r for r in self.cluster.remote_public() if game is None or r.game == game]
+        listed = (list(local.rooms) + others)[: P.MAX_PUBLIC_ROOMS]
+        return P.RoomList(rooms=tuple(listed))
+
+    def local_public_rooms(self, game: str | None) -> P.RoomList:
+        """This process's public lobbies with a free seat, newest first."""
         rooms = sorted(
             (
                 r
@@ -633,6 +752,25 @@ def game_players(game: str) -> tuple[int, int]:
     except KeyError:
         known = ", ".join(sorted(registered_games()))
         raise Refused("unknown_game", f"no game {game[:32]!r} here (games: {known})") from None
+
+
+def open_store(settings: Settings, data: Path) -> MatchStore:
+    """The store `settings.store` names: PostgreSQL for a postgresql:// URL, else the
+    SQLite file in the data folder."""
+    if settings.store is None:
+        return Store(data / "matches.sqlite3")
+    from suite.net.pgstore import PgStore
+
+    return PgStore(settings.store)
+
+
+def open_presence(settings: Settings) -> Presence:
+    """Redis for a redis:// URL, else the in-process presence."""
+    if settings.presence is None:
+        return LocalPresence()
+    from suite.net.presence import RedisPresence
+
+    return RedisPresence(settings.presence)
 
 
 def run(settings: Settings) -> int:

@@ -40,6 +40,11 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     (seconds between clock checks), `show_after` (seconds before the waiting timer shows:
     the Tactics manual's 10 s), `close_timeout` (seconds a closing connection may take on
     shutdown before it is cut).
+    Cluster: `store` (a postgresql:// URL: matches in PostgreSQL instead of the data
+    folder's SQLite), `presence` (a redis:// URL: room leases, the room list and the caps
+    shared by several processes; needs a PostgreSQL store), `lease_seconds` (how long a
+    room's lease lasts unless renewed: the time before another process adopts the rooms
+    of a dead one).
     """
 
     host: str = "127.0.0.1"
@@ -66,6 +71,9 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     tick: Positive = 0.5
     show_after: Seconds = 10.0
     close_timeout: Annotated[float, msgspec.Meta(gt=0, le=60)] = 1.0
+    store: str | None = None
+    presence: str | None = None
+    lease_seconds: Annotated[float, msgspec.Meta(ge=0.5, le=300)] = 3.0
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -86,6 +94,17 @@ def check(settings: Settings, where: str = "settings") -> Settings:
             raise SettingsError(f"{where}: {dash}{name}: no file {value}")
     if settings.burst < 1:
         raise SettingsError(f"{where}: burst must be at least 1 message")
+    if settings.store is not None and not settings.store.startswith(
+        ("postgresql://", "postgres://")
+    ):
+        raise SettingsError(f"{where}: {dash}store must be a postgresql:// URL")
+    if settings.presence is not None:
+        if not settings.presence.startswith(("redis://", "rediss://", "unix://")):
+            raise SettingsError(f"{where}: {dash}presence must be a redis:// URL")
+        if settings.store is None:
+            raise SettingsError(
+                f"{where}: {dash}presence needs {dash}store (processes share a PostgreSQL store)"
+            )
     if settings.log_level.upper() not in LOG_LEVELS:
         raise SettingsError(f"{where}: log_level must be one of {', '.join(LOG_LEVELS)}")
     return settings

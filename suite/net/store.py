@@ -1,4 +1,13 @@
-"""The server's SQLite store (WAL): rooms, seats and each room's append-only log.
+"""The server's stores: the `MatchStore` interface and its SQLite implementation (WAL).
+
+Two implementations keep rooms, seats and each room's append-only log: `Store` (this
+module: one embedded SQLite file, the default) and `suite.net.pgstore.PgStore`
+(PostgreSQL, for several server processes). Writes return a `Commit`: None when the
+write is already durable (SQLite commits before returning), or a future that resolves
+once PostgreSQL committed it (the room holds every message it sends after the write
+behind that future, so nobody hears of an action before it is committed). A store
+fences its writes with the room's epoch (`claim`): a process whose claim was overtaken
+by another's has every later write of that room refused (`StaleEpoch`).
 
 A room's log holds every accepted operation (a seat's action or a clock operation) in
 order; `append` commits it before the caller broadcasts anything, so a crash never loses
@@ -8,12 +17,13 @@ cut may lose the last commits). `unfinished` gives what a restarted server repla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -70,6 +80,65 @@ class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
     log: list[dict[str, Any]]
 
 
+Commit = asyncio.Future[None] | None
+"""What a write returns: None once durable, or a future resolved when it is."""
+
+
+class StaleEpoch(RuntimeError):
+    """A write from a process that no longer owns the room (another claimed it since)."""
+
+
+class MatchStore(Protocol):
+    """What a server needs of its store (tests/net/test_net_store_contract.py: both pass).
+
+    Writes are ordered per room: a later write of a room is never committed before an
+    earlier one. `claim` makes this process the room's writer (a new, higher epoch);
+    `load` and `unfinished_codes` read what another process may have written."""
+
+    def add_room(
+        self,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        created: float,
+        pack: str | None,
+    ) -> Commit: ...
+
+    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit: ...
+
+    def set_seat(self, code: str, row: SeatRow) -> Commit: ...
+
+    def append(self, code: str, idx: int, entry: bytes) -> Commit: ...
+
+    def unfinished(self) -> list[RoomRow]: ...
+
+    def room(self, code: str) -> RoomRow | None: ...
+
+    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int: ...
+
+    def log_length(self, code: str) -> int: ...
+
+    def close(self) -> None: ...
+
+    async def open(self) -> None: ...
+
+    async def aclose(self) -> None: ...
+
+    async def claim(self, code: str) -> int | None:
+        """Take the room's writes over: its new epoch, or None when it is not stored or over."""
+
+    async def load(self, code: str) -> RoomRow | None: ...
+
+    async def unfinished_codes(self) -> list[str]: ...
+
+    async def room_of_token(self, token: str) -> str | None:
+        """The code of the unfinished room whose seat holds `token`, or None."""
+
+    async def ping(self) -> bool:
+        """Whether the store answers now."""
+
+
 class Store:
     """One SQLite file; every write commits at once. Not shared between processes.
 
@@ -102,6 +171,43 @@ class Store:
         finally:
             db.close()
 
+    async def open(self) -> None:
+        """Nothing to do: the file is open from the constructor on."""
+
+    async def aclose(self) -> None:
+        self.close()
+
+    async def claim(self, code: str) -> int | None:
+        """One process per SQLite file (`DataLock`): the epoch is always 1."""
+        row = self.db.execute("SELECT phase FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None or row[0] == "over" else 1
+
+    async def load(self, code: str) -> RoomRow | None:
+        return self.room(code)
+
+    async def room_of_token(self, token: str) -> str | None:
+        row = self.db.execute(
+            "SELECT s.code FROM seats s JOIN rooms r ON r.code = s.code "
+            "WHERE s.token = ? AND r.phase != 'over'",
+            (token,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    async def unfinished_codes(self) -> list[str]:
+        return [
+            code
+            for (code,) in self.db.execute(
+                "SELECT code FROM rooms WHERE phase != 'over' ORDER BY created"
+            )
+        ]
+
+    async def ping(self) -> bool:
+        try:
+            self.db.execute("SELECT 1").fetchone()
+        except sqlite3.Error:
+            return False
+        return True
+
     def close(self) -> None:
         self._stop.set()
         self._checkpointer.join(timeout=10)
@@ -117,32 +223,36 @@ class Store:
         seed: int,
         created: float,
         pack: str | None,
-    ) -> None:
+    ) -> Commit:
         self.db.execute(
             "INSERT INTO rooms (code, game, config, seed, created, phase, pack) "
             "VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
             (code, game, json.dumps(config), str(seed), created, pack),
         )
+        return None
 
-    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> None:
+    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit:
         self.db.execute(
             "UPDATE rooms SET phase = ?, result = ? WHERE code = ?",
             (phase, None if result is None else json.dumps(result), code),
         )
+        return None
 
-    def set_seat(self, code: str, row: SeatRow) -> None:
+    def set_seat(self, code: str, row: SeatRow) -> Commit:
         self.db.execute(
             "INSERT OR REPLACE INTO seats (code, seat, kind, name, bot, token, ready) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (code, row.seat, row.kind, row.name, row.bot, row.token, int(row.ready)),
         )
+        return None
 
-    def append(self, code: str, idx: int, entry: bytes) -> None:
+    def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Commit log entry `idx` of room `code` (JSON bytes) before anyone hears of it."""
         self.db.execute(
             "INSERT INTO log (code, idx, entry) VALUES (?, ?, ?)",
             (code, idx, entry.decode("utf-8")),
         )
+        return None
 
     def unfinished(self) -> list[RoomRow]:
         """Every room not over, with its seats and log in order."""

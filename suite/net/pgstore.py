@@ -1,0 +1,341 @@
+"""The PostgreSQL store (`suite serve --store postgresql://...`): psycopg 3, async, pooled.
+
+Same tables as the SQLite store, plus `rooms.epoch`: the epoch of the process that may
+write the room. `claim` raises it by one (the new owner's epoch, after its lease in the
+presence); every later write of the room runs in a transaction that first locks the
+room's row (`FOR SHARE`) and checks the epoch is still this process's, so a process
+that lost the room (its lease ran out while it was paused or cut off) can never extend
+the match: its write is refused with `StaleEpoch`, and the claim, which takes the row's
+exclusive lock, waits for any write in flight to end before the new owner reads the log.
+
+Writes are queued per room and committed in order by one task per room; writes that
+queue up while a commit is in flight go in the next transaction together (a group
+commit). Each write returns a future resolved once it is committed. A failed write fails
+every write of the room queued behind it and calls `on_failure`.
+
+The rare reads outside the match path (a replay of a finished match, pruning) use a
+short synchronous connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from suite.net.store import Commit, RoomRow, SeatRow, StaleEpoch
+
+log = logging.getLogger("suite.net")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    phase TEXT NOT NULL,
+    pack TEXT,
+    result TEXT,
+    epoch BIGINT NOT NULL DEFAULT 1
+);
+CREATE INDEX IF NOT EXISTS rooms_phase ON rooms (phase, created);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    bot TEXT,
+    token TEXT,
+    ready BOOLEAN NOT NULL DEFAULT FALSE,
+    PRIMARY KEY (code, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_token ON seats (token);
+CREATE TABLE IF NOT EXISTS log (
+    code TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+"""
+SCHEMA_LOCK = 7_424_211
+"""Advisory lock id that serialises the schema set-up of processes starting together."""
+POOL_SIZE = 8
+
+Write = tuple[str, tuple[Any, ...], bool]
+"""SQL, its parameters, and whether the room's epoch must be checked first."""
+
+
+class PgStore:
+    """A `MatchStore` on PostgreSQL; `await open()` before use, `await aclose()` after."""
+
+    def __init__(self, dsn: str, *, pool_size: int = POOL_SIZE) -> None:
+        self.dsn = dsn
+        self.pool = AsyncConnectionPool(
+            dsn, min_size=2, max_size=pool_size, open=False, kwargs={"autocommit": False}
+        )
+        self.epochs: dict[str, int] = {}
+        """The epoch this process writes each room it claimed (or created) with."""
+        self.on_failure: Callable[[str, BaseException], None] = lambda code, exc: None
+        self._queues: dict[str, list[tuple[Write, asyncio.Future[None]]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def open(self) -> None:
+        await self.pool.open(wait=True, timeout=30)
+        async with self.pool.connection() as db:
+            await db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            await db.execute(SCHEMA)
+
+    async def aclose(self) -> None:
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
+        await self.pool.close()
+
+    def close(self) -> None:
+        """Synchronous close is not possible for a pool: see `aclose`."""
+
+    async def ping(self) -> bool:
+        try:
+            async with asyncio.timeout(2):
+                async with self.pool.connection() as db:
+                    await db.execute("SELECT 1")
+        except Exception:
+            return False
+        return True
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def _write(self, code: str, sql: str, params: tuple[Any, ...], fenced: bool = True) -> Commit:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(code)
+        if queue is None:
+            self._queues[code] = [((sql, params, fenced), future)]
+            task = asyncio.ensure_future(self._drain(code))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            queue.append(((sql, params, fenced), future))
+        return future
+
+    async def _drain(self, code: str) -> None:
+        """Commit the room's queued writes in order, in batches, until none is left."""
+        while True:
+            batch = self._queues.get(code)
+            if not batch:
+                self._queues.pop(code, None)
+                return
+            self._queues[code] = []
+            try:
+                await self._commit(code, [write for write, _ in batch])
+            except BaseException as exc:  # noqa: BLE001 - every waiter must hear of it
+                failed = exc if isinstance(exc, Exception) else RuntimeError("cancelled")
+                rest = self._queues.pop(code, [])
+                for _, future in batch + rest:
+                    if not future.done():
+                        future.set_exception(failed)
+                        future.exception()  # the room's callback reports it
+                self.epochs.pop(code, None)
+                self.on_failure(code, failed)
+                if not isinstance(exc, Exception):
+                    raise
+                return
+            for _, future in batch:
+                if not future.done():
+                    future.set_result(None)
+
+    async def _commit(self, code: str, writes: list[Write]) -> None:
+        epoch = self.epochs.get(code)
+        async with self.pool.connection() as db, db.transaction():
+            checked = False
+            for sql, params, fenced in writes:
+                if fenced and not checked:
+                    cur = await db.execute(
+                        "SELECT epoch FROM rooms WHERE code = %s FOR SHARE", (code,)
+                    )
+                    row = await cur.fetchone()
+                    if row is None or epoch is None or int(row[0]) != epoch:
+                        raise StaleEpoch(
+                            f"room {code}: epoch {epoch} is not the store's "
+                            f"{None if row is None else row[0]} (another process owns it)"
+                        )
+                    checked = True
+                await db.execute(sql, params)
+
+    def add_room(
+        self,
+        code: str,
+        game: str,
+        config: dict[str, Any],
+        seed: int,
+        created: float,
+        pack: str | None,
+    ) -> Commit:
+        self.epochs[code] = 1
+        return self._write(
+            code,
+            "INSERT INTO rooms (code, game, config, seed, created, phase, pack, epoch) "
+            "VALUES (%s, %s, %s, %s, %s, 'lobby', %s, 1)",
+            (code, game, json.dumps(config), str(seed), created, pack),
+            fenced=False,
+        )
+
+    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit:
+        return self._write(
+            code,
+            "UPDATE rooms SET phase = %s, result = %s WHERE code = %s",
+            (phase, None if result is None else json.dumps(result), code),
+        )
+
+    def set_seat(self, code: str, row: SeatRow) -> Commit:
+        return self._write(
+            code,
+            "INSERT INTO seats (code, seat, kind, name, bot, token, ready) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (code, seat) DO UPDATE SET "
+            "kind = EXCLUDED.kind, name = EXCLUDED.name, bot = EXCLUDED.bot, "
+            "token = EXCLUDED.token, ready = EXCLUDED.ready",
+            (code, row.seat, row.kind, row.name, row.bot, row.token, row.ready),
+        )
+
+    def append(self, code: str, idx: int, entry: bytes) -> Commit:
+        """Log entry `idx` of room `code`; the future resolves once it is committed (and
+        fails with StaleEpoch when another process claimed the room since)."""
+        return self._write(
+            code,
+            "INSERT INTO log (code, idx, entry, epoch) VALUES (%s, %s, %s, %s)",
+            (code, idx, entry.decode("utf-8"), self.epochs.get(code, 0)),
+        )
+
+    # -- ownership and reads -------------------------------------------------------------------
+
+    async def claim(self, code: str) -> int | None:
+        """Raise the room's epoch: from now on only this process writes it. None when the
+        room is not stored or is over."""
+        async with self.pool.connection() as db, db.transaction():
+            cur = await db.execute(
+                "UPDATE rooms SET epoch = epoch + 1 WHERE code = %s AND phase <> 'over' "
+                "RETURNING epoch",
+                (code,),
+            )
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        self.epochs[code] = int(row[0])
+        return int(row[0])
+
+    def forget(self, code: str) -> None:
+        """This process no longer writes `code` (it handed the room over)."""
+        self.epochs.pop(code, None)
+
+    async def load(self, code: str) -> RoomRow | None:
+        async with self.pool.connection() as db:
+            cur = await db.execute(
+                "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = %s",
+                (code,),
+            )
+            found = await cur.fetchone()
+            if found is None:
+                return None
+            cur = await db.execute(
+                "SELECT seat, kind, name, bot, token, ready FROM seats WHERE code = %s "
+                "ORDER BY seat",
+                (code,),
+            )
+            seats = await cur.fetchall()
+            cur = await db.execute("SELECT entry FROM log WHERE code = %s ORDER BY idx", (code,))
+            entries = await cur.fetchall()
+            await db.rollback()
+        return _row(found, seats, entries)
+
+    async def room_of_token(self, token: str) -> str | None:
+        """The code of the unfinished room a seat token belongs to, or None."""
+        async with self.pool.connection() as db:
+            cur = await db.execute(
+                "SELECT s.code FROM seats s JOIN rooms r ON r.code = s.code "
+                "WHERE s.token = %s AND r.phase <> 'over'",
+                (token,),
+            )
+            row = await cur.fetchone()
+            await db.rollback()
+        return None if row is None else str(row[0])
+
+    async def unfinished_codes(self) -> list[str]:
+        async with self.pool.connection() as db:
+            cur = await db.execute("SELECT code FROM rooms WHERE phase <> 'over' ORDER BY created")
+            codes = [str(code) for (code,) in await cur.fetchall()]
+            await db.rollback()
+        return codes
+
+    # -- rare synchronous reads ------------------------------------------------------------------
+
+    def _sync(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+
+    def room(self, code: str) -> RoomRow | None:
+        """The stored room `code` in any phase (for replays), or None."""
+        with self._sync() as db:
+            found = db.execute(
+                "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = %s",
+                (code,),
+            ).fetchone()
+            if found is None:
+                return None
+            seats = db.execute(
+                "SELECT seat, kind, name, bot, token, ready FROM seats WHERE code = %s "
+                "ORDER BY seat",
+                (code,),
+            ).fetchall()
+            entries = db.execute(
+                "SELECT entry FROM log WHERE code = %s ORDER BY idx", (code,)
+            ).fetchall()
+        return _row(found, seats, entries)
+
+    def unfinished(self) -> list[RoomRow]:
+        """Every room not over (a cluster server adopts rooms one by one instead)."""
+        with self._sync() as db:
+            codes = [c for (c,) in db.execute("SELECT code FROM rooms WHERE phase <> 'over'")]
+        return [row for row in (self.room(code) for code in codes) if row is not None]
+
+    def log_length(self, code: str) -> int:
+        with self._sync() as db:
+            row = db.execute("SELECT COUNT(*) FROM log WHERE code = %s", (code,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
+        """Delete finished rooms created before `before` (but those in `keep`)."""
+        with self._sync() as db:
+            codes = [
+                code
+                for (code,) in db.execute(
+                    "SELECT code FROM rooms WHERE phase = 'over' AND created < %s", (before,)
+                )
+                if code not in keep
+            ]
+            for code in codes:
+                with db.transaction():
+                    for table in ("log", "seats", "rooms"):
+                        db.execute(f"DELETE FROM {table} WHERE code = %s", (code,))  # noqa: S608
+        return len(codes)
+
+
+def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
+    code, game, config, seed, created, phase, pack = found
+    return RoomRow(
+        code=code,
+        game=game,
+        config=json.loads(config),
+        seed=int(seed),
+        created=float(created),
+        phase=phase,
+        pack=pack,
+        seats=[
+            SeatRow(seat=s, kind=k, name=n, bot=b, token=t, ready=bool(r))
+            for s, k, n, b, t, r in seats
+        ],
+        log=[json.loads(entry) for (entry,) in entries],
+    )

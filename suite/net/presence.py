@@ -1,0 +1,337 @@
+"""Presence: which process owns which room, what the other processes list, and the
+messages between processes. Two implementations of one interface (`Presence`):
+
+- `LocalPresence`: in memory. One server process alone uses it; several instances made on
+  one `LocalBoard` behave like processes sharing a Redis (the contract tests run both).
+- `RedisPresence` (`suite serve --presence redis://...`, redis-py's asyncio client).
+
+Leases: a room's owner holds `lease:CODE` (value: its process id) for `seconds`, renews
+it while it runs the room, and releases it when it hands the room over. A lease runs out
+by itself when its process dies. A lease alone never lets a process write: the store's
+epoch does (`MatchStore.claim`), so a lease that two processes both believe they hold
+(a pause longer than the lease) costs one of them the room, never the match.
+
+Each process publishes, every tick, a summary (`Summary`: its public lobbies, its rooms
+not over, its lobbies per address) that expires unless renewed; the others read them for
+the room list and the caps, and a process whose summary expired counts as gone.
+
+Frames between processes are bytes sent to a process id (`send`); `frames` of the
+receiving presence gets them in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+log = logging.getLogger("suite.net")
+
+
+class Summary(msgspec.Struct, kw_only=True):
+    """What one process tells the others each tick."""
+
+    rooms: list[dict[str, Any]] = []
+    """Its public lobbies with a free seat (`PublicRoom` as builtins)."""
+    live: int = 0
+    """Its rooms not over."""
+    lobbies: dict[str, int] = {}
+    """Its unstarted rooms by the address that opened them."""
+
+
+class Presence(Protocol):
+    """See the module docstring; `process` is this process's id (new at each start)."""
+
+    process: str
+    shared: bool
+    """Whether other processes may share it (False: the in-process default)."""
+    on_frame: Callable[[bytes], None]
+
+    async def open(self) -> None: ...
+
+    async def aclose(self) -> None: ...
+
+    async def ping(self) -> bool: ...
+
+    async def acquire(self, code: str, seconds: float) -> bool:
+        """Take the room's lease when nobody holds it."""
+
+    async def renew(self, codes: list[str], seconds: float) -> set[str]:
+        """Extend the leases this process holds among `codes`; the codes still held."""
+
+    async def release(self, codes: list[str]) -> None:
+        """Give up the leases this process holds among `codes`."""
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        """Each room's lease holder (None: unowned)."""
+
+    async def publish(self, summary: Summary, seconds: float) -> None:
+        """This process's summary, valid for `seconds` unless published again."""
+
+    async def others(self) -> dict[str, Summary]:
+        """The live summaries of the other processes, by process id."""
+
+    async def send(self, process: str, frame: bytes) -> None:
+        """Deliver `frame` to `process`'s `on_frame` (dropped when it is gone)."""
+
+    async def announce(self, frame: bytes) -> None:
+        """Deliver `frame` to every process (this one too, with Redis: frames name their
+        sender, and a process skips its own)."""
+
+
+def new_process_id() -> str:
+    return secrets.token_hex(6)
+
+
+def _ignore(frame: bytes) -> None:
+    del frame
+
+
+# -- in memory ------------------------------------------------------------------------------
+
+
+@dataclass
+class LocalBoard:
+    """The shared memory of `LocalPresence` instances (one per process in real use)."""
+
+    leases: dict[str, tuple[str, float]] = field(default_factory=dict)
+    summaries: dict[str, tuple[Summary, float]] = field(default_factory=dict)
+    members: dict[str, LocalPresence] = field(default_factory=dict)
+
+
+class LocalPresence:
+    """Presence in memory (time from `time.monotonic`)."""
+
+    shared = False
+
+    def __init__(self, board: LocalBoard | None = None, process: str | None = None) -> None:
+        self.board = board or LocalBoard()
+        self.process = process or new_process_id()
+        self.on_frame: Callable[[bytes], None] = _ignore
+        self.board.members[self.process] = self
+
+    async def open(self) -> None:
+        self.board.members[self.process] = self
+
+    async def aclose(self) -> None:
+        self.board.members.pop(self.process, None)
+        self.board.summaries.pop(self.process, None)
+
+    async def ping(self) -> bool:
+        return True
+
+    def _holder(self, code: str) -> str | None:
+        held = self.board.leases.get(code)
+        if held is None or held[1] <= time.monotonic():
+            return None
+        return held[0]
+
+    async def acquire(self, code: str, seconds: float) -> bool:
+        if self._holder(code) is not None:
+            return False
+        self.board.leases[code] = (self.process, time.monotonic() + seconds)
+        return True
+
+    async def renew(self, codes: list[str], seconds: float) -> set[str]:
+        kept = set()
+        for code in codes:
+            if self._holder(code) == self.process:
+                self.board.leases[code] = (self.process, time.monotonic() + seconds)
+                kept.add(code)
+        return kept
+
+    async def release(self, codes: list[str]) -> None:
+        for code in codes:
+            if self._holder(code) == self.process:
+                del self.board.leases[code]
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        return {code: self._holder(code) for code in codes}
+
+    async def publish(self, summary: Summary, seconds: float) -> None:
+        self.board.summaries[self.process] = (summary, time.monotonic() + seconds)
+
+    async def others(self) -> dict[str, Summary]:
+        now = time.monotonic()
+        return {
+            p: s
+            for p, (s, until) in self.board.summaries.items()
+            if p != self.process and until > now
+        }
+
+    async def send(self, process: str, frame: bytes) -> None:
+        member = self.board.members.get(process)
+        if member is not None:
+            member.on_frame(frame)
+
+    async def announce(self, frame: bytes) -> None:
+        for process, member in list(self.board.members.items()):
+            if process != self.process:
+                member.on_frame(frame)
+
+
+# -- Redis ----------------------------------------------------------------------------------
+
+RENEW = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    kept[#kept + 1] = i
+  end
+end
+return kept
+"""
+RELEASE = """
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
+return 0
+"""
+PREFIX = "warsuite:"
+TIMEOUT = 2.0
+"""Seconds a Redis command may take before it counts as failed."""
+_summary = msgspec.json.Decoder(Summary)
+
+
+class RedisPresence:
+    """Presence in Redis: `lease:CODE` keys, `proc:ID` summaries (with a set of the
+    process ids), and one pub/sub channel per process (`to:ID`) and one for all."""
+
+    shared = True
+
+    def __init__(self, url: str, process: str | None = None) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.process = process or new_process_id()
+        self.on_frame: Callable[[bytes], None] = _ignore
+        self.redis = redis.Redis.from_url(
+            url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, health_check_interval=5
+        )
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        self._reader: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
+
+    def _lease(self, code: str) -> str:
+        return f"{PREFIX}lease:{code}"
+
+    async def open(self) -> None:
+        await self.redis.ping()
+        self._reader = asyncio.ensure_future(self._read())
+        async with asyncio.timeout(10):
+            await self._subscribed.wait()
+
+    async def _read(self) -> None:
+        """Hand every frame sent to this process (or to all) to `on_frame`, resubscribing
+        after a lost connection."""
+        channels = (f"{PREFIX}to:{self.process}", f"{PREFIX}all")
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(*channels)
+                self._subscribed.set()
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        continue
+                    data = message.get("data")
+                    if isinstance(data, bytes):
+                        try:
+                            self.on_frame(data)
+                        except Exception:
+                            log.exception("a frame from another process failed")
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as exc:
+                log.warning("presence: pub/sub connection lost (%s); resubscribing", exc)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    async def aclose(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self.redis.delete(f"{PREFIX}proc:{self.process}")
+            await self.redis.srem(f"{PREFIX}procs", self.process)
+        await self.redis.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                return bool(await self.redis.ping())
+        except Exception:
+            return False
+
+    async def acquire(self, code: str, seconds: float) -> bool:
+        return bool(
+            await self.redis.set(self._lease(code), self.process, nx=True, px=int(seconds * 1000))
+        )
+
+    async def renew(self, codes: list[str], seconds: float) -> set[str]:
+        if not codes:
+            return set()
+        kept = await self._renew(
+            keys=[self._lease(c) for c in codes], args=[self.process, int(seconds * 1000)]
+        )
+        return {codes[int(i) - 1] for i in kept}
+
+    async def release(self, codes: list[str]) -> None:
+        if codes:
+            await self._release(keys=[self._lease(c) for c in codes], args=[self.process])
+
+    async def owners(self, codes: list[str]) -> dict[str, str | None]:
+        if not codes:
+            return {}
+        values = await self.redis.mget([self._lease(c) for c in codes])
+        return {
+            code: None if value is None else value.decode()
+            for code, value in zip(codes, values, strict=True)
+        }
+
+    async def publish(self, summary: Summary, seconds: float) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(
+                f"{PREFIX}proc:{self.process}",
+                msgspec.json.encode(summary),
+                px=int(seconds * 1000),
+            )
+            pipe.sadd(f"{PREFIX}procs", self.process)
+            await pipe.execute()
+
+    async def others(self) -> dict[str, Summary]:
+        members = [m.decode() for m in await self.redis.smembers(f"{PREFIX}procs")]
+        members = [m for m in members if m != self.process]
+        if not members:
+            return {}
+        values = await self.redis.mget([f"{PREFIX}proc:{m}" for m in members])
+        out: dict[str, Summary] = {}
+        gone = []
+        for member, value in zip(members, values, strict=True):
+            if value is None:
+                gone.append(member)
+                continue
+            with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+                out[member] = _summary.decode(value)
+        if gone:
+            await self.redis.srem(f"{PREFIX}procs", *gone)
+        return out
+
+    async def send(self, process: str, frame: bytes) -> None:
+        await self.redis.publish(f"{PREFIX}to:{process}", frame)
+
+    async def announce(self, frame: bytes) -> None:
+        await self.redis.publish(f"{PREFIX}all", frame)
