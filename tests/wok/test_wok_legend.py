@@ -60,6 +60,9 @@ def test_the_players_list_never_covers_the_map(
                     artifacts / f"wok_players_{config.get('variant', 'skirmish')}_{seats}_{tag}.png"
                 )
         area = pygame.Rect(scene.mapview.rect)
+        scene.bot_delay = 0.0  # the bots get ready: "(ready)" marks, the map stays put
+        h.frames(30)
+        assert scene.view.ready and scene.mapview.rect == area
         h.key(pygame.K_l)  # hidden: the map takes the whole area
         assert scene.legend is None and scene.mapview.rect == scene.map_rect
         assert scene.mapview.rect.contains(area)

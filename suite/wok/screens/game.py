@@ -90,6 +90,7 @@ class GameScene(Scene):
         self.hover: int | None = None
         self.show_legend = True
         self.legend: Legend | None = None  # where the players list is, when shown
+        self._legend_floor = (0, 0)  # its widths so far (reset when the window changes)
         self.show_table = False
         self._press: tuple[int, int] | None = None
         self._last: tuple[int, int] | None = None
@@ -497,6 +498,7 @@ class GameScene(Scene):
         pw = panel_width(w)
         top = px(TOP) + px(STRIP)
         self.map_rect = pygame.Rect(0, top, w - pw, h - top)
+        self._legend_floor = (0, 0)
         self.place_map()
         self.form.layout(pygame.Rect(w - pw + 4, top, pw - 8, h - top - 6))
         right = w - 6
@@ -900,7 +902,13 @@ class GameScene(Scene):
         if self.show_legend:
             full = self._legend_rows(compact=False)
             compact = self._legend_rows(compact=True)
-            self.legend = layout_legend(self.map_rect, self.mapview.world, full, compact)
+            floor = self._legend_floor
+            self.legend = layout_legend(self.map_rect, self.mapview.world, full, compact, floor)
+            widths = (self.legend.rect.width, self.legend.cell)
+            if self.legend.columns:  # a strip: its cells stay at least this wide
+                self._legend_floor = (floor[0], max(floor[1], widths[1]))
+            else:
+                self._legend_floor = (max(floor[0], widths[0]), floor[1])
         area = map_area(self.map_rect, self.legend)
         if area != self.mapview.rect:
             self.mapview.set_rect(area)

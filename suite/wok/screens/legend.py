@@ -58,15 +58,20 @@ def layout_legend(
     world: tuple[float, float, float, float],
     full: list[LegendRow],
     compact: list[LegendRow],
+    floor: tuple[int, int] = (0, 0),
 ) -> Legend:
     """The column or the strip in the map's `area`, whichever leaves the map (of extent
-    `world`) drawn bigger; the column when they tie."""
+    `world`) drawn bigger; the column when they tie. Rows are measured with room for a
+    " (ready)" mark, and never narrower than `floor` (the column's and the strip cell's
+    widths so far), so the map does not shift each time a player gets ready."""
     lh = px(17)
+    slack = theme.font(px(13)).size(" (ready)")[0] + 16
     rows = full if 10 + lh * len(full) <= area.height - px(KEEP_FOR_MAP) else compact
-    width = min(max(map(row_width, rows), default=0) + 16, px(300), area.width // 3)
+    natural = max(max(map(row_width, rows), default=0) + slack, floor[0])
+    width = min(natural, px(300), area.width // 3)
     column = Legend(pygame.Rect(area.x + 6, area.y + 6, width, 10 + lh * len(rows)), rows, 0, width)
     inner = area.width - 12
-    cell = min(max(map(row_width, compact), default=0) + 16, inner)
+    cell = min(max(max(map(row_width, compact), default=0) + slack, floor[1]), inner)
     columns = max(1, inner // max(1, cell))
     lines = -(-len(compact) // columns)
     strip = Legend(
