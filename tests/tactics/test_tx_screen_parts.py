@@ -52,7 +52,7 @@ from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.game_cards import GameUI
 from suite.ui.harness import Harness
 
-from .conftest import PALETTE, MakePack, tile_image, type_pack_folder
+from .conftest import PALETTE, MakePack, type_pack_folder
 
 SCREENS = Path(__file__).resolve().parents[2] / "suite" / "tactics" / "screens"
 
@@ -295,18 +295,51 @@ def test_pack_sounds_pick_from_the_sets(tmp_path: Path) -> None:
     assert not sounds.piece("go", 999)
 
 
-def test_pack_button_images_are_used(make_pack: MakePack) -> None:
+def strip(frames: int, side: int = 24, across: bool = True) -> np.ndarray:
+    """A button strip whose frame i is filled with palette index 30 + i (corners 6)."""
+    parts = []
+    for i in range(frames):
+        frame = np.full((side, side), 30 + i, dtype=np.uint8)
+        frame[0, 0] = 6
+        parts.append(frame)
+    return np.concatenate(parts, axis=1 if across else 0)
+
+
+def test_pack_button_strips_are_used_per_button(make_pack: MakePack) -> None:
+    """Issue 24, item 7: `buttonEndTurn` (4 frames across, in buttons/), `buttonMain` (4
+    stacked, beside the ini) and a plain `buttonRotateLeft` are the pack's; every other
+    button falls back to its drawn icon."""
     root = make_pack()
     (root / "buttons").mkdir()
-    save_bmp(root / "buttons" / "endTurn.bmp", tile_image(), PALETTE)
-    images = pack_button_images(load_pack(root))
-    assert set(images) == {"end_turn"}
-    button = IconButton(
-        "end_turn", pygame.Rect(0, 0, 38, 38), lambda: None, tooltip="", image=images["end_turn"]
+    save_bmp(root / "buttons" / "buttonendturn.bmp", strip(4), PALETTE)
+    save_bmp(root / "buttonMain.bmp", strip(4, across=False), PALETTE)
+    save_bmp(root / "buttons" / "buttonRotateLeft.bmp", strip(1), PALETTE)
+    (root / "buttons" / "buttonSkipMove.bmp").write_bytes(b"BM broken")
+    strips = pack_button_images(load_pack(root))
+    assert set(strips) == {"end_turn", "hud", "rotate_left"}
+    assert strips["end_turn"]["hover"].get_size() == (24, 24)
+    assert strips["hud"]["pressed"].get_size() == (24, 24)
+    button = IconButton("end_turn", pygame.Rect(10, 10, 48, 48), lambda: None, tooltip="")
+    button.strip = strips["end_turn"]
+    surface = pygame.Surface((80, 80))
+
+    def shown() -> tuple[int, int, int]:
+        surface.fill((0, 0, 0))
+        button.draw(surface)
+        r, g, b, _ = surface.get_at(button.rect.center)
+        return r, g, b
+
+    assert shown() == tuple(PALETTE[30])  # normal
+    button.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(30, 30), rel=(0, 0), buttons=(0, 0, 0))
     )
-    surface = pygame.Surface((60, 60))
-    button.rect.topleft = (10, 10)
-    button.draw(surface)
+    assert button.state == "hover" and shown() == tuple(PALETTE[31])
+    button.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(30, 30), button=1))
+    assert button.state == "pressed" and shown() == tuple(PALETTE[32])
+    button.enabled = False
+    assert button.state == "disabled" and shown() == tuple(PALETTE[33])
+    plain = IconButton("skip_move", pygame.Rect(10, 10, 48, 48), lambda: None, tooltip="")
+    plain.draw(surface)  # drawn icon: no strip for this one
 
 
 def test_profile_survives_a_broken_file(tmp_path: Path) -> None:

@@ -48,6 +48,14 @@ class SkinLimit(_Table, frozen=True):
     max_bytes: int
 
 
+class ButtonLimit(_Table, frozen=True):
+    """A battle button strip (four states side by side or stacked)."""
+
+    max_width: int
+    max_height: int
+    max_bytes: int
+
+
 class SoundLimit(_Table, frozen=True):
     max_bytes: int
     max_channels: int
@@ -82,15 +90,18 @@ class Limits(_Table, frozen=True):
     elevation: SideLimit
     tile: SideLimit
     skin: SkinLimit
+    button: ButtonLimit
     sound: SoundLimit
     ini: IniLimit
     pack: WholeLimit
 
     def image(self, kind: str) -> tuple[int, int, int]:
         """(max width, max height, max bytes) of an image of `kind` ("map", "elevation",
-        "tile", "skin")."""
+        "tile", "skin", "button")."""
         if kind == "skin":
             return self.skin.max_width, self.skin.max_height, self.skin.max_bytes
+        if kind == "button":
+            return self.button.max_width, self.button.max_height, self.button.max_bytes
         side: SideLimit = getattr(self, kind)
         return side.max_side, side.max_side, side.max_bytes
 

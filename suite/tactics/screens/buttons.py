@@ -1,10 +1,15 @@
-"""The battle's tool buttons: the pack's `buttons/` images when it has them, drawn icons
+"""The battle's tool buttons: the pack's own button strips when it has them, drawn icons
 otherwise (HUD book, Skip Move legs under a "no" sign, Skip Attack sword under one, End
-Turn red check mark, rotate arrow, zoom).
+Turn red check mark, rotate arrows, zoom).
 
-A pack image is `buttons/<name>.bmp` (case-blind, WoS palette, index 6 transparent, at
-most a tile's size); `BUTTON_FILES` lists the names. A missing or unreadable image is
-simply drawn instead (a warning of the pack, never an error).
+Real packs carry their buttons as 4-state strips (`PACK_BUTTONS`: `buttonMain`,
+`buttonSkipMove`, `buttonSkipAttack`, `buttonEndTurn`, `buttonRotateLeft`,
+`buttonRotateRight`), looked up in the pack's `buttons/` folder, then beside the ini
+(case-blind, WoS palette, index 6 transparent, within limits.toml's `[button]`). A strip
+holds four equal frames, side by side or stacked (whichever way it is longer): normal,
+hover, pressed, disabled (`STATES`). A picture that is no strip serves every state (dimmed
+when disabled). Each button falls back on its own: a missing or unreadable strip is drawn
+instead (a warning of the pack, never an error).
 """
 
 from __future__ import annotations
@@ -21,25 +26,46 @@ from suite.ui import theme
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel
 
-BUTTON_FILES = {
-    "hud": "buttons/hud.bmp",
-    "skip_move": "buttons/skipMove.bmp",
-    "skip_attack": "buttons/skipAttack.bmp",
-    "end_turn": "buttons/endTurn.bmp",
-    "rotate": "buttons/rotate.bmp",
-    "zoom_in": "buttons/zoomIn.bmp",
-    "zoom_out": "buttons/zoomOut.bmp",
+PACK_BUTTONS = {
+    "hud": "buttonMain",
+    "skip_move": "buttonSkipMove",
+    "skip_attack": "buttonSkipAttack",
+    "end_turn": "buttonEndTurn",
+    "rotate_left": "buttonRotateLeft",
+    "rotate": "buttonRotateRight",
 }
+BUTTON_FOLDERS = ("buttons/", "")
+STATES = ("normal", "hover", "pressed", "disabled")
+Strip = dict[str, pygame.Surface]
 
 
-def pack_button_images(pack: Pack) -> dict[str, pygame.Surface]:
-    """The button images `pack` holds, by button name."""
-    found: dict[str, pygame.Surface] = {}
-    for name, relative in BUTTON_FILES.items():
-        bitmap = load_bitmap(pack, relative, "tile")
-        if bitmap is not None:
-            found[name] = tile_surface(bitmap, alpha=True)
+def pack_button_images(pack: Pack) -> dict[str, Strip]:
+    """The button strips `pack` holds, by button name: a Surface per state of `STATES`."""
+    found: dict[str, Strip] = {}
+    for name, stem in PACK_BUTTONS.items():
+        for folder in BUTTON_FOLDERS:
+            bitmap = load_bitmap(pack, f"{folder}{stem}.bmp", "button")
+            if bitmap is not None:
+                found[name] = split_strip(tile_surface(bitmap, alpha=True))
+                break
     return found
+
+
+def split_strip(image: pygame.Surface) -> Strip:
+    """The four state frames of a button strip (along its longer side); a picture shorter
+    than four frames' worth is every state at once, the disabled one dimmed."""
+    width, height = image.get_size()
+    if width >= 2 * height and width >= 4:
+        side = width // 4
+        frames = [image.subsurface((i * side, 0, side, height)) for i in range(4)]
+    elif height >= 2 * width and height >= 4:
+        side = height // 4
+        frames = [image.subsurface((0, i * side, width, side)) for i in range(4)]
+    else:
+        dim = image.copy()
+        dim.set_alpha(110)
+        frames = [image, image, image, dim]
+    return dict(zip(STATES, frames, strict=True))
 
 
 def _no_sign(surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -114,6 +140,12 @@ def _rotate(surface: pygame.Surface, rect: pygame.Rect, ink: Colour) -> None:
     )
 
 
+def _rotate_left(surface: pygame.Surface, rect: pygame.Rect, ink: Colour) -> None:
+    layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+    _rotate(layer, layer.get_rect(), ink)
+    surface.blit(pygame.transform.flip(layer, True, False), rect)
+
+
 def _plus_minus(plus: bool) -> Callable[[pygame.Surface, pygame.Rect, Colour], None]:
     def draw(surface: pygame.Surface, rect: pygame.Rect, ink: Colour) -> None:
         cx, cy = rect.center
@@ -140,6 +172,7 @@ ICONS: dict[str, Callable[[pygame.Surface, pygame.Rect, Colour], None]] = {
     "skip_move": _skip_move,
     "skip_attack": _skip_attack,
     "end_turn": _check,
+    "rotate_left": _rotate_left,
     "rotate": _rotate,
     "zoom_in": _plus_minus(True),
     "zoom_out": _plus_minus(False),
@@ -147,7 +180,8 @@ ICONS: dict[str, Callable[[pygame.Surface, pygame.Rect, Colour], None]] = {
 
 
 class IconButton(Button):
-    """A square tool button showing the pack's image `name` or its drawn icon."""
+    """A square tool button showing the pack's strip for `name` (the frame of its state)
+    or its drawn icon."""
 
     def __init__(
         self,
@@ -156,32 +190,55 @@ class IconButton(Button):
         on_click: Callable[[], None],
         *,
         tooltip: str,
-        image: pygame.Surface | None = None,
+        strip: Strip | None = None,
     ) -> None:
         super().__init__("", rect, on_click, tooltip=tooltip)
         self.name = name
-        self.image = image
-        self._drawn: dict[tuple[tuple[int, int], bool], pygame.Surface] = {}
+        self.strip = strip
+        self._drawn: dict[tuple[tuple[int, int], str], pygame.Surface] = {}
+
+    @property
+    def state(self) -> str:
+        """One of `STATES`: what the button shows now."""
+        if not self.enabled:
+            return "disabled"
+        if self.hover.inside:
+            return "pressed" if self._pressed else "hover"
+        return "normal"
 
     def draw(self, surface: pygame.Surface) -> None:
-        hot = self.enabled and self.hover.inside
+        state = self.state
+        key = (self.rect.size, state)
+        if self.strip is not None:
+            if key not in self._drawn:
+                self._drawn[key] = self._frame(state)
+            surface.blit(self._drawn[key], self.rect)
+            return
+        hot = state in ("hover", "pressed")
         fill = theme.PANEL_LIGHT if hot else theme.PANEL
         border = theme.ACCENT if hot else theme.PANEL_BORDER
-        rect = self.rect.move(0, -1) if hot and not self._pressed else self.rect
+        rect = self.rect.move(0, -1) if state == "hover" else self.rect
         draw_panel(surface, rect, colour=fill, border=border, radius=8, alpha=245, shadow=3)
-        key = (rect.size, self.enabled)
         if key not in self._drawn:
             self._drawn[key] = self._icon(rect.size)
         surface.blit(self._drawn[key], rect)
 
+    def _frame(self, state: str) -> pygame.Surface:
+        """The pack's frame for `state`, scaled to fit the button, centred."""
+        assert self.strip is not None
+        frame = self.strip[state]
+        layer = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+        fw, fh = frame.get_size()
+        scale = min(self.rect.width / max(1, fw), self.rect.height / max(1, fh))
+        size = (max(1, round(fw * scale)), max(1, round(fh * scale)))
+        scaled = pygame.transform.smoothscale(frame, size)
+        layer.blit(scaled, scaled.get_rect(center=layer.get_rect().center))
+        return layer
+
     def _icon(self, size: tuple[int, int]) -> pygame.Surface:
         layer = pygame.Surface(size, pygame.SRCALPHA)
-        if self.image is not None:
-            inner = layer.get_rect().inflate(-8, -8)
-            layer.blit(pygame.transform.smoothscale(self.image, inner.size), inner)
-        else:
-            ink = theme.TEXT if self.enabled else theme.DISABLED
-            ICONS[self.name](layer, layer.get_rect().inflate(-6, -6), ink)
+        ink = theme.TEXT if self.enabled else theme.DISABLED
+        ICONS[self.name](layer, layer.get_rect().inflate(-6, -6), ink)
         if not self.enabled:
             layer.set_alpha(80)
         return layer
@@ -192,7 +249,8 @@ TOOLTIPS = {
     "skip_move": "Skip Move: stay and go on to the attack (M)",
     "skip_attack": "Skip Attack: end this piece's command (A)",
     "end_turn": "End Turn (E)",
-    "rotate": "Rotate the map a quarter turn (R)",
+    "rotate_left": "Rotate the map a quarter turn left (Shift+R)",
+    "rotate": "Rotate the map a quarter turn right (R)",
     "zoom_out": "Zoom out (-)",
     "zoom_in": "Zoom in (+)",
 }
@@ -200,7 +258,7 @@ TOOL_SIZE = 38
 
 
 def make_tools(
-    images: dict[str, pygame.Surface], actions: dict[str, Callable[[], None]]
+    strips: dict[str, Strip], actions: dict[str, Callable[[], None]]
 ) -> list[IconButton]:
     """The battle's tool buttons, in the order of `actions` (names of ICONS)."""
     return [
@@ -209,7 +267,7 @@ def make_tools(
             pygame.Rect(0, 0, TOOL_SIZE, TOOL_SIZE),
             run,
             tooltip=TOOLTIPS[name],
-            image=images.get(name),
+            strip=strips.get(name),
         )
         for name, run in actions.items()
     ]

@@ -147,6 +147,7 @@ class BattleScene(Scene):
                 "skip_move": self.skip_move,
                 "skip_attack": self.skip_attack,
                 "end_turn": self.end_turn,
+                "rotate_left": lambda: self.rotate(-1),
                 "rotate": self.rotate,
                 "zoom_out": lambda: self.zoom(-1),
                 "zoom_in": lambda: self.zoom(1),
@@ -337,8 +338,9 @@ class BattleScene(Scene):
         self.book.toggle()
         self.dirty = True
 
-    def rotate(self) -> None:
-        self.field.rotate(1)
+    def rotate(self, quarters: int = 1) -> None:
+        """Turn the map a quarter turn right (1) or left (-1)."""
+        self.field.rotate(quarters)
         self.dirty = True
 
     def zoom(self, step: int) -> None:
@@ -493,7 +495,7 @@ class BattleScene(Scene):
         elif key in (pygame.K_b, pygame.K_TAB):
             self.toggle_book()
         elif key == pygame.K_r:
-            self.rotate()
+            self.rotate(-1 if event.mod & pygame.KMOD_SHIFT else 1)
         elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
             self.zoom(1)
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
