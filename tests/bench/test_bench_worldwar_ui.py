@@ -80,3 +80,24 @@ def test_bench_idle_game_with_the_turn_clock_running(tmp_path: Path) -> None:
     fps, core = idle_figures(_clock_game, tmp_path / "settings.json")
     print(f"\nidle worldwar game, clock running: {fps:.2f} frames per second, ", end="")
     print(f"{100 * core:.1f}% of one core")
+
+
+def test_bench_drawn_map_layout() -> None:
+    """How long laying out a picture-less Domination map takes (once per map: the set-up
+    preview and the game share it), for the classic 42 and a generated 150."""
+    from suite.worldwar.rules.domination import parse_domination
+    from suite.worldwar.rules.maps import classic_map, resolve_map
+    from suite.worldwar.screens import drawn
+    from tests.worldwar.test_ww_drawn_maps import domination_text
+
+    for board in (classic_map(), resolve_map("random:150:12", 1)):
+        points = [board[t].label or (0.0, 0.0) for t in board.ids()]
+        text = domination_text(board, points)
+        start = time.perf_counter()
+        layout = drawn._layout(parse_domination(text, "bench.map"))
+        took = time.perf_counter() - start
+        shared = len(drawn.graph_pairs(board)) - len(layout.lines)
+        print(
+            f"\ndrawn map of {len(board)} territories: {took * 1000:.0f} ms, grid {layout.size}, "
+            f"{shared} shared borders, {len(layout.lines)} lines"
+        )

@@ -24,7 +24,6 @@ the board. Pure numpy: no pygame, no display.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,15 +77,23 @@ class DrawnMap:
         return (int(w), int(h))
 
 
-_CACHE: weakref.WeakKeyDictionary[Board, DrawnMap] = weakref.WeakKeyDictionary()
+_CACHE: dict[tuple[object, ...], DrawnMap] = {}
+CACHED = 8
+"""Layouts kept (the set-up preview and the game draw the same map: one layout)."""
 
 
 def drawn_map(board: Board) -> DrawnMap:
-    """The layout of `board` (computed once per board object)."""
-    cached = _CACHE.get(board)
+    """The layout of `board` (computed once per graph and points: a map loaded again,
+    for the set-up preview and then the game, is laid out once)."""
+    key = tuple(
+        (t, board[t].label, board[t].polygon[:1], tuple(sorted(board.neighbours(t))))
+        for t in board.ids()
+    )
+    cached = _CACHE.get(key)
     if cached is None:
-        cached = _layout(board)
-        _CACHE[board] = cached
+        if len(_CACHE) >= CACHED:
+            _CACHE.clear()
+        cached = _CACHE[key] = _layout(board)
     return cached
 
 

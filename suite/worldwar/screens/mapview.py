@@ -496,14 +496,15 @@ class MapView:
         p, q = _nearest_edges(self._ids, a + 1, b + 1, pa, pb)
         dx, dy = q[0] - p[0], q[1] - p[1]
         length = math.hypot(dx, dy) or 1.0
-        reach = max(4.0, self.badge_radius() * 0.5)
+        thick = max(2, min(4, round(4 * self.scale)))  # thin on a small preview
+        reach = max(float(thick), self.badge_radius() * 0.5 * min(1.0, self.scale))
         p = (p[0] - dx / length * reach, p[1] - dy / length * reach)
         q = (q[0] + dx / length * reach, q[1] + dy / length * reach)
-        pygame.draw.line(self._layer, EDGE, p, q, 4)
+        pygame.draw.line(self._layer, EDGE, p, q, thick)
         _dashed(self._layer, p, q, self.scale * 0.5)
         for end in (p, q):
-            pygame.draw.circle(self._layer, EDGE, end, 4)
-            pygame.draw.circle(self._layer, LANE, end, 2)
+            pygame.draw.circle(self._layer, EDGE, end, thick)
+            pygame.draw.circle(self._layer, LANE, end, max(1, thick // 2))
 
     def _draw_lanes(
         self, layer: pygame.Surface, pairs: Sequence[tuple[int, int]], over_land: bool = False
@@ -522,7 +523,7 @@ class MapView:
                 parts = [(pa, pb)]
             for p, q in parts:
                 if over_land:
-                    pygame.draw.line(layer, EDGE, p, q, 4)
+                    pygame.draw.line(layer, EDGE, p, q, max(2, min(4, round(4 * self.scale))))
                 _dashed(layer, p, q, self.scale)
 
     def draw(
