@@ -546,7 +546,7 @@ def _battle_title(v: WokView, b: Battle) -> str:
     """ "Han attacked 13 Zolis from 5 Kar: taken (3 rounds)"."""
     result = "taken" if b.won else "held"
     where = f"{_prov(v, b.target)} from {_prov(v, b.source)}"
-    rounds = f"{b.rounds} round{'s' if b.rounds != 1 else ''}"
+    rounds = f"{b.rounds} round{'s' if b.rounds != 1 else ''}" if b.rounds else "unopposed"
     return f"{_name(v, b.attacker)} attacked {where}: {result} ({rounds})"
 
 
