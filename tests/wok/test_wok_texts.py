@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pygame
 
 from suite.core.match import Outcome
@@ -118,3 +119,33 @@ def test_the_game_over_screen_after_a_unanimous_vote(artifacts: Path) -> None:
         for size in SIZES:
             h.resize(size)
             h.screenshot(artifacts / f"wok_game_over_vote_{size[0]}x{size[1]}.png")
+
+
+def test_battle_titles_are_whole_on_a_narrow_card() -> None:
+    """ "taken (13 ro..." was cut: a title wraps onto a second line instead."""
+    from suite.ui.widgets import wrap_text
+    from suite.wok.rules.views import Battle
+    from suite.wok.screens.report import _battle_title
+
+    from .test_wok_screen_draft import view_of  # noqa: TID252
+
+    v = view_of(map="kaomaris", players=10)
+    far = max(range(len(v.map.provinces)), key=lambda p: len(v.map.provinces[p].name))
+    fight = dict(sent=30, defenders=20, patt=900.0, pdef=800.0, a_lost=3, a_injured=1)
+    battle = Battle(
+        attacker=0,
+        defender=1,
+        source=far,
+        target=far,
+        rounds=13,
+        d_lost=20,
+        d_injured=0,
+        won=True,
+        **fight,  # type: ignore[arg-type]
+    )
+    title = _battle_title(v, battle)
+    assert title.endswith(": taken (13 rounds)")
+    lines = wrap_text(title, 13, 300)
+    assert len(lines) <= 2 and " ".join(lines) == title
+    empty = msgspec.structs.replace(battle, rounds=0)
+    assert _battle_title(v, empty).endswith("taken (unopposed)")
