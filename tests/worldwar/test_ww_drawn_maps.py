@@ -219,3 +219,13 @@ def test_every_name_is_on_the_drawn_map_at_1280x800(artifacts: Path, tmp_path: P
                 for i, r in enumerate(rects):
                     assert r.collidelist(rects[i + 1 :]) < 0
             h.screenshot(artifacts / f"ww_drawn_map_{size[0]}.png")
+
+
+def test_a_board_without_shapes_is_drawn_from_its_graph(display: None) -> None:
+    """A board JSON of label points only (no polygons) is laid out like a Domination map."""
+    data = classic_map().to_json()
+    for node in data["nodes"]:
+        node.pop("polygon", None)
+    board = Board.from_json(data, source="labels.json")
+    assert MapView(board, pygame.Rect(0, 0, 960, 742)).drawn
+    check_drawn_true(board)

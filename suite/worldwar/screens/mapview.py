@@ -78,9 +78,10 @@ class MapView:
                 for o in board[t].sea_lanes
             }
         )
-        self.drawn = self.art is None and _is_domination(board)
-        """True: a Domination map without its picture, drawn from its graph (see
-        `suite.worldwar.screens.drawn`)."""
+        shapeless = any(len(board[t].polygon) < 3 for t in topo.ids)
+        self.drawn = self.art is None and (_is_domination(board) or shapeless)
+        """True: a Domination map without its picture (or a board with territories that
+        have no shape), drawn from its graph (see `suite.worldwar.screens.drawn`)."""
         if self.drawn:
             layout = drawn_map(board)
             self.art = Artwork(None, layout.index)
@@ -342,7 +343,7 @@ class MapView:
             del rgb
         if self.honest:
             _cut_contacts(ids, self._compatible)
-            shown = touching_pairs(ids) | set(self.lanes)
+            shown = touching_pairs(ids) | self._sea_lines()
             self.links = sorted(self.tables_pairs() - shown)
         self._ids = ids
         self._edges.clear()
@@ -636,7 +637,12 @@ class MapView:
         links drawn between labels."""
         self._ensure_layer(settle=True)
         assert self._ids is not None
-        return touching_pairs(self._ids) | set(self.lanes) | set(self.links)
+        return touching_pairs(self._ids) | self._sea_lines() | set(self.links)
+
+    def _sea_lines(self) -> set[tuple[int, int]]:
+        """The sea lanes drawn as such (on the sea: not on a map drawn from its graph,
+        where a lane that does not touch is a link over the land)."""
+        return set() if self.drawn else {(a, b) for a, b in self.lanes}
 
     def _edge_image(
         self, t: int, colour: Colour, width: int
