@@ -216,7 +216,7 @@ def _layout(board: Board) -> DrawnMap:
     grid.sx = np.concatenate([[np.inf], pts[:, 0] + pad])
     grid.sy = np.concatenate([[np.inf], pts[:, 1] + pad])
     seeds = np.clip(np.round(pts).astype(np.int64), 0, [w - 1, h - 1]) + pad
-    grid.lab[seeds[:, 0] * grid.h + seeds[:, 1]] = np.arange(1, n + 1, dtype=np.int32)
+    grid.seed(seeds[:, 0] * grid.h + seeds[:, 1], np.arange(1, n + 1, dtype=np.int32))
     # The padding stays sea: growth never enters it.
     frame = np.ones((grid.w, grid.h), dtype=bool)
     frame[pad:-pad, pad:-pad] = False
@@ -246,6 +246,13 @@ class _Grid:
         self.sy = np.zeros(1)
         self.steps = np.array([h, -h, 1, -1], dtype=np.int64)
         self.window = np.array([dx * h + dy for dx, dy in _OFFSETS], dtype=np.int64)
+        self.frontier = np.zeros(0, dtype=np.int64)
+        """Free pixels next to claimed ones (with repeats and stale entries: filtered as
+        used), so a round costs its frontier, not the whole grid."""
+
+    def seed(self, cells: npt.NDArray[np.int64], labels: npt.NDArray[np.int32]) -> None:
+        self.lab[cells] = labels
+        self.frontier = (cells[:, None] + self.steps[None, :]).ravel()
 
     def grow(self, radius: float) -> bool:
         """Claim the free pixels next to a territory whose point lies within `radius`; a
@@ -253,14 +260,9 @@ class _Grid:
         Two claims of one round that clash go to the nearer point. True when any pixel
         was claimed."""
         lab, h = self.lab, self.h
-        claimed = lab > 0
-        near = np.zeros_like(claimed)
-        near[h:] |= claimed[:-h]
-        near[:-h] |= claimed[h:]
-        near[1:] |= claimed[:-1]
-        near[:-1] |= claimed[1:]
-        near &= ~claimed & ~self.dead
-        cells = np.nonzero(near)[0]
+        cells = np.unique(self.frontier)
+        cells = cells[(lab[cells] == 0) & ~self.dead[cells]]
+        self.frontier = cells
         if len(cells) == 0:
             return False
         cx, cy = cells // h, cells % h
@@ -273,6 +275,7 @@ class _Grid:
             best = np.where(better, other, best)
             best_d = np.where(better, d, best_d)
         due = best_d <= radius
+        waiting = cells[~due]
         cells, best, best_d = cells[due], best[due], best_d[due]
         if len(cells) == 0:
             return False
@@ -293,5 +296,8 @@ class _Grid:
         self.prio[cells] = np.inf
         self.dead[cells[bad]] = True
         take = ~bad & ~lost
-        lab[cells[take]] = best[take]
+        new = cells[take]
+        lab[new] = best[take]
+        around = (new[:, None] + self.steps[None, :]).ravel()
+        self.frontier = np.concatenate([waiting, cells[lost & ~bad], around])
         return bool(take.any())
