@@ -11,7 +11,7 @@ Registers the game `tactics` (`SPEC`). The modules, one job each:
   requirement strings and profiles (T12);
 - `actions`: the typed actions and events (`TacticsEvent`, ending with the core
   `GameOver`); `state`: `TacticsState`, the engine;
-- `bots`: random, normal and hard bots; `arena`: bot-against-bot battles.
+- `bots`: random, normal and hard bots; `expert`: the search bot; `arena`: bot-against-bot battles.
 
 Quick use::
 
@@ -29,8 +29,12 @@ from suite.core.match import GameSpec, SimOption, register_game
 from suite.tactics.rules.actions import TacticsAction, TacticsEvent
 from suite.tactics.rules.bots import BOTS
 from suite.tactics.rules.config import TacticsConfig
+from suite.tactics.rules.expert import ExpertBot
 from suite.tactics.rules.state import TacticsState
 from suite.tactics.rules.view import TacticsView
+
+BOTS_BY_NAME = {**BOTS, "expert": ExpertBot}
+"""Every Tactics bot by name, weakest first: random, normal, hard, expert."""
 
 BLURB = "Squad battles on isometric hills: height, rest and crits."
 
@@ -64,7 +68,7 @@ SPEC = register_game(
         action_type=TacticsAction,
         players=(2, 4),
         default_config=default_config,
-        bots=BOTS,
+        bots=BOTS_BY_NAME,
         turn_of=turns_played,
         config_type=TacticsConfig,
         view_type=TacticsView,

@@ -12,12 +12,12 @@ from typing import Any
 
 from suite.core.bots import Bot
 from suite.core.rng import Rng
-from suite.tactics.rules.bots import BOTS
+from suite.tactics.rules import BOTS_BY_NAME as BOTS
 from suite.tactics.rules.state import TacticsState
 
 
 def make_bot(name: str) -> Bot:
-    """A fresh bot by name ("random", "normal", "hard"); ValueError for others."""
+    """A fresh bot by name ("random", "normal", "hard", "expert"); ValueError for others."""
     if name not in BOTS:
         raise ValueError(f"unknown tactics bot {name!r} (have {', '.join(BOTS)})")
     bot: Bot = BOTS[name]()

@@ -360,7 +360,7 @@ class HardBot(NormalBot):
             after.occupied[cand.cell] = unit.uid + 1
             unit.rest = max(0, unit.rest - after.rules.rest.move_cost)
         if cand.target < 0 or cand.forecast is None:
-            return evaluate(after, seat, self.aggression)
+            return self.score(after, seat)
         numbers = cand.forecast
         total = 0.0
         for result, chance in (
@@ -372,8 +372,12 @@ class HardBot(NormalBot):
                 continue
             branch = after.clone()
             branch.resolve(branch.units[cand.unit], branch.units[cand.target], result, numbers, [])
-            total += chance * evaluate(branch, seat, self.aggression)
+            total += chance * self.score(branch, seat)
         return total
+
+    def score(self, state: TacticsState, seat: Seat) -> float:
+        """The value of a position after a candidate (the static `evaluate`)."""
+        return evaluate(state, seat, self.aggression)
 
 
 class TacticsRandomBot(RandomBot):

@@ -54,7 +54,11 @@ ROLLOUT_CARD = 0.4
 ROLLOUT_ATTACKS = 40
 """At most this many attacks per simulated turn."""
 INCOME_WEIGHT = 0.6
-"""The score: this share for the income, the rest for the armies on the board."""
+"""The score: this share for the income, the rest for the armies (on the board and in
+hand: a card counts as this share of a set's armies, CARD_WEIGHT)."""
+CARD_WEIGHT = 1.0
+ROUNDS = 1
+"""Whole rounds the playouts look ahead: every opponent plays this many turns."""
 
 
 @dataclass
@@ -230,26 +234,34 @@ class Board:
         incomes = [self.income(s) for s in living]
         mine = self.income(seat)
         own = sum(a for t, a in enumerate(self.armies) if self.owner[t] == seat)
-        share = own / sum(self.armies)
+        per_card = self.set_value / self.set_size if self.set_size else 0.0
+        cards = CARD_WEIGHT * per_card
+        total = sum(self.armies) + cards * sum(self.hands)
+        share = (own + cards * self.hands[seat]) / total
         return INCOME_WEIGHT * mine / sum(incomes) + (1.0 - INCOME_WEIGHT) * share
 
 
 @dataclass(frozen=True)
 class Plan:
     """A candidate: place `armies` on `place`, or attack from `source` into `target`, or
-    stop attacking (`source` -1); `prior` is its hard-bot score (ties and order)."""
+    stop attacking (`source` -1); `prior` is its hard-bot score (ties and order). After
+    an attack the playout stops attacking unless `more` (then the greedy policy goes on).
+    """
 
     prior: float
     place: int = -1
     armies: int = 0
     source: int = -1
     target: int = -1
+    more: bool = True
 
 
 class ExpertBot:
     """Monte Carlo search over the turn's plans (see the module docstring)."""
 
     name = "expert"
+    totals = SearchStats()
+    """Every expert's searches in this process (for the bench)."""
 
     def __init__(self, iterations: int = ITERATIONS, max_seconds: float = MAX_SECONDS) -> None:
         self.iterations = iterations
@@ -298,7 +310,8 @@ class ExpertBot:
                     prior = p * values[t] - (1.0 - p) * 0.5
                     found.append(Plan(prior, source=s, target=t))
         found.sort(key=lambda c: (-c.prior, c.source, c.target))
-        return [Plan(0.0), *found[:CANDIDATES]]
+        once = [Plan(c.prior, source=c.source, target=c.target, more=False) for c in found]
+        return [Plan(0.0), *found[:CANDIDATES], *once[:CANDIDATES]]
 
     def _placements(self, view: WorldWarView, seat: int) -> list[Plan]:
         """Everything on one territory: the borders best for attacking with the new
@@ -357,9 +370,11 @@ class ExpertBot:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1:
                 break
-        self.stats.searches += 1
-        self.stats.playouts += used
-        self.stats.seconds += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        for stats in (self.stats, ExpertBot.totals):
+            stats.searches += 1
+            stats.playouts += used
+            stats.seconds += spent
         return plans[alive[0]]
 
     def _playout(self, root: Board, view: WorldWarView, seat: int, plan: Plan, rng: Rng) -> float:
@@ -372,11 +387,15 @@ class ExpertBot:
             conquered = board.attack(seat, rng, conquered)
         elif plan.source >= 0:
             conquered = board.fight(seat, plan.source, plan.target, rng) or conquered
-            conquered = board.attack(seat, rng, conquered)
+            if plan.more:
+                conquered = board.attack(seat, rng, conquered)
         board.end_turn(seat, conquered)
         players = board.players
-        for k in range(1, players):
-            other = (seat + k) % players
-            if board.counts[other] > 0 and board.counts[seat] > 0:
-                board.turn(other, rng)
+        for r in range(ROUNDS):
+            if r:
+                board.turn(seat, rng)
+            for k in range(1, players):
+                other = (seat + k) % players
+                if board.counts[other] > 0 and board.counts[seat] > 0:
+                    board.turn(other, rng)
         return board.score(seat)
