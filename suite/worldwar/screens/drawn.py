@@ -246,6 +246,20 @@ class _Grid:
         self.sy = np.zeros(1)
         self.steps = np.array([h, -h, 1, -1], dtype=np.int64)
         self.window = np.array([dx * h + dy for dx, dy in _OFFSETS], dtype=np.int64)
+        # Claimed pixels within SEPARATION of a pixel are known compatible with its label;
+        # a pixel claimed from its neighbour at `step` needs only the far strip checked
+        # (the window's side away from that neighbour): one strip per step, in step order.
+        sep = SEPARATION
+        strips = []
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            strip = [
+                ox * h + oy
+                for ox in range(-sep, sep + 1)
+                for oy in range(-sep, sep + 1)
+                if (dx and ox == -dx * sep) or (dy and oy == -dy * sep)
+            ]
+            strips.append(strip)
+        self.strips = np.array(strips, dtype=np.int64)
         self.frontier = np.zeros(0, dtype=np.int64)
         """Free pixels next to claimed ones (with repeats and stale entries: filtered as
         used), so a round costs its frontier, not the whole grid."""
@@ -268,30 +282,30 @@ class _Grid:
         cx, cy = cells // h, cells % h
         best = np.zeros(len(cells), dtype=np.int32)
         best_d = np.full(len(cells), np.inf)
-        for step in self.steps:
+        side = np.zeros(len(cells), dtype=np.int64)
+        for k, step in enumerate(self.steps):
             other = lab[cells + step]
             d = np.hypot(cx - self.sx[other], cy - self.sy[other])
             better = (other > 0) & ((d < best_d) | ((d == best_d) & (other < best)))
             best = np.where(better, other, best)
             best_d = np.where(better, d, best_d)
+            side = np.where(better, k, side)
         due = best_d <= radius
         waiting = cells[~due]
-        cells, best, best_d = cells[due], best[due], best_d[due]
+        cells, best, best_d, side = cells[due], best[due], best_d[due], side[due]
         if len(cells) == 0:
             return False
         self.pending[cells] = best
         self.prio[cells] = best_d
-        bad = np.zeros(len(cells), dtype=bool)
-        lost = np.zeros(len(cells), dtype=bool)
         compat = self.compat
-        for off in self.window:
-            there = cells + off
-            bad |= ~compat[best, lab[there]]
-            rival = self.pending[there]
-            rival_d = self.prio[there]
-            lost |= ~compat[best, rival] & (
-                (rival_d < best_d) | ((rival_d == best_d) & (rival < best))
-            )
+        far = cells[:, None] + self.strips[side]
+        bad = (~compat[best[:, None], lab[far]]).any(axis=1)
+        near = cells[:, None] + self.window[None, :]
+        rival = self.pending[near]
+        rival_d = self.prio[near]
+        mine_d, mine = best_d[:, None], best[:, None]
+        first = (rival_d < mine_d) | ((rival_d == mine_d) & (rival < mine))
+        lost = (~compat[mine, rival] & first).any(axis=1)
         self.pending[cells] = 0
         self.prio[cells] = np.inf
         self.dead[cells[bad]] = True
