@@ -17,7 +17,11 @@ from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.data import default_rules, rules_dict
 from suite.worldwar.rules.engine import WorldWarState
 
-BOTS = ["random", "easy", "hard", "aggressive"]
+BOTS = list(SPEC.bots)
+"""Every registered bot: one seat each in every game below (up to six players)."""
+PLAYERS = min(6, len(BOTS))
+SEARCH_BUDGET = 24
+"""Playouts per decision for bots that search (`iterations`), so the test stays quick."""
 CARD_MODES = ["increasing", "royalty", "poker", "none"]
 NOT_PLAY = {
     ("clock", "choices"),
@@ -65,8 +69,9 @@ def cases() -> list[tuple[tuple[str, ...], Any]]:
 
 
 def play(rules: dict[str, Any], cards: str, mode: str, seed: int) -> WorldWarState:
+    names = [BOTS[(seed + k) % len(BOTS)] for k in range(PLAYERS)]
     config = {
-        "players": 4,
+        "players": len(names),
         "map": "random:24:4",
         "cards": cards,
         "mode": mode,
@@ -76,7 +81,10 @@ def play(rules: dict[str, Any], cards: str, mode: str, seed: int) -> WorldWarSta
     }
     st = SPEC.create(config, seed)
     assert isinstance(st, WorldWarState)
-    bots = [SPEC.bots[name]() for name in BOTS]
+    bots = [SPEC.bots[name]() for name in names]
+    for bot in bots:
+        if hasattr(bot, "iterations"):
+            bot.iterations = SEARCH_BUDGET
     rng = Rng(seed)
     for _ in range(20_000):
         if st.outcome() is not None:
@@ -95,7 +103,7 @@ def test_every_bot_plays_under_every_rule(path: tuple[str, ...], value: Any) -> 
     mode = path[1] if path[0] == "modes" else "domination"
     rules = nested(path, value)
     try:
-        SPEC.create({"players": 4, "map": "random:24:4", "cards": cards, "rules": rules}, 1)
+        SPEC.create({"players": PLAYERS, "map": "random:24:4", "cards": cards, "rules": rules}, 1)
     except ConfigError:
         return  # refused: a value that cannot be played (see the test below)
     for seed in range(2):
