@@ -304,7 +304,9 @@ class MatchServer:
             server_header=SERVER_NAME,
         )
         self._spawn(self._ticker())
-        where = self.data if self.cluster is None else "a shared store"
+        where = (
+            self.data if self.cluster is None else f"a shared store, process {self.cluster.process}"
+        )
         log.info("serving on %s:%d (data in %s)", self.settings.host, self.port, where)
 
     @property
