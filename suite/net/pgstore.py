@@ -42,8 +42,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     phase TEXT NOT NULL,
     pack TEXT,
     result TEXT,
+    clock TEXT,
     epoch BIGINT NOT NULL DEFAULT 1
 );
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS clock TEXT;
 CREATE INDEX IF NOT EXISTS rooms_phase ON rooms (phase, created);
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL,
@@ -202,6 +204,9 @@ class PgStore:
             (code, row.seat, row.kind, row.name, row.bot, row.token, row.ready),
         )
 
+    def set_clock(self, code: str, clock: str | None) -> Commit:
+        return self._write(code, "UPDATE rooms SET clock = %s WHERE code = %s", (clock, code))
+
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Log entry `idx` of room `code`; the future resolves once it is committed (and
         fails with StaleEpoch when another process claimed the room since)."""
@@ -235,7 +240,8 @@ class PgStore:
     async def load(self, code: str) -> RoomRow | None:
         async with self.pool.connection() as db:
             cur = await db.execute(
-                "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = %s",
+                "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+                "WHERE code = %s",
                 (code,),
             )
             found = await cur.fetchone()
@@ -280,7 +286,8 @@ class PgStore:
         """The stored room `code` in any phase (for replays), or None."""
         with self._sync() as db:
             found = db.execute(
-                "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = %s",
+                "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+                "WHERE code = %s",
                 (code,),
             ).fetchone()
             if found is None:
@@ -324,7 +331,7 @@ class PgStore:
 
 
 def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
-    code, game, config, seed, created, phase, pack = found
+    code, game, config, seed, created, phase, pack, clock = found
     return RoomRow(
         code=code,
         game=game,
@@ -338,4 +345,5 @@ def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
             for s, k, n, b, t, r in seats
         ],
         log=[json.loads(entry) for (entry,) in entries],
+        clock=clock,
     )

@@ -143,6 +143,9 @@ class RoomWrites:
     def append(self, code: str, idx: int, entry: bytes) -> None:
         self._held(self.store.append(code, idx, entry))
 
+    def set_clock(self, code: str, clock: str | None) -> None:
+        self._held(self.store.set_clock(code, clock))
+
 
 @dataclass
 class Seat:
@@ -236,6 +239,7 @@ class Room:
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
         self.store = RoomWrites(hub.store, self)
+        self._clock_saved: dict[str, Any] | None = None
         self.pending: asyncio.Future[None] | None = None
         """The latest write not committed yet: messages sent meanwhile wait for it."""
 
@@ -303,6 +307,11 @@ class Room:
                 hub.bind(seat.token, room)
         room.phase = row.phase  # type: ignore[assignment]
         room.created_at = row.created
+        if row.clock:
+            saved = msgspec.json.decode(row.clock)
+            if isinstance(saved, dict):
+                room.clock.load(saved)
+                room._clock_saved = room.clock.saved()
         if room.phase == "paused":
             room.paused_at = hub.clock.now()
         if room.phase == "playing":
@@ -504,6 +513,7 @@ class Room:
             raise Refused("not_paused", "the match is not paused")
         now = self.hub.clock.now()
         self.clock.shift(now - (self.paused_at or now))
+        self._save_clock()
         self.paused_at = None
         self.phase = "playing"
         self.store.set_phase(self.code, "playing")
@@ -756,7 +766,15 @@ class Room:
         for op in self.clock.observe(self.state, self.hub.clock.now()):
             self._commit(op)
             return
+        self._save_clock()
         self._broadcast_clock()
+
+    def _save_clock(self) -> None:
+        """Store the turn clock when it changed (a rebuilt room resumes it)."""
+        saved = self.clock.saved()
+        if saved != self._clock_saved:
+            self._clock_saved = saved
+            self.store.set_clock(self.code, None if saved is None else _json.encode(saved).decode())
 
     def _finish(self, outcome: dict[str, Any] | None, reason: str) -> None:
         self.phase = "over"

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     phase TEXT NOT NULL,
     pack TEXT,
-    result TEXT
+    result TEXT,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL,
@@ -78,6 +79,8 @@ class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
     pack: str | None
     seats: list[SeatRow]
     log: list[dict[str, Any]]
+    clock: str | None = None
+    """The turn clock as its last process saved it (JSON; `TurnClock.saved`)."""
 
 
 Commit = asyncio.Future[None] | None
@@ -110,6 +113,9 @@ class MatchStore(Protocol):
     def set_seat(self, code: str, row: SeatRow) -> Commit: ...
 
     def append(self, code: str, idx: int, entry: bytes) -> Commit: ...
+
+    def set_clock(self, code: str, clock: str | None) -> Commit:
+        """Keep the room's turn clock (JSON) for the process that rebuilds it."""
 
     def unfinished(self) -> list[RoomRow]: ...
 
@@ -246,6 +252,10 @@ class Store:
         )
         return None
 
+    def set_clock(self, code: str, clock: str | None) -> Commit:
+        self.db.execute("UPDATE rooms SET clock = ? WHERE code = ?", (clock, code))
+        return None
+
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Commit log entry `idx` of room `code` (JSON bytes) before anyone hears of it."""
         self.db.execute(
@@ -257,7 +267,7 @@ class Store:
     def unfinished(self) -> list[RoomRow]:
         """Every room not over, with its seats and log in order."""
         rows = self.db.execute(
-            "SELECT code, game, config, seed, created, phase, pack FROM rooms "
+            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
             "WHERE phase != 'over' ORDER BY created"
         ).fetchall()
         return self._rows(rows)
@@ -265,7 +275,8 @@ class Store:
     def room(self, code: str) -> RoomRow | None:
         """The stored room `code` in any phase (a finished one too), or None."""
         rows = self.db.execute(
-            "SELECT code, game, config, seed, created, phase, pack FROM rooms WHERE code = ?",
+            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+            "WHERE code = ?",
             (code,),
         ).fetchall()
         found = self._rows(rows)
@@ -273,7 +284,7 @@ class Store:
 
     def _rows(self, rows: list[Any]) -> list[RoomRow]:
         out = []
-        for code, game, config, seed, created, phase, pack in rows:
+        for code, game, config, seed, created, phase, pack, clock in rows:
             seats = [
                 SeatRow(seat=s, kind=k, name=n, bot=b, token=t, ready=bool(r))
                 for s, k, n, b, t, r in self.db.execute(
@@ -299,6 +310,7 @@ class Store:
                     pack=pack,
                     seats=seats,
                     log=log,
+                    clock=clock,
                 )
             )
         return out
@@ -329,6 +341,8 @@ def _migrate(db: sqlite3.Connection) -> None:
     """Bring a store written by an older server up to date: seeds were 31-bit INTEGERs,
     and are now decimal TEXT (128-bit seeds do not fit SQLite's 64-bit integers)."""
     columns = {name: kind for _, name, kind, *_ in db.execute("PRAGMA table_info(rooms)")}
+    if "clock" not in columns:
+        db.execute("ALTER TABLE rooms ADD COLUMN clock TEXT")
     if columns.get("seed", "TEXT").upper() == "TEXT":
         return
     db.executescript(
@@ -338,8 +352,8 @@ def _migrate(db: sqlite3.Connection) -> None:
         """
         + SCHEMA.split("CREATE TABLE IF NOT EXISTS seats")[0]
         + """;
-        INSERT INTO rooms (code, game, config, seed, created, phase, pack, result)
-            SELECT code, game, config, CAST(seed AS TEXT), created, phase, pack, result
+        INSERT INTO rooms (code, game, config, seed, created, phase, pack, result, clock)
+            SELECT code, game, config, CAST(seed AS TEXT), created, phase, pack, result, clock
             FROM rooms_old;
         DROP TABLE rooms_old;
         COMMIT;

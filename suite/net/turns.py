@@ -132,6 +132,14 @@ class TurnClock:
         """The game's own ready flag as an action, when it has one (WoK)."""
         return None
 
+    def saved(self) -> dict[str, Any] | None:
+        """What the store keeps of the clock so a rebuilt room resumes it (None: nothing;
+        the log alone rebuilds it)."""
+        return None
+
+    def load(self, saved: dict[str, Any]) -> None:
+        """Resume from `saved()` of the room's previous process."""
+
     def fences(self, events: list[Event]) -> bool:
         """Whether an op with these events makes actions decided before it stale. In turn
         games every op does; with simultaneous orders only a turn running does."""
@@ -161,6 +169,18 @@ class WorldWarClock(TurnClock):
             self.turn_key = key
             self.deadline = now + self._seconds(state)
         return []
+
+    def saved(self) -> dict[str, Any] | None:
+        if self.deadline is None or self.turn_key is None:
+            return None
+        return {"turn": list(self.turn_key), "deadline": self.deadline}
+
+    def load(self, saved: dict[str, Any]) -> None:
+        """The turn's deadline as it was: a rebuilt room's player has the time left."""
+        turn, deadline = saved.get("turn"), saved.get("deadline")
+        if isinstance(turn, list) and len(turn) == 2 and isinstance(deadline, int | float):
+            self.turn_key = (int(turn[0]), int(turn[1]))
+            self.deadline = float(deadline)
 
     def due(self, state: State, now: float) -> list[Op]:
         if self.deadline is None or now < self.deadline or state.outcome() is not None:

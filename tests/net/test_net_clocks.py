@@ -138,3 +138,24 @@ def test_tactics_waiting_timer(tmp_path: Path) -> None:
     after = conns[1].last(P.ClockMsg)
     if after.waiting != msg.waiting:
         assert after.waiting_since == start + 22
+
+
+def test_a_rebuilt_room_resumes_the_turn_with_the_time_left(tmp_path: Path) -> None:
+    """The process that rebuilds a room (a restart, or another process adopting it) gives
+    the player the time the turn had left, not a fresh turn."""
+    clock = ManualClock()
+    server = make_server(tmp_path, clock)
+    room, _ = open_room(server, "worldwar", {"players": 2, "map": "classic", "clock": 60}, 2)
+    deadline = room.clock.info(room.state, clock.now()).deadline
+    assert deadline == clock.now() + 60
+    clock.advance(40)
+    server.store.close()
+    server.lock.release()
+    again = make_server(tmp_path, clock)
+    assert again.restore() == 1
+    rebuilt = again.rooms[room.code]
+    assert rebuilt.clock.info(rebuilt.state, clock.now()).deadline == deadline
+    sid = rebuilt.state_id
+    clock.advance(21)
+    again.tick()
+    assert rebuilt.state_id > sid  # time ran out 20 s after the rebuild, as it would have
