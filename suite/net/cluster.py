@@ -206,15 +206,6 @@ class Cluster:
 
     # -- ownership --------------------------------------------------------------------------
 
-    def created(self, room: Room) -> None:
-        """A room made here: take its lease (a code another holds loses the room)."""
-
-        async def take() -> None:
-            if not await self.presence.acquire(room.code, self.lease):
-                self.server.lost(room, "its code is leased elsewhere")
-
-        self.chore(take)
-
     def released(self, code: str) -> None:
         """A room this process no longer runs (forgotten once over, or lost)."""
         forget = getattr(self.store, "forget", None)
@@ -336,9 +327,12 @@ class Cluster:
         if conn.backlog is not None:
             conn.backlog.append(data)
             return True
-        if isinstance(m, P.Hello | P.ListRooms | P.Create | P.ReplayRequest):
-            if isinstance(m, P.Create):
-                self._detach(conn)
+        if isinstance(m, P.Create):
+            self._detach(conn)
+            conn.backlog = []
+            self.server.spawn(self._create(conn, data))
+            return True
+        if isinstance(m, P.Hello | P.ListRooms | P.ReplayRequest):
             return False
         rooms = self.server.rooms
         if isinstance(m, P.Join | P.Spectate | P.PackRequest):
@@ -364,6 +358,34 @@ class Cluster:
             self._route(conn, data, token=token)
             return True
         return False
+
+    async def _create(self, conn: Connection, data: str | bytes) -> None:
+        """A new room takes its lease before it is stored, so no other process can see
+        it unowned and adopt it."""
+        code = None
+        try:
+            for _ in range(5):
+                candidate = self.server.new_code()
+                if await self.presence.acquire(candidate, self.lease):
+                    code = candidate
+                    break
+        except Exception as exc:
+            log.warning("presence: no lease for a new room (%s)", exc)
+        backlog, conn.backlog = conn.backlog or [], None
+        if conn.dropped:
+            if code is not None:
+                self.chore(lambda: self.presence.release([code]))
+            return
+        if code is None:
+            conn.error("server_error", "the server cannot open a room now; try again")
+        else:
+            self.server.reserved_code = code
+            self.server.handle(conn, data)
+            self.server.reserved_code = None
+            if code not in self.server.rooms:  # refused (caps, config): no room, no lease
+                self.chore(lambda: self.presence.release([code]))
+        for later in backlog:
+            self.server.receive(conn, later, limited=False)
 
     def _route(self, conn: Connection, data: str | bytes, **where: str) -> None:
         conn.backlog = []

@@ -212,6 +212,7 @@ class MatchServer:
         self._bot_pending: set[str] = set()
         self._stopped = asyncio.Event()
         self._pruned_at = float("-inf")
+        self.reserved_code: str | None = None
         self.cluster: Cluster | None = None
         if settings.store is not None or settings.presence is not None:
             from suite.net.cluster import Cluster
@@ -663,7 +664,7 @@ class MatchServer:
             check_online_config(m.game, config, spec_players, self.maps)
         except OnlineConfigError as exc:
             raise Refused("bad_config", str(exc)) from None
-        code = self._new_code()
+        code = self.new_code()
         pack = None
         if m.game == "tactics":
             pack, config = self.packs.host_pack(config)
@@ -683,8 +684,6 @@ class MatchServer:
         self._leave_other(conn, room)
         room.join(conn, 0)
         conn.room = room
-        if self.cluster is not None:
-            self.cluster.created(room)
 
     def _public_rooms(self, game: str | None) -> P.RoomList:
         """The public lobbies with a free seat, newest first (of every process)."""
@@ -714,6 +713,13 @@ class MatchServer:
             if len(listed) >= P.MAX_PUBLIC_ROOMS:
                 break
         return P.RoomList(rooms=tuple(listed))
+
+    def new_code(self) -> str:
+        """A room code no room of this process has (`reserved_code` when one is set: a
+        cluster process takes a new room's lease before it opens the room)."""
+        if self.reserved_code is not None:
+            return self.reserved_code
+        return self._new_code()
 
     def _new_code(self) -> str:
         while True:

@@ -19,9 +19,12 @@ import gc
 import multiprocessing
 import os
 import random
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -66,14 +69,17 @@ async def _expect(ws: ClientConnection, kind: type[P.Message]) -> P.ServerMessag
             raise RuntimeError(m)
 
 
-async def _room(url: str, index: int) -> list[tuple[ClientConnection, str]]:
+async def _room(urls: list[str], index: int) -> list[tuple[ClientConnection, str]]:
+    """Room `index`: opened through the first process of `urls` that is its turn, its
+    seats spread over all of them (as a load balancer without stickiness would)."""
+    url = urls[index % len(urls)]
     host = await _hello(url, f"h{index}")
     await host.send(P.encode(P.Create(game=GAME, config={"players": SEATS})))
     seated = await _expect(host, P.Seated)
     assert isinstance(seated, P.Seated)
     players = [(host, seated.token)]
     for seat in range(1, SEATS):
-        ws = await _hello(url, f"p{index}.{seat}")
+        ws = await _hello(urls[(index + seat) % len(urls)], f"p{index}.{seat}")
         await ws.send(P.encode(P.Join(code=seated.code, seat=seat)), text=True)
         got = await _expect(ws, P.Seated)
         assert isinstance(got, P.Seated)
@@ -140,7 +146,7 @@ max_lobbies_per_address = 1000
 """
 
 
-def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
+def _start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     data.mkdir(parents=True, exist_ok=True)
     (data / "serve.toml").write_text(LOOPBACK_LIMITS)
     proc = subprocess.Popen(
@@ -159,6 +165,7 @@ def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
             str(ROOMS + 10),
             "--config",
             str(data / "serve.toml"),
+            *extra,
         ],
         stderr=subprocess.PIPE,
         text=True,
@@ -172,18 +179,18 @@ def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
     raise RuntimeError("server did not start")
 
 
-def _clients(port: int, first: int, count: int, think: float, out: Any) -> None:
+def _clients(ports: list[int], first: int, count: int, think: float, out: Any) -> None:
     """One client process: rooms first..first+count-1; puts (actions, elapsed, latencies).
 
     The load generator's own garbage collection is made rare, so its pauses do not count
     as server latency."""
     gc.freeze()
     gc.set_threshold(200_000, 100, 100)
-    url = f"ws://127.0.0.1:{port}"
+    urls = [f"ws://127.0.0.1:{port}" for port in ports]
     stats = Stats()
 
     async def main() -> float:
-        rooms = [await _room(url, i) for i in range(first, first + count)]
+        rooms = [await _room(urls, i) for i in range(first, first + count)]
         rng = random.Random(first)
         tasks = [
             asyncio.ensure_future(_play(ws, token, stats, random.Random(rng.random()), think))
@@ -229,41 +236,56 @@ def _actions_so_far(port: int) -> float:
     )
 
 
-def _server_cost(proc: subprocess.Popen[str], port: int) -> float:
-    """The server's CPU milliseconds per accepted action over the measuring window."""
+def _server_cost(procs: list[subprocess.Popen[str]], ports: list[int]) -> float:
+    """The servers' CPU milliseconds per accepted action over the measuring window (all
+    processes' CPU over the actions their rooms' owners accepted)."""
+
+    def actions() -> float:
+        return sum(_actions_so_far(port) for port in ports)
+
+    def cpu() -> float:
+        return sum(_cpu_seconds(proc.pid) for proc in procs)
+
     deadline = time.monotonic() + 60
-    while _actions_so_far(port) == 0 and time.monotonic() < deadline:
+    while actions() == 0 and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(WARMUP)
-    cpu0, actions0 = _cpu_seconds(proc.pid), _actions_so_far(port)
+    cpu0, actions0 = cpu(), actions()
     time.sleep(MEASURE / 2)
-    cpu1, actions1 = _cpu_seconds(proc.pid), _actions_so_far(port)
+    cpu1, actions1 = cpu(), actions()
     return (cpu1 - cpu0) * 1000 / max(1.0, actions1 - actions0)
 
 
-def _run(data: Path, think: float) -> tuple[float, float, float, int, float]:
+def _run(
+    data: Path, think: float, cluster: tuple[str, ...] = (), processes: int = 1
+) -> tuple[float, float, float, int, float]:
     """Actions/s, p50 and p99 latency (ms), how many actions were measured, and the
-    server's CPU milliseconds per action."""
-    proc, port = _start_server(data)
+    servers' CPU milliseconds per action. `cluster`: the --store/--presence flags of
+    `processes` server processes."""
+    started = [_start_server(data / f"p{i}", *cluster) for i in range(processes)]
+    procs = [proc for proc, _ in started]
+    ports = [port for _, port in started]
     queue: Any = multiprocessing.get_context("fork").Queue()
     share = [ROOMS // CLIENT_PROCS + (i < ROOMS % CLIENT_PROCS) for i in range(CLIENT_PROCS)]
     starts = [sum(share[:i]) for i in range(CLIENT_PROCS)]
     workers = [
         multiprocessing.get_context("fork").Process(
-            target=_clients, args=(port, start, n, think, queue)
+            target=_clients, args=(ports, start, n, think, queue)
         )
         for start, n in zip(starts, share, strict=True)
     ]
     try:
         for w in workers:
             w.start()
-        cost = _server_cost(proc, port)
+        cost = _server_cost(procs, ports)
         results = [queue.get(timeout=120) for _ in workers]
         for w in workers:
             w.join(timeout=30)
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
     lat = sorted(x for _, _, part in results for x in part)
     assert lat, "no action completed"
     rate = sum(n / elapsed for n, elapsed, _ in results)
@@ -307,3 +329,87 @@ def test_bench_largest_online_configs(tmp_path: Path) -> None:
             f"{statistics.median(times) * 1000:.1f} ms median (target 50); "
             f"largest view {largest / 1024:.1f} KiB (limit 64)"
         )
+
+
+def test_bench_cluster_on_postgresql_and_redis(tmp_path: Path) -> None:
+    """Issue 21: the same load on PostgreSQL and Redis, one process and two processes
+    (each room's seats spread over both, so half the clients are forwarded to the
+    owner), paced; then the takeover time after a SIGKILL and after a SIGTERM."""
+    from tests.net.servers import Postgres, Redis
+
+    folder = Path(tempfile.mkdtemp(prefix="warsuite-bench-"))
+    folder.chmod(0o755)
+    pg, rd = Postgres(folder / "pg"), Redis(folder / "redis")
+    try:
+        for processes in (1, 2):
+            flags = ("--store", pg.database(), "--presence", rd.fresh())
+            rate, p50, p99, n, cost = _run(tmp_path / f"c{processes}", THINK, flags, processes)
+            print(
+                f"\nnet: {ROOMS} rooms x {SEATS} bot clients ({GAME}, PostgreSQL + Redis, "
+                f"{processes} process{'es' if processes > 1 else ''}, paced, think "
+                f"{THINK * 1000:.0f} ms): {rate:.0f} actions/s, action-to-broadcast p50 "
+                f"{p50:.1f} ms, p99 {p99:.1f} ms, {n} actions measured, servers' CPU "
+                f"{cost:.3f} ms per action"
+            )
+        for how in (signal.SIGKILL, signal.SIGTERM):
+            flags = ("--store", pg.database(), "--presence", rd.fresh())
+            rooms, seconds = _takeover(tmp_path / f"t{how.name}", flags, how)
+            print(
+                f"\nnet: takeover after {how.name} of the owner of {rooms} rooms (lease "
+                f"{LEASE:g} s): all adopted by the other process {seconds:.2f} s after it"
+            )
+    finally:
+        pg.stop()
+        rd.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+LEASE = 3.0
+TAKEOVER_ROOMS = 20
+
+
+def _owned(port: int) -> float:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as page:
+        for line in page.read().decode().splitlines():
+            if line.startswith("suite_rooms_owned "):
+                return float(line.split()[1])
+    return 0.0
+
+
+def _takeover(data: Path, flags: tuple[str, ...], how: signal.Signals) -> tuple[int, float]:
+    """Rooms of server bots on process A; A stops (`how`); seconds until process B owns
+    them all."""
+    lease = ("--lease-seconds", str(LEASE), "--bot-delay", "0.2")
+    a, a_port = _start_server(data / "a", *flags, *lease)
+    b, b_port = _start_server(data / "b", *flags, *lease)
+    try:
+
+        async def rooms() -> None:
+            url = f"ws://127.0.0.1:{a_port}"
+            for i in range(TAKEOVER_ROOMS):
+                host = await _hello(url, f"h{i}")
+                await host.send(P.encode(P.Create(game=GAME, config={"players": 3})))
+                seated = await _expect(host, P.Seated)
+                assert isinstance(seated, P.Seated)
+                for seat in (1, 2):
+                    bot = P.SeatBot(token=seated.token, seat=seat, bot="random")
+                    await host.send(P.encode(bot), text=True)
+                await host.send(P.encode(P.Ready(token=seated.token)), text=True)
+                await asyncio.sleep(0.05)
+
+        asyncio.run(rooms())
+        deadline = time.monotonic() + 30
+        while _owned(a_port) < TAKEOVER_ROOMS and time.monotonic() < deadline:
+            time.sleep(0.1)
+        a.send_signal(how)
+        stopped = time.monotonic()
+        while _owned(b_port) < TAKEOVER_ROOMS and time.monotonic() < stopped + 60:
+            time.sleep(0.05)
+        return TAKEOVER_ROOMS, time.monotonic() - stopped
+    finally:
+        for proc in (a, b):
+            if proc.poll() is None:
+                proc.terminate()
+            proc.wait(timeout=30)
