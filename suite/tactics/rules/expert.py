@@ -1,110 +1,151 @@
-"""Tactics' "expert" bot: the hard bot's expectimax with the enemy's reply played out
+"""Tactics' "expert" bot: the hard bot's expectimax with the next two turns played out
 (issue 25 item 2).
 
 The hard bot scores each of its best candidates (a piece, a cell to stand on, a target)
 over the attack's chance outcomes (miss, hit, crit) with a static evaluation, in which
-every enemy strikes at once at what it hurts most. The expert looks further and wider:
+every enemy strikes at once at what it hurts most. The expert looks further:
 
-- more candidates (`width`), drawn from every commandable piece;
-- after each chance outcome, the enemy's reply is played out on a copy of the board: its
-  pieces rested enough to act (the strongest threats first, at most the pieces a turn
-  commands) each take their best move and attack by the forecast formulas, the damage
-  applied as its expectation, so a piece already beaten is not hit twice, a blocked
-  cell blocks, and an enemy piece that we would kill strikes no more;
-- the position after that reply is scored by material (each piece's worth scaled by its
-  HP share) plus our rested pieces' best counter-strikes.
+- after each chance outcome of a candidate (`width` of them, from every commandable
+  piece), the enemy's turn is played out on a copy of the board, then ours: each side's
+  pieces gain their rest (T1), and those rested enough to act (at most the pieces a turn
+  commands), the most valuable strike first, each take their best move and attack by the
+  forecast formulas, the damage applied as its expectation, so that a piece already
+  beaten is not hit twice, a piece that moved and struck is too tired to strike next
+  turn, a blocked cell blocks and a piece killed strikes no more;
+- the position is then scored by material: each piece's worth scaled by its HP share;
+- in the select phase ending the turn is a candidate too, scored the same way.
 
-Everything it reads comes from the seat's view (the engine rebuilt with `from_view`, as
-every Tactics bot does) and the rules in the pack; it is deterministic for a view.
+Once half the stalemate count has passed without damage it plays as the hard bot (T17:
+the best attack however risky), so battles still end by a fight. Everything it reads
+comes from the seat's view (the engine rebuilt with `from_view`, as for every Tactics
+bot) and the rules; it is deterministic for a view.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from suite.core.match import Seat
-from suite.tactics.rules.bots import (
-    COUNTER_WEIGHT,
-    Analysis,
-    HardBot,
-    _best_strikes,
-    strike_zones,
-)
-from suite.tactics.rules.state import TacticsState, Unit
+from suite.tactics.rules.bots import Analysis, Candidate, HardBot
+from suite.tactics.rules.state import SELECT, TacticsState, Unit
 
 REPLY_REACH = 2
-"""An enemy farther than its mobility + range + this (in steps) from every piece of ours
-cannot strike next turn and is not played out."""
+"""A piece farther than its mobility + range + this (in steps) from every piece it could
+strike is not played out."""
 
 
 class ExpertBot(HardBot):
-    """Expectimax over the turn's best commands with the enemy's reply played out."""
+    """Expectimax over the turn's best commands with the next two turns played out."""
 
     name = "expert"
     aware = True
 
-    def __init__(self, aggression: float = 0.3, width: int = 12) -> None:
+    def __init__(self, aggression: float = 0.3, width: int = 20) -> None:
         super().__init__(aggression, width)
 
+    def best(self, state: TacticsState) -> Candidate | None:
+        """The candidate of the best expected value, or None (end the turn) when ending
+        it now is worth more, as the select phase may. Once half the stalemate count has
+        passed without damage, the hard bot's rule (T17: take the best attack)."""
+        if 2 * state.quiet_rounds >= state.rules.turn.quiet_rounds:
+            return super().best(state)
+        pool = self.ranked(state, self.width)
+        if not pool:
+            return None
+        seat = state.current
+        scored: list[tuple[float, int, Candidate | None]] = [
+            (self.expect(state, seat, cand), order, cand) for order, cand in enumerate(pool)
+        ]
+        if state.phase == SELECT:
+            scored.append((self.score(state, seat), len(pool), None))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return scored[0][2]
+
     def score(self, state: TacticsState, seat: Seat) -> float:
-        """Material after the enemy's reply, plus our counter-strikes (see the module
-        docstring)."""
+        """Material once the enemy's reply and our next strikes are played out (see the
+        module docstring)."""
         after = state.clone()
         analysis = Analysis(after, seat, self.aggression, aware=True)
-        reply(after, seat, analysis)
-        mine = [u for u in after.units if u.hp > 0 and u.seat == seat]
-        foes = [u for u in after.units if u.hp > 0 and u.seat != seat]
+        rules = after.rules.rest
+        limit = after.pieces_per_turn
+
+        def living(mine: bool) -> list[Unit]:
+            return [u for u in after.units if u.hp > 0 and (u.seat == seat) == mine]
+
+        def ready(unit: Unit) -> bool:
+            return limit > 0 or unit.rest >= rules.act_threshold
+
+        # the enemy's turn, then ours: each side's pieces gain their rest first
+        for mine in (False, True):
+            side = living(mine)
+            for unit in side:
+                unit.rest = min(rules.full, unit.rest + rules.gain_per_turn)
+            strikers = [u for u in side if ready(u)]
+            volley(after, analysis, strikers, seat, limit or len(after.units), not mine)
         total = 0.0
         for unit in after.units:
-            if unit.hp <= 0:
-                continue
-            worth = analysis.value(unit) * (0.5 + 0.5 * unit.hp / analysis.max_hp(unit))
-            total += worth if unit.seat == seat else -worth
-        ready = [u for u in mine if analysis.ready_next(u)]
-        counter = _best_strikes(after, analysis, strike_zones(after, ready), foes)
-        return total + COUNTER_WEIGHT * counter
+            if unit.hp > 0:
+                worth = analysis.value(unit) * (0.5 + 0.5 * unit.hp / analysis.max_hp(unit))
+                total += worth if unit.seat == seat else -worth
+        return total
 
 
-def _near(state: TacticsState, enemy: Unit, targets: list[Unit]) -> bool:
-    """Could `enemy` get within striking distance of any of `targets` next turn?"""
-    piece = state.pieces[enemy.kind]
+def _near(state: TacticsState, striker: Unit, targets: list[Unit]) -> bool:
+    """Could `striker` get within striking distance of any of `targets` this turn?"""
+    piece = state.pieces[striker.kind]
     rules = state.rules.movement
     reach = min(piece.mobility, rules.max_mobility) + min(piece.range, rules.max_range)
     size = state.terrain.size
-    ex, ey = enemy.cell % size, enemy.cell // size
+    sx, sy = striker.cell % size, striker.cell // size
     for unit in targets:
-        dx, dy = abs(unit.cell % size - ex), abs(unit.cell // size - ey)
+        dx, dy = abs(unit.cell % size - sx), abs(unit.cell // size - sy)
         if dx + dy <= reach + REPLY_REACH:
             return True
     return False
 
 
-def reply(state: TacticsState, seat: Seat, analysis: Analysis) -> None:
-    """Play out the enemy's reply on `state` (changed in place): the strongest strikes
-    first, each enemy ready to act moving and striking once with its expected damage."""
-    mine = [u for u in state.units if u.hp > 0 and u.seat == seat]
-    strikers = [u for u in analysis.threats if u.hp > 0 and _near(state, u, mine)]
-    options: list[tuple[float, int, int, int]] = []
-    for enemy in strikers:
-        best = _best_strike(state, analysis, enemy, seat)
+def volley(
+    state: TacticsState,
+    analysis: Analysis,
+    strikers: list[Unit],
+    seat: Seat,
+    most: int,
+    against_seat: bool,
+) -> None:
+    """Play out one side's strikes on `state` (changed in place): the most valuable
+    first, at most `most` of them, each striker moving and striking once with its
+    expected damage. `against_seat`: the strikers are enemies hitting `seat`'s pieces;
+    else `seat`'s pieces hitting everyone else's."""
+
+    def victim(unit: Unit) -> bool:
+        return unit.hp > 0 and (unit.seat == seat) == against_seat
+
+    victims = [u for u in state.units if victim(u)]
+    near = [u for u in strikers if u.hp > 0 and _near(state, u, victims)]
+    options: list[tuple[float, int]] = []
+    for striker in near:
+        best = _best_strike(state, analysis, striker, victim)
         if best is not None:
-            options.append((best[0], enemy.uid, best[1], best[2]))
+            options.append((best[0], striker.uid))
     options.sort(key=lambda o: (-o[0], o[1]))
-    if state.pieces_per_turn:
-        options = options[: state.pieces_per_turn]
-    for _gain, uid, _cell, _target in options:
-        enemy = state.units[uid]
-        if enemy.hp <= 0:
+    rest = state.rules.rest
+    for _gain, uid in options[:most]:
+        striker = state.units[uid]
+        if striker.hp <= 0:
             continue
-        again = _best_strike(state, analysis, enemy, seat)  # the board has changed
+        again = _best_strike(state, analysis, striker, victim)  # the board has changed
         if again is None:
             continue
         _value, cell, target_uid = again
-        if cell != enemy.cell:
-            state.occupied[enemy.cell] = 0
-            enemy.cell = cell
-            state.occupied[cell] = enemy.uid + 1
-            enemy.rest = max(0, enemy.rest - state.rules.rest.move_cost)
+        if cell != striker.cell:
+            state.occupied[striker.cell] = 0
+            striker.cell = cell
+            state.occupied[cell] = striker.uid + 1
+            striker.rest = max(0, striker.rest - rest.move_cost)
         target = state.units[target_uid]
-        numbers = state.forecast(enemy, target)
+        numbers = state.forecast(striker, target)
+        striker.rest = max(0, striker.rest - rest.attack_cost)
+        striker.acted = True
         target.hp = max(0, round(target.hp - numbers.expected_damage))
         if target.hp <= 0 or numbers.kill_chance >= 50.0:
             target.hp = 0
@@ -112,15 +153,15 @@ def reply(state: TacticsState, seat: Seat, analysis: Analysis) -> None:
 
 
 def _best_strike(
-    state: TacticsState, analysis: Analysis, enemy: Unit, seat: Seat
+    state: TacticsState, analysis: Analysis, striker: Unit, victim: Callable[[Unit], bool]
 ) -> tuple[float, int, int] | None:
-    """(gain, cell, target) of `enemy`'s most valuable move and strike on our pieces."""
+    """(gain, cell, target) of `striker`'s most valuable move and strike on a victim."""
     best: tuple[float, int, int] | None = None
-    for cell in (enemy.cell, *sorted(state.reachable(enemy))):
-        for target in state.targets(enemy, cell):
-            if target.seat != seat or target.hp <= 0:
+    for cell in (striker.cell, *sorted(state.reachable(striker))):
+        for target in state.targets(striker, cell):
+            if not victim(target):
                 continue
-            gain = analysis.gain(target, state.forecast(enemy, target, cell))
+            gain = analysis.gain(target, state.forecast(striker, target, cell))
             if best is None or gain > best[0]:
                 best = (gain, cell, target.uid)
     return best

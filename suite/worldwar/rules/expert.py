@@ -392,10 +392,10 @@ class ExpertBot:
         board.end_turn(seat, conquered)
         players = board.players
         for r in range(ROUNDS):
-            if r:
-                board.turn(seat, rng)
-            for k in range(1, players):
+            for k in range(0 if r else 1, players):
                 other = (seat + k) % players
-                if board.counts[other] > 0 and board.counts[seat] > 0:
+                if board.counts[seat] == 0 or board.counts[seat] == len(board.owner):
+                    break
+                if board.counts[other] > 0:
                     board.turn(other, rng)
         return board.score(seat)

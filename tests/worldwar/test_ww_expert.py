@@ -1,0 +1,95 @@
+"""The World War expert (issue 25 item 1): legal, deterministic, bounded, and its
+simulator reads the match's rules from the view."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from suite.core.rng import Rng
+from suite.worldwar.rules import SPEC
+from suite.worldwar.rules.bots import AggressiveBot, HardBot
+from suite.worldwar.rules.engine import WorldWarState
+from suite.worldwar.rules.expert import Board, ExpertBot
+
+
+def new(players: int, seed: int, **extra: object) -> WorldWarState:
+    config = {"players": players, "map": "classic", "cards": "increasing", **extra}
+    st = SPEC.create(config, seed)
+    assert isinstance(st, WorldWarState)
+    return st
+
+
+def advance(st: WorldWarState, actions: int, seed: int) -> None:
+    """Play `actions` actions of aggressive bots."""
+    bot, rng = AggressiveBot(), Rng(seed)
+    for _ in range(actions):
+        if st.outcome() is not None:
+            return
+        seat = st.actor()
+        assert seat is not None
+        st.apply(seat, bot.choose(st.view(seat), st.legal(seat), rng))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_expert_plays_whole_games_legally(players: int) -> None:
+    st = new(players, 3, max_turns=40)
+    bots = [ExpertBot(iterations=30) if s == 0 else HardBot() for s in range(players)]
+    rng = Rng(1)
+    while st.outcome() is None:
+        seat = st.actor()
+        assert seat is not None
+        action = bots[seat].choose(st.view(seat), st.legal(seat), rng)
+        assert st.allows(seat, action), (st.phase, action)
+        st.apply(seat, action)
+    assert bots[0].stats.searches > 0 and bots[0].stats.playouts > 0
+
+
+def searched_position(seed: int) -> WorldWarState:
+    """A position in which it is a player's attack phase (the expert searches there)."""
+    st = new(4, seed)
+    advance(st, 200, seed)
+    while st.phase != "attack" and st.outcome() is None:
+        advance(st, 1, seed)
+    assert st.phase == "attack"
+    return st
+
+
+def test_the_same_rng_gives_the_same_choice_and_the_budget_is_playouts() -> None:
+    st = searched_position(5)
+    seat = st.actor()
+    assert seat is not None
+    one, two = ExpertBot(iterations=120), ExpertBot(iterations=120)
+    first = one.choose(st.view(seat), st.legal(seat), Rng(9))
+    assert two.choose(st.view(seat), st.legal(seat), Rng(9)) == first
+    assert one.stats.searches == 1 and one.stats.playouts == two.stats.playouts
+    assert 60 <= one.stats.playouts <= 120
+
+
+def test_the_wall_clock_cap_stops_a_search_early() -> None:
+    st = searched_position(6)
+    seat = st.actor()
+    assert seat is not None
+    bot = ExpertBot(iterations=10**6, max_seconds=0.05)
+    began = time.perf_counter()
+    bot.choose(st.view(seat), st.legal(seat), Rng(1))
+    assert time.perf_counter() - began < 5.0  # far from the million playouts asked
+    assert bot.stats.playouts < 10**6
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"reinforcements": {"divisor": 2, "minimum": 5}}, {"battle": {"stay_behind": 2}}],
+)
+def test_the_simulator_takes_reinforcements_and_dice_from_the_view(
+    rules: dict[str, object],
+) -> None:
+    st = new(3, 8, rules=rules)
+    advance(st, 150, 8)
+    view = st.view(st.current)
+    board = Board(view)
+    for seat in range(3):
+        if st.alive[seat]:
+            assert board.income(seat) == st.reinforcements(seat)[0]
+    assert board.stay == st.stay and board.odds.rules == st.odds.rules
