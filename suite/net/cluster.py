@@ -129,6 +129,7 @@ class Cluster:
         self._chores: asyncio.Queue[Callable[[], Coroutine[Any, Any, Any]]] = asyncio.Queue()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._owning: list[asyncio.Task[Any]] = []
         presence.on_frame = self.frame
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -138,8 +139,9 @@ class Cluster:
         await self.presence.open()
         await self._publish()
         await self.sweep()
-        for loop in (self._chore_loop, self._renew_loop, self._sweep_loop, self._health_loop):
-            self._spawn(loop())
+        self._spawn(self._chore_loop())
+        self._spawn(self._health_loop())
+        self._owning = [self._spawn(self._renew_loop()), self._spawn(self._sweep_loop())]
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -150,6 +152,8 @@ class Cluster:
     async def handover(self) -> None:
         """SIGTERM: let pending writes commit, release every lease, tell the others."""
         self._closing = True
+        for task in self._owning:  # no lease is renewed or taken from now on
+            task.cancel()
         for peer in list(self.remotes.values()):
             peer.close_later(MOVED, "the server is shutting down: reconnect")
         codes = list(self.server.rooms)

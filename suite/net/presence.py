@@ -64,7 +64,9 @@ class Presence(Protocol):
         """Take the room's lease when nobody holds it."""
 
     async def renew(self, codes: list[str], seconds: float) -> set[str]:
-        """Extend the leases this process holds among `codes`; the codes still held."""
+        """Extend the leases this process holds among `codes`, and take again those that
+        ran out with nobody holding them (Redis was away: the store's epoch still says
+        whether this process may write); the codes held now."""
 
     async def release(self, codes: list[str]) -> None:
         """Give up the leases this process holds among `codes`."""
@@ -142,7 +144,7 @@ class LocalPresence:
     async def renew(self, codes: list[str], seconds: float) -> set[str]:
         kept = set()
         for code in codes:
-            if self._holder(code) == self.process:
+            if self._holder(code) in (self.process, None):
                 self.board.leases[code] = (self.process, time.monotonic() + seconds)
                 kept.add(code)
         return kept
@@ -182,8 +184,12 @@ class LocalPresence:
 RENEW = """
 local kept = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+    kept[#kept + 1] = i
+  elseif not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
     kept[#kept + 1] = i
   end
 end
@@ -251,12 +257,12 @@ class RedisPresence:
                             log.exception("a frame from another process failed")
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 log.warning("presence: pub/sub connection lost (%s); resubscribing", exc)
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 await asyncio.sleep(0.5)
 
     async def aclose(self) -> None:
@@ -298,7 +304,7 @@ class RedisPresence:
             return {}
         values = await self.redis.mget([self._lease(c) for c in codes])
         return {
-            code: None if value is None else value.decode()
+            code: None if value is None else _text(value)
             for code, value in zip(codes, values, strict=True)
         }
 
@@ -313,7 +319,7 @@ class RedisPresence:
             await pipe.execute()
 
     async def others(self) -> dict[str, Summary]:
-        members = [m.decode() for m in await self.redis.smembers(f"{PREFIX}procs")]
+        members = [_text(m) for m in await self.redis.smembers(f"{PREFIX}procs")]
         members = [m for m in members if m != self.process]
         if not members:
             return {}
@@ -335,3 +341,7 @@ class RedisPresence:
 
     async def announce(self, frame: bytes) -> None:
         await self.redis.publish(f"{PREFIX}all", frame)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -17,7 +17,7 @@ import msgspec
 
 from suite.core.match import Replay, ReplayStep
 from suite.net import protocol as P
-from suite.net.store import RoomRow, Store
+from suite.net.store import MatchStore, RoomRow
 from suite.net.turns import ActOp, RunNowOp, decode_op
 
 CHUNK = 36 * 1024
@@ -47,7 +47,7 @@ def replay_of(row: RoomRow) -> Replay:
 class Replays:
     """Answers `replay_request`s from the store (finished rooms stay stored)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: MatchStore) -> None:
         self.store = store
         self._docs: OrderedDict[str, bytes] = OrderedDict()
 

@@ -194,3 +194,38 @@ def test_cluster_settings_are_checked() -> None:
             raise AssertionError(f"{values} accepted")
         except SettingsError as exc:
             assert expected in str(exc), exc
+
+
+def test_a_room_plays_on_while_redis_is_down(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+) -> None:
+    """Redis stops mid-match: leases cannot be renewed, but nobody else can take them
+    either and the store's epoch guards the log, so the room plays on where it is;
+    /healthz says presence=down meanwhile."""
+    from .servers import Redis
+
+    own = Redis(tmp_path / "redis")
+    try:
+
+        async def main() -> None:
+            async with cluster(tmp_path, pg_url, own.url, n=1) as (a,):
+                host = await Client.connect(url(a), "host")
+                await host.create("worldwar", {"players": 2})
+                guest = await Client.connect(url(a), "guest")
+                await guest.join(host.code or "", 1)
+                await host.ready()
+                await guest.ready()
+                await guest.wait(lambda c: c.room is not None and c.room.phase == "playing")
+                own.stop()
+                await until(lambda: a.cluster is not None and not a.cluster.healthy["presence"])
+                await asyncio.gather(play_bot(host, EASY(), seed=3), play_bot(guest, EASY()))
+                assert host.game_over is not None and host.game_over.outcome is not None
+                code = host.code or ""
+                assert a.store.log_length(code) == a.rooms[code].state_id > 0
+                await close_all([host, guest])
+
+        run(main())
+    finally:
+        if own.proc.poll() is None:
+            own.stop()

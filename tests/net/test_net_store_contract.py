@@ -181,8 +181,11 @@ def test_one_lease_holder_at_a_time(make_presence: Callable[[], Presence]) -> No
         assert await b.acquire("R", 0.3)
         await asyncio.sleep(0.5)  # b "died": its lease runs out by itself
         assert (await a.owners(["R"]))["R"] is None
-        assert await a.acquire("R", 5)
+        assert await a.acquire("R", 0.3)
         assert await b.renew(["R"], 5) == set()
+        await asyncio.sleep(0.5)  # a's lease ran out (a was cut off) and nobody took it
+        assert await a.renew(["R"], 5) == {"R"}
+        assert (await b.owners(["R"]))["R"] == a.process
         assert await a.ping()
 
     with_two(make_presence, body)
