@@ -77,6 +77,29 @@ def _wok_game(app: App) -> Scene:
     return scene
 
 
+def _tactics_setup(app: App) -> Scene:
+    """The Book of Tactics (the Tactics set-up screen)."""
+    from suite.tactics.screens import open_setup as open_tactics
+
+    return open_tactics(app)
+
+
+def _tactics_battle(app: App) -> Scene:
+    """A Tactics battle on the bumpy map, the human's turn against a bot."""
+    from suite.tactics.screens.drivers import LiveDriver
+    from suite.tactics.screens.game import BattleScene
+    from suite.tactics.screens.match import SeatInfo, battle_config, start_battle
+    from suite.tactics.screens.profile import TacticsProfile
+
+    seats = [SeatInfo("Commander", "human"), SeatInfo("Bot Ada", "normal")]
+    config = battle_config(seats, pack=None, map_id=2, pieces_per_turn=0, army_size=6)
+    session = start_battle(config, seats, 5)
+    for _ in range(500):
+        if 0 in session.awaiting() or session.run_bot() is None:  # type: ignore[attr-defined]
+            break
+    return BattleScene(app, LiveDriver(session), seats, TacticsProfile(bot_speed=3))
+
+
 @pytest.mark.parametrize(
     ("name", "root"),
     [
@@ -85,6 +108,8 @@ def _wok_game(app: App) -> Scene:
         ("worldwar game", _worldwar_game),
         ("worldwar game over", _worldwar_over),
         ("wok game", _wok_game),
+        ("tactics book", _tactics_setup),
+        ("tactics battle", _tactics_battle),
     ],
 )
 def test_idle_screens(name: str, root: Callable[[App], Scene], tmp_path: Path) -> None:

@@ -27,6 +27,10 @@ class Driver(Protocol):
     def step(self) -> bool:
         """Let the next non-human actor act once; False when there was none."""
 
+    @property
+    def drives(self) -> bool:
+        """True when this screen makes someone act (local bots, a replay not over)."""
+
 
 class LiveDriver:
     """A live battle (see the module docstring)."""
@@ -37,6 +41,10 @@ class LiveDriver:
 
     def local_humans(self) -> frozenset[Seat]:
         return frozenset(self.session.seats)
+
+    @property
+    def drives(self) -> bool:
+        return self._run is not None
 
     def step(self) -> bool:
         if self._run is None:
@@ -61,6 +69,10 @@ class ReplayDriver:
     @property
     def finished(self) -> bool:
         return self.next >= len(self.replay.actions)
+
+    @property
+    def drives(self) -> bool:
+        return not self.finished
 
     def step(self) -> bool:
         if self.finished:

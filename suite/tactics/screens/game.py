@@ -45,7 +45,7 @@ from suite.tactics.screens.profile import TacticsProfile
 from suite.tactics.screens.sounds import PackSounds
 from suite.tactics.skins import STAND, frame_index
 from suite.ui import theme
-from suite.ui.app import App, Scene
+from suite.ui.app import SETTLE_SECONDS, App, Scene
 from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import TOOLTIP_DELAY, draw_text, fit_text, text_image
@@ -136,6 +136,7 @@ class BattleScene(Scene):
         self.hover_cell: tuple[int, int] | None = None
         self.hover_uid: int | None = None
         self.dirty = True
+        self.awake = SETTLE_SECONDS  # seconds left of the last input's settling
         self.canvas: pygame.Surface | None = None
         self.composed = 0  # frames composed (tests and the bench read it)
         self._shown_second = -1
@@ -429,6 +430,7 @@ class BattleScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.dirty = True
+        self.awake = SETTLE_SECONDS
         if event.type == pygame.MOUSEMOTION:
             self._motion(event)
         for tool in self.tools:
@@ -533,7 +535,27 @@ class BattleScene(Scene):
         return None
 
     # -- time --------------------------------------------------------------------------------
+    def animating(self) -> bool:
+        """Only while something moves or changes by itself: the show, a camera glide, held
+        arrow keys, bots or a replay acting, the end of the battle pending, or a frame to
+        compose; and for SETTLE_SECONDS after input, when the pieces also breathe (their
+        idle stand swaps). An untouched battle waiting for a person draws nothing."""
+        if self.dirty or self.awake > 0 or self.show.busy or self.held or self.dragging:
+            return True
+        if self.field.goal is not None:
+            return True
+        if self.view.outcome is not None:
+            return not self.finished
+        return not self.my_turn() and not self.paused and self.driver.drives
+
+    def ticking(self) -> bool:
+        """While waiting for a person elsewhere: the "waiting N s" clock counts."""
+        return self.view.outcome is None and not self.my_turn() and not self.paused
+
     def update(self, dt: float) -> None:
+        self.awake = max(0.0, self.awake - dt)
+        if self.show.busy:
+            self.awake = SETTLE_SECONDS
         self._take_notices()
         self._pan_keys(dt)
         self.show.update(dt, self.figures)
@@ -546,9 +568,10 @@ class BattleScene(Scene):
             self.dirty = True
         if not self.show.busy:
             self._sync_figures()
-        for figure in self.figures.values():
-            if figure.idle(dt, self.rng.random()):
-                self.dirty = True
+        if self.awake > 0:  # pieces breathe only on a screen in use
+            for figure in self.figures.values():
+                if figure.idle(dt, self.rng.random()):
+                    self.dirty = True
         for tool in self.tools:
             tool.update(dt)
         self.book.update(dt)
@@ -557,7 +580,7 @@ class BattleScene(Scene):
         if self.view.outcome is not None:
             self._finish(dt)
             return
-        if not self.my_turn():
+        if not self.my_turn() and not self.paused:  # a paused replay waits for nobody
             self.waiting += dt
             if self.waiting >= hud.WAIT_SHOWN_AFTER and int(self.waiting) != self._shown_second:
                 self._shown_second = int(self.waiting)

@@ -123,6 +123,11 @@ class GameOverScene(Scene):
             if button.handle_event(event):
                 return
 
+    def animating(self) -> bool:
+        """Nothing here moves by itself: drawn after input only (the app keeps drawing a
+        moment after each input for hover and tooltips)."""
+        return False
+
     def update(self, dt: float) -> None:
         self.book_button.update(dt)
         self.watch_button.update(dt)

@@ -378,6 +378,11 @@ class HelpScene(Scene):
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONUP):
             self.app.pop()
 
+    def animating(self) -> bool:
+        """Nothing here moves by itself: drawn after input only (the app keeps drawing a
+        moment after each input for hover and tooltips)."""
+        return False
+
     def draw(self, surface: pygame.Surface) -> None:
         veil(surface)
         w, h = surface.get_size()

@@ -169,6 +169,11 @@ class PackScene(Scene):
             if button.handle_event(event):
                 return
 
+    def animating(self) -> bool:
+        """Nothing here moves by itself: drawn after input only (the app keeps drawing a
+        moment after each input for hover and tooltips)."""
+        return False
+
     def update(self, dt: float) -> None:
         for button in self.buttons:
             button.update(dt)
