@@ -85,6 +85,8 @@ class RemotePeer:
         self.dropped = False
         self.strikes = 0
         self._held: asyncio.Future[None] | None = None
+        self._queue: asyncio.Queue[tuple[bytes, asyncio.Future[None] | None]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
 
     def hold(self, commit: asyncio.Future[None]) -> None:
         """Frames after this wait until `commit` is durable (sent in order)."""
@@ -94,7 +96,29 @@ class RemotePeer:
         if self.dropped:
             return
         frame = Frame(k="out", p=self.cluster.process, c=self.cid, d=data.decode("utf-8"))
-        self.cluster.to(self.origin, frame, after=self._held)
+        self._put(_encode(frame), self._held)
+
+    def _put(self, data: bytes, after: asyncio.Future[None] | None) -> None:
+        """Frames of one peer go out in order, each after the commit it waits for; one
+        peer waiting never holds up another's."""
+        if after is not None and after.done():
+            after = None
+        self._queue.put_nowait((data, after))
+        if self._writer is None:
+            self._writer = self.cluster.server.spawn(self._write())
+
+    async def _write(self) -> None:
+        while True:
+            data, after = await self._queue.get()
+            if after is not None:
+                try:
+                    await asyncio.shield(after)
+                except Exception:
+                    continue  # the room is lost: its clients are closed instead
+            try:
+                await self.cluster.presence.send(self.origin, data)
+            except Exception as exc:
+                log.warning("presence: a frame was not sent (%s)", exc)
 
     def left_room(self, room: Room) -> None:
         if self.room is room:
@@ -105,8 +129,17 @@ class RemotePeer:
         self.send(P.encode(P.Error(code=code, message=message, ref=ref)))
 
     def close_later(self, code: int, reason: str) -> None:
+        if not self.dropped:
+            self.dropped = True
+            frame = Frame(k="close", p=self.cluster.process, c=self.cid, d=reason)
+            self._put(_encode(frame), None)
+
+    def stop(self) -> None:
+        """Drop the peer; its writer ends once what it queued is sent."""
         self.dropped = True
-        self.cluster.to(self.origin, Frame(k="close", p=self.cluster.process, c=self.cid, d=reason))
+        if self._writer is not None:
+            writer = self._writer
+            self.cluster.server.spawn(_after_drained(self._queue, writer))
 
 
 class Cluster:
@@ -163,6 +196,10 @@ class Cluster:
         if pending:
             await asyncio.wait(pending, timeout=5)
         await self._drain_chores()
+        for _ in range(40):  # the close frames to the clients' processes go out first
+            if all(p._queue.empty() for p in self.remotes.values()):
+                break
+            await asyncio.sleep(0.05)
         with contextlib.suppress(Exception):
             await self.presence.release(codes)
             await self.presence.announce(_encode(Frame(k="adopt", p=self.process)))
@@ -518,7 +555,7 @@ class Cluster:
 
     def _drop_remote(self, peer: RemotePeer) -> None:
         self.remotes.pop((peer.origin, peer.cid), None)
-        peer.dropped = True
+        peer.stop()
         if peer.room is not None:
             peer.room.disconnected(peer)
             peer.room = None
@@ -538,3 +575,12 @@ class Cluster:
                 with contextlib.suppress(msgspec.ValidationError):
                     out.append(msgspec.convert(entry, type=P.PublicRoom))
         return out
+
+
+async def _after_drained(queue: asyncio.Queue[Any], writer: asyncio.Task[None]) -> None:
+    """Cancel `writer` once its queue is empty (or after 5 s)."""
+    for _ in range(100):
+        if queue.empty():
+            break
+        await asyncio.sleep(0.05)
+    writer.cancel()
