@@ -16,10 +16,12 @@ ArmyChoice = list[int] | Literal["random", "value"] | None
 
 
 class ProfileConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A seat's WoS character as requirements see it (RULINGS T12)."""
+    """A seat's WoS character as requirements see it (RULINGS T12); `free_only`: the seat
+    (a bot the host has not allowed locked pieces) fields only pieces with no requirement."""
 
     level: int = 1
     tokens: list[int] = msgspec.field(default_factory=list)
+    free_only: bool = False
 
 
 class TacticsConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -38,10 +38,13 @@ class Term:
 
 @dataclass(frozen=True)
 class Profile:
-    """What requirements are checked against: a player's level and tokens."""
+    """What requirements are checked against: a player's level and tokens. `free_only`
+    (a bot without the host's leave) meets no requirement at all: only pieces with an
+    empty requirement are its to field."""
 
     level: int = 1
     tokens: frozenset[int] = field(default_factory=frozenset)
+    free_only: bool = False
 
 
 def parse_requirement(text: str) -> tuple[Term, ...]:
@@ -71,7 +74,10 @@ def parse_requirement(text: str) -> tuple[Term, ...]:
 
 def meets(text: str, profile: Profile) -> bool:
     """True when `profile` meets the requirement string (RequirementError when malformed)."""
-    return all(term.holds(profile) for term in parse_requirement(text))
+    terms = parse_requirement(text)
+    if terms and profile.free_only:
+        return False
+    return all(term.holds(profile) for term in terms)
 
 
 def satisfied(text: str, profile: Profile) -> bool:

@@ -137,7 +137,7 @@ class Unit:
 
 
 def _profile(raw: ProfileConfig | None) -> Profile | None:
-    return None if raw is None else Profile(raw.level, frozenset(raw.tokens))
+    return None if raw is None else Profile(raw.level, frozenset(raw.tokens), raw.free_only)
 
 
 class TacticsState:

@@ -9,7 +9,7 @@ way (kind "tactics-battle") and resumed by replaying its actions (`resume_battle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import msgspec
 from suite.core.match import Replay, game_spec
 from suite.core.session import LocalSession
 from suite.core.store import SaveError, load_document, save_document
+from suite.tactics.rules.requirements import Profile
 from suite.tactics.screens.profile import replays_dir
 
 GAME = "tactics"
@@ -76,6 +77,26 @@ def battle_config(
     if any(p is not None for p in profiles):
         config["profiles"] = list(profiles) + [None] * (len(seats) - len(profiles))
     return config
+
+
+def seat_profiles(
+    seats: Sequence[SeatInfo], profile_of: Callable[[str], Profile], bots_use_locked: bool
+) -> list[dict[str, Any]]:
+    """Each seat's requirements profile for `battle_config`: a person's own (`profile_of`
+    their name, so each hot-seat player's army is checked against their own level and
+    tokens); a bot's fields only pieces with no requirement unless the host allows locked
+    pieces (`bots_use_locked`: the host's level and tokens, i.e. what the first seat has)."""
+    host = profile_of(seats[0].name) if seats else Profile()
+    out: list[dict[str, Any]] = []
+    for seat in seats:
+        if seat.human:
+            mine = profile_of(seat.name)
+            out.append({"level": mine.level, "tokens": sorted(mine.tokens)})
+        elif bots_use_locked:
+            out.append({"level": host.level, "tokens": sorted(host.tokens)})
+        else:
+            out.append({"level": host.level, "tokens": [], "free_only": True})
+    return out
 
 
 def start_battle(config: dict[str, Any], seats: Sequence[SeatInfo], seed: int) -> LocalSession:

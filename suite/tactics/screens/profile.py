@@ -30,6 +30,7 @@ class TacticsProfile(msgspec.Struct, kw_only=True):
     guild: str = ""
     confirm_end_turn: bool = True
     bot_speed: int = 1
+    bots_use_locked: bool = False  # the host lets bots field pieces with requirements
 
 
 def profile_path() -> Path:

@@ -51,6 +51,7 @@ from suite.tactics.screens.match import (
     max_players,
     resume_battle,
     save_battle,
+    seat_profiles,
     start_battle,
     trimmed,
 )
@@ -151,6 +152,13 @@ class SetupScene(Scene):
             self.step_speed,
             font_size=15,
             tooltip="How fast bots play (and whether their moves animate)",
+        )
+        self.locked_button = Button(
+            "",
+            pygame.Rect(0, 0, 250, 36),
+            self.toggle_locked,
+            font_size=15,
+            tooltip="Whether bots may field pieces that need a level or tokens (as yours do)",
         )
         self.confirm_button = Button(
             "",
@@ -309,6 +317,9 @@ class SetupScene(Scene):
     def step_speed(self) -> None:
         self.profile.bot_speed = (self.profile.bot_speed + 1) % len(SPEEDS)
 
+    def toggle_locked(self) -> None:
+        self.profile.bots_use_locked = not self.profile.bots_use_locked
+
     def toggle_confirm(self) -> None:
         self.profile.confirm_end_turn = not self.profile.confirm_end_turn
 
@@ -422,8 +433,7 @@ class SetupScene(Scene):
             self.app.notify("Cannot launch: your army is empty (Army view: right-click a slot)")
             return
         seats = [SeatInfo(self.seats[0].name, "human", mine), *self.seats[1:]]
-        host = self.host_profile()
-        profiles = [{"level": host.level, "tokens": sorted(host.tokens)}]
+        profiles = seat_profiles(seats, self.records.profile, self.profile.bots_use_locked)
         config = battle_config(
             seats,
             pack=self.profile.pack or None,
@@ -512,6 +522,7 @@ class SetupScene(Scene):
             self.ppt_button,
             self.size_button,
             self.speed_button,
+            self.locked_button,
             self.confirm_button,
             self.add_bot_button,
             self.add_human_button,
@@ -563,6 +574,9 @@ class SetupScene(Scene):
         self.ppt_button.label = f"Pieces per turn: {ppt if ppt else 'all rested'}"
         self.size_button.label = f"Army size: {self.army_size}"
         self.speed_button.label = f"Bots: {SPEEDS[self.profile.bot_speed % len(SPEEDS)][1]}"
+        self.locked_button.label = "Bot pieces: " + (
+            "any" if self.profile.bots_use_locked else "free"
+        )
         self.confirm_button.label = (
             f"Confirm End Turn: {'on' if self.profile.confirm_end_turn else 'off'}"
         )
@@ -600,6 +614,9 @@ class SetupScene(Scene):
         for button in (self.ppt_button, self.size_button, self.speed_button, self.confirm_button):
             button.rect = pygame.Rect(x, y, bw, px(34, k))
             y += px(40, k)
+        half = (bw - 8) // 2  # bot speed and bot pieces share a row
+        self.speed_button.rect.width = half
+        self.locked_button.rect = self.speed_button.rect.move(half + 8, 0)
         row = px(48, k)
         self.layout_rects["players"] = pygame.Rect(x, y + 8, bw, 4 * row)
         for i, (level, remove) in enumerate(self.seat_buttons, start=1):
