@@ -16,7 +16,7 @@ Counts come from the environment (the issue asks for 200 games per pairing; a sh
 run uses fewer, and the error bars say what that is worth):
 STRENGTH_GAMES (default 200) games per expert pairing, STRENGTH_ROBIN (default 40)
 games per round-robin pairing, STRENGTH_ITERATIONS (default: the bot's own) the World War
-expert's playouts per decision.
+expert's playouts per decision, STRENGTH_SEED (default 0) shifts every game's seed.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from suite.worldwar.rules.expert import ExpertBot as WorldWarExpert
 GAMES = int(os.environ.get("STRENGTH_GAMES", "200"))
 ROBIN = int(os.environ.get("STRENGTH_ROBIN", "40"))
 ITERATIONS = os.environ.get("STRENGTH_ITERATIONS")
+SEED = int(os.environ.get("STRENGTH_SEED", "0"))
 GENERATED = "random:42:6"
 
 
@@ -116,7 +117,7 @@ def series(
         seat = i % players
         timed = Timed(make(spec, hero))
         bots = [timed if s == seat else make(spec, rival) for s in range(players)]
-        state = play(spec, config(i), seed + i, bots)
+        state = play(spec, config(SEED + i), SEED + seed + i, bots)
         points += score(state, seat)
         times += timed.times
         searched += timed.searched
