@@ -152,22 +152,25 @@ class PgStore:
                     future.set_result(None)
 
     async def _commit(self, code: str, writes: list[Write]) -> None:
+        """One transaction, sent as one pipeline: the room's row is locked and its epoch
+        read before the first fenced write; a wrong epoch rolls every write back."""
         epoch = self.epochs.get(code)
         async with self.pool.connection() as db, db.transaction():
-            checked = False
-            for sql, params, fenced in writes:
-                if fenced and not checked:
-                    cur = await db.execute(
-                        "SELECT epoch FROM rooms WHERE code = %s FOR SHARE", (code,)
-                    )
-                    row = await cur.fetchone()
-                    if row is None or epoch is None or int(row[0]) != epoch:
-                        raise StaleEpoch(
-                            f"room {code}: epoch {epoch} is not the store's "
-                            f"{None if row is None else row[0]} (another process owns it)"
+            check = None
+            async with db.pipeline():
+                for sql, params, fenced in writes:
+                    if fenced and check is None:
+                        check = await db.execute(
+                            "SELECT epoch FROM rooms WHERE code = %s FOR SHARE", (code,)
                         )
-                    checked = True
-                await db.execute(sql, params)
+                    await db.execute(sql, params)
+            if check is not None:
+                row = await check.fetchone()
+                if row is None or epoch is None or int(row[0]) != epoch:
+                    raise StaleEpoch(
+                        f"room {code}: epoch {epoch} is not the store's "
+                        f"{None if row is None else row[0]} (another process owns it)"
+                    )
 
     def add_room(
         self,
