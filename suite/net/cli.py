@@ -37,8 +37,10 @@ def add_serve_parser(subparsers: Any) -> None:
         "serve",
         help="run a match server for online play (all games)",
         description="Run an authoritative match server on websockets. Rooms, seats and "
-        "every accepted action are kept in SQLite in --data; a restarted server rebuilds "
-        "unfinished matches. GET /healthz answers ok, GET /metrics gives Prometheus "
+        "every accepted action are kept in SQLite in --data (or in PostgreSQL with "
+        "--store; several processes then share rooms through Redis with --presence); a "
+        "restarted server rebuilds unfinished matches. GET /healthz answers ok, GET "
+        "/metrics gives Prometheus "
         "metrics. Stop with SIGTERM or Ctrl-C. Every limit can be set in a TOML file "
         "(--config; see docs/hosting.md); flags override it.",
     )

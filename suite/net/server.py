@@ -14,6 +14,10 @@ time (`suite.net.datalock`). SIGTERM (or `stop()`) closes every connection withi
 `close_timeout` and the store cleanly. On start, old finished matches are pruned and
 every unfinished room is rebuilt by replaying its log; its players rejoin with their
 seat tokens.
+
+With `store` (PostgreSQL) and `presence` (Redis) settings, several processes share the
+rooms (`suite.net.cluster`): each room runs on the process holding its lease, messages
+for it reach that process from any other, and a dead process's rooms are adopted.
 """
 
 from __future__ import annotations
