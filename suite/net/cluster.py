@@ -428,6 +428,22 @@ class Cluster:
         for later in backlog:
             self.server.receive(conn, later, limited=False)
 
+    def misrouted(self, peer: Any, m: P.ClientMessage) -> bool:
+        """A message forwarded here for a room this process does not run (it lost or
+        handed the room over after the client's process looked the owner up): the
+        client is closed to reconnect and find the owner, instead of being refused."""
+        if not isinstance(peer, RemotePeer):
+            return False
+        if isinstance(m, P.Join | P.Spectate):
+            missing = m.code.strip().upper() not in self.server.rooms
+        elif isinstance(m, P.Rejoin):
+            missing = m.token not in self.server.tokens
+        else:
+            return False
+        if missing:
+            peer.close_later(MOVED, "the room is not here: reconnect")
+        return missing
+
     def _route(self, conn: Connection, data: str | bytes, **where: str) -> None:
         conn.backlog = []
         self.server.spawn(self._routed(conn, data, **where))

@@ -531,8 +531,12 @@ class MatchServer:
         except P.ProtocolError as exc:
             conn.error(exc.error.code, exc.error.message, exc.error.ref)
             return
-        if not routed and self.cluster is not None and self.cluster.intercept(conn, message, data):
-            return
+        if self.cluster is not None:
+            if routed:
+                if self.cluster.misrouted(conn, message):
+                    return
+            elif self.cluster.intercept(conn, message, data):
+                return
         try:
             self._dispatch(conn, message)
         except Refused as exc:
