@@ -102,7 +102,8 @@ class PieceView(msgspec.Struct, frozen=True, kw_only=True):
     """One piece as the seat sees it; runtime stats at its level (RULINGS T4).
 
     `xp` and `xp_next` are None for pieces the seat does not own. `movement` is the
-    letters EAFW; `can_act` is True when the current player may select it now.
+    letters EAFW; `can_act` is True when the current player may select it now; `boxed`
+    when it is that player's, yet has no tile to move to and no enemy to attack.
     """
 
     uid: int
@@ -130,6 +131,8 @@ class PieceView(msgspec.Struct, frozen=True, kw_only=True):
     weapon: str
     acted: bool
     can_act: bool
+    # a piece of the player to act that can neither move nor attack (boxed in)
+    boxed: bool = False
 
 
 class Reach(msgspec.Struct, frozen=True):
@@ -266,7 +269,16 @@ def _piece(state: TacticsState, unit: Unit, seat: int | None, can_act: bool) -> 
         weapon=state.weapon_of(unit).name,
         acted=unit.acted,
         can_act=can_act,
+        boxed=_boxed(state, unit),
     )
+
+
+def _boxed(state: TacticsState, unit: Unit) -> bool:
+    """A live, not yet commanded piece of the player to act that can neither move nor
+    attack where it stands (the engine does not let it be selected)."""
+    if unit.hp <= 0 or unit.acted or unit.seat != state.current:
+        return False
+    return not state.reachable(unit) and not state.targets(unit)
 
 
 def _odds(state: TacticsState, unit: Unit) -> tuple[Odds, ...]:

@@ -100,8 +100,9 @@ class Proxy:
 
 def may_still_act(view: TacticsView, piece: PieceView) -> bool:
     """Whether a piece could still be commanded this turn (its proxy is wide): alive, not
-    yet commanded, and rested enough in "all rested" turns (T1, numbers from the view)."""
-    if not piece.alive or piece.acted or piece.uid == view.selected:
+    yet commanded, rested enough in "all rested" turns (T1, numbers from the view), and
+    not boxed in (no tile to move to, no enemy to attack: a wide proxy would do nothing)."""
+    if not piece.alive or piece.acted or piece.uid == view.selected or piece.boxed:
         return False
     if view.pieces_left_this_turn == 0:
         return False

@@ -31,6 +31,11 @@ class TacticsProfile(msgspec.Struct, kw_only=True):
     confirm_end_turn: bool = True
     bot_speed: int = 1
     bots_use_locked: bool = False  # the host lets bots field pieces with requirements
+    # the Book's last set-up, kept when it is left and opened again
+    seats: list[list[str]] = msgspec.field(default_factory=list)  # [name, kind] after yours
+    map_id: int = 0  # 0: the first playable map
+    pieces_per_turn: int = -1  # -1: the rules' default
+    army_size: int = 0  # 0: the rules' limit
 
 
 def profile_path() -> Path:

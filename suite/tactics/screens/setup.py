@@ -116,6 +116,7 @@ class SetupScene(Scene):
         self.formation: list[int] = []
         self.pieces: dict[int, Piece] = playable_pieces(self.pack)
         self.load_pack(self.profile.pack, quiet=True)
+        self._restore()
         self.tabs = [
             Button(
                 v.title(),
@@ -226,6 +227,14 @@ class SetupScene(Scene):
             font_size=14,
             tooltip="Wear this guild's uniform in your battles",
         )
+        self.guild_seat = 0  # the person at this machine whose guild the field sets
+        self.guild_who = Button(
+            "",
+            pygame.Rect(0, 0, 110, 32),
+            self.next_guild_seat,
+            font_size=14,
+            tooltip="Whose guild to set: each person at this machine has their own (click: next)",
+        )
         self.war_button = Button(
             "Open war",
             pygame.Rect(0, 0, 110, 32),
@@ -235,6 +244,7 @@ class SetupScene(Scene):
         )
         self.layout_rects: dict[str, pygame.Rect] = {}
         self._stats: tuple[list[StatsRow], list[str]] | None = None
+        self._seat_rows()  # the seats kept from the last visit
         self.on_resize(app.size)
 
     def close(self) -> None:
@@ -393,7 +403,33 @@ class SetupScene(Scene):
         self.profile.armies[self.pack_key] = list(self.formation)
         self._save_profile()
 
+    def _restore(self) -> None:
+        """The seats, map, pieces per turn and army size the Book had when last left."""
+        saved = self.profile
+        levels = bot_levels()
+        for name, kind in (s for s in saved.seats if len(s) == 2):
+            if len(self.seats) < max_players() and (kind == "human" or kind in levels):
+                self.seats.append(SeatInfo(name, kind))
+        if saved.pieces_per_turn in self.ppt_choices:
+            self.ppt_index = self.ppt_choices.index(saved.pieces_per_turn)
+        if 1 <= saved.army_size <= self.rules.army.max_pieces:
+            self.army_size = saved.army_size
+        if saved.map_id in self.maps:
+            self.map_index = self.maps.index(saved.map_id)
+
+    def _remember(self) -> None:
+        saved = self.profile
+        saved.seats = [[seat.name, seat.kind] for seat in self.seats[1:]]
+        saved.map_id = self.map_id or 0
+        saved.pieces_per_turn = self.ppt_choices[self.ppt_index]
+        saved.army_size = self.army_size
+
+    def on_exit(self) -> None:
+        self._remember()
+        self._save_profile()
+
     def _save_profile(self) -> None:
+        self._remember()
         problem = save_profile(self.profile)
         if problem:
             self.app.toasts.add(problem, 4.0)
@@ -404,13 +440,25 @@ class SetupScene(Scene):
             self._stats = self.records.table(self.name, [(s.name, s.human) for s in self.seats])
         return self._stats
 
+    def guild_person(self) -> str:
+        """The name whose guild the guild field sets (a person seated at this machine)."""
+        people = [seat.name for seat in self.seats if seat.human]
+        return people[self.guild_seat % len(people)] if people else self.name
+
+    def next_guild_seat(self) -> None:
+        self.guild_seat = (self.guild_seat + 1) % max(1, sum(s.human for s in self.seats))
+        if self.guild_entry is not None:
+            self.guild_entry.set_text("")
+
     def set_guild(self) -> None:
         if self.guild_entry is None:
             return
         guild = self.guild_entry.get_text().strip()
-        self.profile.guild = guild
-        self._save_profile()
-        message = self.records.set_guild(self.name, guild)
+        person = self.guild_person()
+        if person == self.name:
+            self.profile.guild = guild
+            self._save_profile()
+        message = self.records.set_guild(person, guild)
         self.app.notify(message)
         self._stats = None
 
@@ -536,6 +584,8 @@ class SetupScene(Scene):
             out += [self.prev_map, self.next_map]
         if self.view_name == "stats":
             out += [self.guild_button, self.war_button]
+            if sum(seat.human for seat in self.seats) > 1:  # hot-seat: whose guild
+                out.append(self.guild_who)
         for level, remove in self.seat_buttons:
             out += [level, remove]
         return out
@@ -573,6 +623,7 @@ class SetupScene(Scene):
         ppt = self.ppt_choices[self.ppt_index]
         self.ppt_button.label = f"Pieces per turn: {ppt if ppt else 'all rested'}"
         self.size_button.label = f"Army size: {self.army_size}"
+        self.guild_who.label = f"Guild of: {self.guild_person()}  (click: next person)"
         self.speed_button.label = f"Bots: {SPEEDS[self.profile.bot_speed % len(SPEEDS)][1]}"
         self.locked_button.label = "Bot pieces: " + (
             "any" if self.profile.bots_use_locked else "free"
@@ -584,7 +635,7 @@ class SetupScene(Scene):
     def _scale_buttons(self, k: float) -> None:
         """Every button at its designed size and font times `k`."""
         for button in {
-            id(b): b for b in (*self.buttons, self.guild_button, self.war_button)
+            id(b): b for b in (*self.buttons, self.guild_button, self.war_button, self.guild_who)
         }.values():
             w, h, font = self._button_base.setdefault(
                 id(button), (button.rect.width, button.rect.height, button.font_size)
@@ -681,6 +732,7 @@ class SetupScene(Scene):
         self.war_button.rect = pygame.Rect(
             body.x + entry_w + 8, y, body.right - body.x - entry_w - 8, line
         )
+        self.guild_who.rect = pygame.Rect(body.x, y - 2 * gap, body.width, line)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))
@@ -710,7 +762,7 @@ class SetupScene(Scene):
             rows, wars = self.stats()
             draw_stats(
                 surface,
-                pygame.Rect(body.x, body.y, body.width, body.height - px(90, k)),
+                pygame.Rect(body.x, body.y, body.width, body.height - px(130, k)),
                 rows,
                 wars,
                 "none yet: set your guild and a guild at war with it below",
