@@ -85,3 +85,45 @@ def test_bench_tactics_battle_frame_time() -> None:
             f"{animating[0]:.2f} ms ({animating[1]:.2f}); map pre-render at 100 % "
             f"{render:.0f} ms once per zoom and rotation"
         )
+
+
+def test_bench_memory_after_20_battles() -> None:
+    """Issue 24, item 9: resident and Python memory after 20 launch-and-leave battles from
+    the Book of Tactics (printed after 1, 10 and 20 cycles; should stay flat)."""
+    import gc
+    import importlib.util
+    import sys
+    import tracemalloc
+    from pathlib import Path
+
+    from suite.tactics.screens import open_setup
+    from suite.tactics.screens.setup import SetupScene
+    from suite.ui.harness import Harness
+
+    spec = importlib.util.spec_from_file_location(
+        "tx_memory", Path(__file__).parents[1] / "tactics" / "test_tx_memory.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+
+    def resident_mb() -> float:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * 4096 / 1e6
+
+    tracemalloc.start()
+    with Harness() as h:
+        setup = h.push(open_setup(h.app))
+        assert isinstance(setup, SetupScene)
+        h.click(setup.add_bot_button)
+        for cycle in range(1, 21):
+            module.launch_and_leave(h, setup, cycle)
+            if cycle in (1, 10, 20):
+                gc.collect()
+                traced = tracemalloc.get_traced_memory()[0] / 1e6
+                print(
+                    f"\nafter {cycle} battles: resident {resident_mb():.0f} MB, "
+                    f"Python {traced:.1f} MB, battles alive {module.battles_alive()}"
+                )
+    tracemalloc.stop()

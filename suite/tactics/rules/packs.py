@@ -84,7 +84,7 @@ def resolve_map(pack: Pack, choice: object, seed: int, players: int) -> int:
     raise PackError(f"map must be an id or a name, not {choice!r}")
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=8)  # each terrain keeps bounded caches (see terrain.py)
 def _terrain(key: str, map_id: int) -> Terrain:
     return Terrain.from_grid(_load(key).grids[map_id], load_rules())
 

@@ -16,6 +16,10 @@ from suite.tactics.rules.data import Rules
 
 Cell = tuple[int, int]
 FIELD_CACHE = 64
+# memory bounds of the caches (issue 24, item 9): a terrain lives as long as its pack's
+# cache entry, battle after battle, so its caches are cleared when they pass these
+FIELD_CACHE_CELLS = 1 << 20  # distance fields kept: at most this many cells together
+SHOT_CACHE = 8_192  # shot_cells results kept
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,7 @@ class Terrain:
         cached = self._fields.get(key)
         if cached is not None:
             return cached
-        if len(self._fields) >= FIELD_CACHE:
+        if len(self._fields) >= min(FIELD_CACHE, max(1, FIELD_CACHE_CELLS // len(self.movement))):
             self._fields.clear()
         result = tuple(self._distances(sources, bits))
         self._fields[key] = result
@@ -197,5 +201,7 @@ class Terrain:
                         if good and d > min_range:
                             found.append(y * size + x)
         result = tuple(sorted(set(found)))
+        if len(self._shots) >= SHOT_CACHE:
+            self._shots.clear()
         self._shots[key] = result
         return result
