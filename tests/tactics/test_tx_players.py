@@ -4,7 +4,10 @@ proxy; the second hot-seat player sets their own guild (so war points can be ear
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
+import pytest
 
 from suite.core.session import LocalSession
 from suite.tactics.rules import actions as A
@@ -58,8 +61,11 @@ def test_the_book_keeps_its_set_up_when_opened_again() -> None:
         assert len(again.seat_buttons) == len(kept[0]) - 1
 
 
-def test_the_second_hot_seat_player_sets_their_own_guild() -> None:
-    with Harness() as h:
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
+def test_the_second_hot_seat_player_sets_their_own_guild(
+    artifacts: Path, size: tuple[int, int]
+) -> None:
+    with Harness(size=size) as h:
         setup = h.push(open_setup(h.app))
         assert isinstance(setup, SetupScene)
         h.click(setup.add_human_button)
@@ -75,6 +81,12 @@ def test_the_second_hot_seat_player_sets_their_own_guild() -> None:
             stats = db.player(second)
         assert stats is not None and stats.guild == "Cats"
         assert setup.profile.guild == ""  # the first player's own guild is untouched
+        h.frames(2)
+        screen = h.app.screen.get_rect()
+        for button in (setup.guild_who, setup.guild_button, setup.war_button):
+            assert screen.contains(button.rect)
+        assert not setup.guild_who.rect.colliderect(setup.guild_button.rect)
+        h.screenshot(artifacts / f"tx_book_hot_seat_guild_{size[0]}x{size[1]}.png")
 
 
 def test_a_boxed_in_piece_has_a_narrow_proxy() -> None:

@@ -459,6 +459,8 @@ class SetupScene(Scene):
             self.profile.guild = guild
             self._save_profile()
         message = self.records.set_guild(person, guild)
+        if person != self.name and not message.startswith("Could not"):
+            message = f"{person} wears the uniform of {guild}" if guild else f"{person}: no guild"
         self.app.notify(message)
         self._stats = None
 
