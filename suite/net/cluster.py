@@ -156,8 +156,6 @@ class Cluster:
         self.adopting: dict[str, asyncio.Future[bool]] = {}
         self.others: dict[str, Summary] = {}
         self.healthy = {"store": True, "presence": True}
-        self.unowned_since: dict[str, float] = {}
-        self.longest_unowned = 0.0
         self._ids = itertools.count(1)
         self._chores: asyncio.Queue[Callable[[], Coroutine[Any, Any, Any]]] = asyncio.Queue()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -285,9 +283,6 @@ class Cluster:
         room = Room.restore(self.server, row, show_after=self.server.settings.show_after)
         self.server.rooms[code] = room
         self.server.metrics.takeovers.inc()
-        since = self.unowned_since.pop(code, None)
-        if since is not None:
-            self.longest_unowned = max(self.longest_unowned, time.monotonic() - since)
         room.event(f"adopted (epoch {epoch}, {room.state_id} logged ops)")
         return True
 
@@ -295,10 +290,7 @@ class Cluster:
         """Adopt the unowned rooms; drop those whose lease is another's."""
         codes = await self.store.unfinished_codes()
         owners = await self.presence.owners(codes)
-        now = time.monotonic()
         free = [code for code, owner in owners.items() if owner is None]
-        for code in free:
-            self.unowned_since.setdefault(code, now)
         for code, owner in owners.items():
             room = self.server.rooms.get(code)
             if room is not None and owner is not None and owner != self.process:
