@@ -1,7 +1,9 @@
 """Bot strength figures: win rates with their error bars and Elo ratings from a round robin.
 
 `win_rate(wins, games)` gives the share and its 95 % interval half-width (normal
-approximation, draws counted by the caller as half a win). `elo(results)` fits
+approximation, draws counted by the caller as half a win; near 0 % or 100 % the variance
+is floored at that of a 50 % share over four times the games, so a clean sweep of a few
+games still shows an honest error bar). `elo(results)` fits
 Bradley-Terry ratings to pairwise results by maximum likelihood (Newton steps on the
 logistic model, the first player anchored at 0 Elo) and gives each rating's 95 %
 half-width from the inverse Fisher information. A player that won or lost every game
