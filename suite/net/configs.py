@@ -37,7 +37,6 @@ RANGES: dict[str, dict[str, tuple[int, int]]] = {
         "max_turns": (1, 1000),
     },
     "wok": {
-        "robots": (0, 10),
         "max_turns": (0, 999),
         "headhunting_turns": (0, 99),
     },
@@ -203,6 +202,11 @@ def check_online_config(
     _whole("players", config.get("players"), *players)
     for key, (lo, hi) in RANGES.get(game, {}).items():
         _whole(key, config.get(key), lo, hi)
+    if game == "wok" and config.get("robots") not in (None, 0):
+        raise OnlineConfigError(
+            "robots must be 0 online: every seat of an online room is a player's; "
+            "the host seats the server's robot bots instead"
+        )
     maps.check(game, config.get("map"))
     if game == "worldwar" and config.get("rules") is not None:
         _rule_numbers(config["rules"], "rules")
