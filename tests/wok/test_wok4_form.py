@@ -9,20 +9,13 @@ import pygame
 
 from suite.ui.harness import Harness
 from suite.wok.rules.orders import Attack, Move
-from suite.wok.screens.game import GameScene
-from suite.wok.screens.match import SeatPlan, WokMatch
 
-from .test_wok_screen_parts import close_reports  # noqa: TID252
+from .test_wok_screen_parts import trial_against_a_robot  # noqa: TID252
 
 
 def test_typing_99_moves_all(artifacts: Path) -> None:
-    match = WokMatch.new(
-        {"ruleset": "wok4", "map": "trial"}, 4, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
-    )
     with Harness(size=(800, 560)) as h:
-        scene = GameScene(h.app, match, bot_delay=1e9)
-        h.push(scene)
-        close_reports(h)
+        scene = trial_against_a_robot(h, "wok4", 4)
         form = scene.form
         home = scene.view.colours[0].homes[0]
         target = scene.view.map.provinces[home].neighbours[0]

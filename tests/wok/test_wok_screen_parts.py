@@ -95,6 +95,17 @@ def close_reports(h: Harness) -> None:
     assert not isinstance(h.scene, ReportScene)
 
 
+def trial_against_a_robot(h: Harness, ruleset: str, seed: int) -> GameScene:
+    """Han (here) against a robot on Trial under `ruleset`, the turn's reports closed."""
+    match = WokMatch.new(
+        {"ruleset": ruleset, "map": "trial"}, seed, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
+    )
+    scene = GameScene(h.app, match, bot_delay=1e9)
+    h.push(scene)
+    close_reports(h)
+    return scene
+
+
 def enter_orders(h: Harness, scene: GameScene, phase: str, *, add: bool) -> None:
     """In `phase`'s panel: click a source (the one with most of what it sends) and a target on the
     map, press M; Enter adds the order when `add` (a second pass picks another target)."""
@@ -283,13 +294,8 @@ def test_setup_starts_a_duel_and_a_generated_map(artifacts: Path) -> None:
 
 
 def test_intermediate_tabs_follow_its_phases_and_take_troop_upgrades(artifacts: Path) -> None:
-    match = WokMatch.new(
-        {"ruleset": "intermediate", "map": "trial"}, 6, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
-    )
     with Harness(size=(800, 560)) as h:
-        scene = GameScene(h.app, match, bot_delay=1e9)
-        h.push(scene)
-        close_reports(h)
+        scene = trial_against_a_robot(h, "intermediate", 6)
         phases = scene.form.phases
         assert phases[0] == "upgrades" and "troops" in phases
         h.key(pygame.K_1 + phases.index("troops"))
@@ -304,7 +310,7 @@ def test_intermediate_tabs_follow_its_phases_and_take_troop_upgrades(artifacts: 
         h.screenshot(artifacts / "wok_intermediate_troops_800x560.png")
         h.key(pygame.K_RETURN)
         h.key(pygame.K_r)
-        sent = [s for s in match.session.replay.actions if s.seat == 0][-1].action
+        sent = [s for s in scene.match.session.replay.actions if s.seat == 0][-1].action
         assert list(sent["sets"][0]["troops"]) == [
             {"province": home, "source": "ARM", "target": "PIK", "amount": fig.arm - 10}
         ]

@@ -9,11 +9,9 @@ import pygame
 
 from suite.ui.harness import Harness
 from suite.wok.screens.draft import Draft, Planner
-from suite.wok.screens.game import GameScene
-from suite.wok.screens.match import SeatPlan, WokMatch
 
 from .test_wok_screen_draft import view_of  # noqa: TID252
-from .test_wok_screen_parts import SIZES, close_reports  # noqa: TID252
+from .test_wok_screen_parts import SIZES, trial_against_a_robot  # noqa: TID252
 
 
 def test_operations_that_need_a_neighbour_target_only_neighbours() -> None:
@@ -33,13 +31,8 @@ def test_operations_that_need_a_neighbour_target_only_neighbours() -> None:
 
 
 def test_the_wok4_spy_key_and_outlines_follow_the_operation(artifacts: Path) -> None:
-    match = WokMatch.new(
-        {"ruleset": "wok4", "map": "trial"}, 4, [SeatPlan("Han"), SeatPlan("Kor", "robot")]
-    )
     with Harness(size=(800, 560)) as h:
-        scene = GameScene(h.app, match, bot_delay=1e9)
-        h.push(scene)
-        close_reports(h)
+        scene = trial_against_a_robot(h, "wok4", 4)
         h.key(pygame.K_1 + scene.form.phases.index("spies"))
         home = scene.view.colours[0].homes[0]
         h.click(scene.mapview.centre(home))
