@@ -51,7 +51,7 @@ RANGES: dict[str, dict[str, tuple[int, int]]] = {
 """Per game, the range of each top-level whole-number key (`players` is the game's own
 player range)."""
 
-GENERATED = {"worldwar": (12, 42), "wok": (8, 40)}
+GENERATED = {"worldwar": (12, 42), "wok": (8, 36)}
 """Per game, the sizes a generated map may have online (territories / provinces)."""
 MAX_CONTINENTS = 8
 

@@ -97,7 +97,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     },
     "wok": {
         "players": 10,
-        "map": 40,
+        "map": 36,
         "max_turns": 999,
         "names": [f"Player name {i:02d}.." for i in range(10)],
     },
@@ -143,8 +143,8 @@ def _act_first_legal(room: Any, conn: FakeConn) -> None:
 @pytest.mark.parametrize(
     ("game", "config", "words"),
     [
-        ("wok", {"players": 2, "map": 1000}, "map must be 8 to 40"),
-        ("wok", {"players": 2, "map": "999999"}, "map must be 8 to 40"),
+        ("wok", {"players": 2, "map": 1000}, "map must be 8 to 36"),
+        ("wok", {"players": 2, "map": "999999"}, "map must be 8 to 36"),
         ("wok", {"players": 2, "max_turns": 10**9}, "max_turns must be 0 to 999"),
         ("wok", {"players": 3, "robots": 1}, "robots must be 0 online"),
         ("worldwar", {"players": 2, "map": "random:500:8"}, "map territories must be 12 to 42"),
