@@ -23,9 +23,7 @@ import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
 from suite.net import protocol as P
+from tests.net.processes import ServerProcess
 
 ROOMS = int(os.environ.get("BENCH_NET_ROOMS", "100"))
 SEATS = 4
@@ -147,36 +146,12 @@ max_lobbies_per_address = 1000
 
 
 def _start_server(data: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """A `suite serve` process for the bench (loopback limits raised), and its port."""
     data.mkdir(parents=True, exist_ok=True)
     (data / "serve.toml").write_text(LOOPBACK_LIMITS)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "suite",
-            "serve",
-            "--port",
-            "0",
-            "--data",
-            str(data),
-            "--rate",
-            "10000",
-            "--max-rooms",
-            str(ROOMS + 10),
-            "--config",
-            str(data / "serve.toml"),
-            *extra,
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        if "serving on" in line:
-            port = int(line.split("serving on ")[1].split(" ")[0].rsplit(":", 1)[1])
-            threading.Thread(target=lambda: proc.stderr and proc.stderr.read(), daemon=True).start()
-            return proc, port
-    raise RuntimeError("server did not start")
+    limits = ("--rate", "10000", "--max-rooms", str(ROOMS + 10))
+    server = ServerProcess(data, *limits, "--config", str(data / "serve.toml"), *extra)
+    return server.proc, server.port
 
 
 def _clients(ports: list[int], first: int, count: int, think: float, out: Any) -> None:
