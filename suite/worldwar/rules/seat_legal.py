@@ -115,6 +115,11 @@ class ViewActions(ActionList):
         self._deck = deck
         self._built = False
 
+    def __reduce__(self) -> tuple[type[ViewActions], tuple[WorldWarView, Deck | None]]:
+        """Pickled as the view and deck rules it is built from (a bot thinking in its
+        worker process gets it so, `suite.core.thinking`)."""
+        return ViewActions, (self._view, self._deck)
+
     def _ready(self) -> None:
         if not self._built:
             self._built = True
