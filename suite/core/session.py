@@ -30,6 +30,7 @@ from suite.core.match import (
     game_spec,
 )
 from suite.core.rng import Rng
+from suite.core.thinking import Thinker
 
 
 @dataclass(frozen=True)
@@ -103,17 +104,22 @@ class LocalSession:
     """A match run in this process: the engine, a replay of every accepted action, and the
     bots of the seats that are not played here.
 
-    Bots do not act by themselves: `run_bot()` lets the next awaited bot act, so a screen
-    paces them (bot speed) and a test can step them. `listeners` are called with every
-    update as it is made (statistics, logs, autosaves).
+    Bots do not act by themselves: `run_bot()` lets the next awaited bot act at once, so a
+    test or a simulation can step them; a screen calls `step_bot()` instead, which never
+    blocks: with a `thinker` the bot decides in its worker process while the window goes
+    on drawing (`thinking` says so), and `stop_thinking()` drops a decision when the
+    player leaves. Both ways give the same match from the same seed and actions.
+    `listeners` are called with every update as it is made (statistics, logs, autosaves).
     """
 
     recorder: Recorder
     seats: frozenset[Seat]
-    bots: Mapping[Seat, Bot] = field(default_factory=dict)
+    bots: dict[Seat, Bot] = field(default_factory=dict)
     bot_rng: Rng = field(default_factory=lambda: Rng(0))
     listeners: list[Callable[[Update], None]] = field(default_factory=list)
+    thinker: Thinker | None = None
     _pending: list[Notice] = field(default_factory=list)
+    _thought: tuple[int, Seat, View] | None = None
 
     @classmethod
     def start(
@@ -124,19 +130,28 @@ class LocalSession:
         *,
         humans: frozenset[Seat],
         bots: Mapping[Seat, str] | None = None,
+        thinker: Thinker | None = None,
     ) -> LocalSession:
         """A new match of `game`: `humans` play here, `bots` maps the other seats to bot
-        names of the game's spec."""
+        names of the game's spec; `thinker` is where `step_bot` has them think."""
         spec = game_spec(game)
         chosen = {seat: make_bot(spec, name) for seat, name in (bots or {}).items()}
-        return cls(Recorder(game, config, seed), humans, chosen, Rng(seed).spawn())
+        seeded = Rng(seed).spawn()
+        return cls(Recorder(game, config, seed), humans, chosen, seeded, thinker=thinker)
 
     @classmethod
     def resume(
-        cls, replay: Replay, *, humans: frozenset[Seat], bots: Mapping[Seat, str] | None = None
+        cls,
+        replay: Replay,
+        *,
+        humans: frozenset[Seat],
+        bots: Mapping[Seat, str] | None = None,
+        thinker: Thinker | None = None,
     ) -> LocalSession:
         """The match `replay` recorded, replayed to its last action."""
-        session = cls.start(replay.game, replay.config, replay.seed, humans=humans, bots=bots)
+        session = cls.start(
+            replay.game, replay.config, replay.seed, humans=humans, bots=bots, thinker=thinker
+        )
         session.recorder.replay = Replay(replay.game, dict(replay.config), replay.seed)
         session.recorder.state = replay.start()
         for step in replay.actions:
@@ -175,12 +190,76 @@ class LocalSession:
         self._apply(seat, action)
 
     def run_bot(self) -> Update | None:
-        """Let the lowest awaited bot seat act once; None when no bot is awaited."""
-        seat = next((s for s in sorted(self.awaiting()) if s in self.bots), None)
-        if seat is None or self.outcome() is not None:
+        """Let the lowest awaited bot seat act once, deciding here and now; None when no
+        bot is awaited."""
+        self.stop_thinking()
+        seat = self._bot_seat()
+        if seat is None:
             return None
         choice = self.bots[seat].choose(self.view(seat), self.legal(seat), self.bot_rng)
         return self._apply(seat, choice)
+
+    def step_bot(self, wait: float = 0.0) -> Update | None:
+        """Let the lowest awaited bot seat act once without blocking (more than `wait`
+        seconds): with a `thinker`, its decision is started in the worker the first time
+        and applied by the call that finds it made. None while the bot thinks or when no
+        bot is awaited. A decision made on a view the match has since changed (another
+        seat acted meanwhile) is dropped and made again. Without a thinker this is
+        `run_bot`. ThinkingFailed when the bot raised or its worker died."""
+        thinker = self.thinker
+        if thinker is None:
+            return self.run_bot()
+        thought = self.think_ahead()
+        if thought is None:
+            return None
+        ticket, seat, view = thought
+        if not thinker.ready(ticket, wait):
+            return None
+        self._thought = None
+        action, bot, rng = thinker.result(ticket)
+        if seat != self._bot_seat() or self.view(seat) != view:
+            return None
+        self.bots[seat], self.bot_rng = bot, rng
+        return self._apply(seat, action)
+
+    def think_ahead(self) -> tuple[int, Seat, View] | None:
+        """Start the awaited bot's decision in the worker unless it is under way, so it
+        can think while the screen paces it (`step_bot` applies it): (ticket, seat, the
+        view it decides on), or None without a thinker or an awaited bot."""
+        thinker = self.thinker
+        if thinker is None:
+            return None
+        thought = self._thought
+        if thought is None or not thinker.holds(thought[0]):
+            seat = self._bot_seat()
+            if seat is None:
+                self._thought = None
+                return None
+            view = self.view(seat)
+            ticket = thinker.start(self.bots[seat], view, self.legal(seat), self.bot_rng)
+            thought = self._thought = (ticket, seat, view)
+        return thought
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot's decision is being made in the worker."""
+        return (
+            self._thought is not None
+            and self.thinker is not None
+            and (self.thinker.holds(self._thought[0]))
+        )
+
+    def stop_thinking(self) -> None:
+        """Drop the decision in the worker, if any (its search stops at once)."""
+        if self._thought is not None and self.thinker is not None:
+            self.thinker.cancel(self._thought[0])
+        self._thought = None
+
+    def _bot_seat(self) -> Seat | None:
+        """The lowest awaited bot seat while the match goes on."""
+        if self.outcome() is not None:
+            return None
+        return next((s for s in sorted(self.awaiting()) if s in self.bots), None)
 
     def poll(self) -> list[Notice]:
         out, self._pending = self._pending, []

@@ -36,6 +36,9 @@ IDLE_WAKE_MS = 1000
 poll (a remote session's news), drawing only if that changed something."""
 TICK_MS = 100
 """How often an idle but ticking scene (`Scene.ticking`) is updated."""
+INSTANT_BOT_SECONDS = 0.008
+"""Of each frame, how long bots playing at "instant" speed are waited for (their decisions
+are made in a worker process, `suite.core.thinking`): the frame stays short."""
 TITLE = "War Suite"
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (800, 560)

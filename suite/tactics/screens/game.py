@@ -13,6 +13,7 @@ frame, a timer's second); otherwise the last frame is shown again.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
 import pygame
@@ -45,7 +46,7 @@ from suite.tactics.screens.profile import TacticsProfile
 from suite.tactics.screens.sounds import PackSounds
 from suite.tactics.skins import STAND, frame_index
 from suite.ui import theme
-from suite.ui.app import SETTLE_SECONDS, App, Scene
+from suite.ui.app import INSTANT_BOT_SECONDS, SETTLE_SECONDS, App, Scene
 from suite.ui.dialogs import ConfirmScene, MenuScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import TOOLTIP_DELAY, draw_text, fit_text, text_image
@@ -423,6 +424,7 @@ class BattleScene(Scene):
         self.app.notify(f"Bots play {SPEEDS[self.speed][1]}")
 
     def leave(self) -> None:
+        self.driver.stop()  # a bot's search in progress stops at once
         if self.autosave is not None and self.view.outcome is None:
             self.autosave()
         if self.app.stack and self.app.scene is self:
@@ -610,17 +612,25 @@ class BattleScene(Scene):
             return
         delay = SPEEDS[self.speed][0]
         if delay == 0.0:
-            for _ in range(50):  # instant: many actions a frame, the window stays alive
-                if self.my_turn() or self.view.outcome is not None or not self.driver.step():
+            # Instant: the decisions that come within INSTANT_BOT_SECONDS; the window stays alive.
+            deadline = time.perf_counter() + INSTANT_BOT_SECONDS
+            for _ in range(50):
+                left = deadline - time.perf_counter()
+                if self.my_turn() or self.view.outcome is not None or left <= 0:
+                    break
+                if not self.driver.step(left):
                     break
                 self._take_notices()
             return
+        self.driver.think_ahead()  # the bot thinks while the pause runs
         self.bot_wait -= dt
         if self.bot_wait > 0:
             return
-        self.bot_wait = delay
         if self.driver.step():
+            self.bot_wait = delay
             self._take_notices()
+        elif not self.driver.thinking:
+            self.bot_wait = delay
 
     def _finish(self, dt: float) -> None:
         if self.show.busy or self.finished:

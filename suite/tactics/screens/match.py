@@ -19,6 +19,7 @@ import msgspec
 from suite.core.match import Replay, game_spec
 from suite.core.session import LocalSession
 from suite.core.store import SaveError, load_document, save_document
+from suite.core.thinking import shared_thinker
 from suite.tactics.rules.requirements import Profile
 from suite.tactics.screens.profile import replays_dir
 
@@ -105,7 +106,9 @@ def start_battle(config: dict[str, Any], seats: Sequence[SeatInfo], seed: int) -
     Raises ValueError (the engine's config, pack or army errors) naming what is wrong."""
     humans = frozenset(i for i, s in enumerate(seats) if s.human)
     bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
-    return LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
+    return LocalSession.start(
+        GAME, config, seed, humans=humans, bots=bots, thinker=shared_thinker()
+    )
 
 
 def trimmed(formation: Sequence[int], size: int) -> tuple[int, ...]:
@@ -148,7 +151,7 @@ def resume_battle(path: Path) -> tuple[LocalSession, list[SeatInfo]]:
     humans = frozenset(i for i, s in enumerate(seats) if s.human)
     bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
     try:
-        session = LocalSession.resume(replay, humans=humans, bots=bots)
+        session = LocalSession.resume(replay, humans=humans, bots=bots, thinker=shared_thinker())
     except (ValueError, KeyError, TypeError) as exc:
         raise SaveError(path, f"cannot replay the battle: {exc}") from exc
     return session, seats

@@ -458,6 +458,9 @@ class GameScene(Scene):
 
     def leave(self) -> None:
         def go() -> None:
+            stop_thinking = getattr(self.session, "stop_thinking", None)
+            if stop_thinking is not None:
+                stop_thinking()  # a bot's decision in progress stops at once
             self.keep_draft()
             if self.match.autosave is not None:
                 with contextlib.suppress(SaveError, OSError):
@@ -620,6 +623,10 @@ class GameScene(Scene):
             s in awaiting and not self.match.seats[s].human for s in range(len(self.match.seats))
         )
 
+    def _bot_thinking(self) -> bool:
+        """Whether a local bot's decision is being made in the worker."""
+        return bool(getattr(self.session, "thinking", False))
+
     def animating(self) -> bool:
         return self.waiting_for_bot()
 
@@ -634,10 +641,11 @@ class GameScene(Scene):
         if self.session.outcome() is None and self.waiting_for_bot():
             self.bot_timer += dt
             if self.bot_timer >= self.bot_delay:
-                self.bot_timer = 0.0
-                run_bot = getattr(self.session, "run_bot", None)  # local bots are paced here
-                if run_bot is not None:
-                    run_bot()
+                # Local bots are paced here and think in the session's worker process: the
+                # pause starts again once one has acted (or there is none here to wait for).
+                step_bot = getattr(self.session, "step_bot", None)
+                if step_bot is None or step_bot() is not None or not self._bot_thinking():
+                    self.bot_timer = 0.0
         self.process()
         self.tick_clock()
         here = not self.passing and self.seat is not None and self.app.scene is self

@@ -19,6 +19,7 @@ import msgspec
 from suite.core.match import Replay, ReplayStep, Seat
 from suite.core.session import LocalSession, Update
 from suite.core.store import SaveError, load_document, save_document
+from suite.core.thinking import shared_thinker
 from suite.paths import user_data_dir
 from suite.wok.rules.events import TurnRan
 from suite.wok.rules.views import WokView
@@ -151,7 +152,9 @@ class WokMatch:
         config = {**config, "names": [s.name for s in seats], "players": len(seats)}
         humans = frozenset(i for i, s in enumerate(seats) if s.human)
         bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
-        session = LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
+        session = LocalSession.start(
+            GAME, config, seed, humans=humans, bots=bots, thinker=shared_thinker()
+        )
         return cls(session, seats, clock=clock, autosave=autosave)
 
     @classmethod
@@ -167,7 +170,9 @@ class WokMatch:
         humans = frozenset(i for i, s in enumerate(doc.seats) if s.human)
         bots = {i: s.kind for i, s in enumerate(doc.seats) if not s.human}
         try:
-            session = LocalSession.resume(doc.replay, humans=humans, bots=bots)
+            session = LocalSession.resume(
+                doc.replay, humans=humans, bots=bots, thinker=shared_thinker()
+            )
         except (ValueError, KeyError) as exc:
             raise SaveError(path, f"the saved game does not replay: {exc}") from exc
         return cls(session, doc.seats, history=doc.history, clock=doc.clock, autosave=autosave)

@@ -11,6 +11,7 @@ of the step is placed, which is what makes "undo" possible.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from suite.core.match import Action, Event, IllegalAction
 from suite.core.session import is_legal
 from suite.core.store import SaveError
 from suite.ui import theme
-from suite.ui.app import App, Scene
+from suite.ui.app import INSTANT_BOT_SECONDS, App, Scene
 from suite.ui.dialogs import ConfirmScene, MenuScene, PassScene
 from suite.ui.scale import px, ui_factor
 from suite.ui.theme import Colour
@@ -618,6 +619,7 @@ class GameScene(Scene):
 
     def leave(self) -> None:
         def go() -> None:
+            self.match.stop_thinking()  # a bot's search in progress stops at once
             self.match.save_autosave()  # with the time left on the turn clock
             if self in self.app.stack:
                 while self.app.stack and self.app.scene is not self:
@@ -949,24 +951,29 @@ class GameScene(Scene):
             self.cards.open = False
 
     def _step_bots(self, dt: float) -> None:
+        """Bots decide in the worker process; this only paces them. "Instant" applies
+        decisions as they come for up to INSTANT_BOT_SECONDS of each frame; the other
+        speeds let the bot think during the pause and act when both are over."""
         delay = self.speed.value
         if delay <= 0:
+            deadline = time.perf_counter() + INSTANT_BOT_SECONDS
             for _ in range(INSTANT_BATCH):
-                if not self._bot_move():
+                left = deadline - time.perf_counter()
+                if left <= 0 or self.match.step_bot(left) is None:
                     break
             return
         seat = self.match.actor
         if seat is None or seat not in self.match.bot_seats:
             return
+        self.match.think_ahead()
         self.bot_wait -= dt
         if self.bot_wait <= 0:
-            moved = self._bot_move()
+            moved = self.match.step_bot() is not None
+            if not moved and self.match.thinking:
+                return  # still thinking: asked again next frame, acts as soon as it is done
             # A bot's defence answers a human's roll: quick, so attacks keep their rhythm.
             quick = self.v.phase == "defend" and self.match.actor in self.match.bot_seats
             self.bot_wait = min(delay, DEFENCE_DELAY) if quick else delay if moved else 0.2
-
-    def _bot_move(self) -> bool:
-        return self.match.run_bot() is not None
 
     def _sync_slider(self) -> None:
         v = self.v

@@ -32,6 +32,7 @@ from suite.core.board import Board, BoardError
 from suite.core.match import Action, Event, GameOver, Legal, Replay, Seat, parse_config
 from suite.core.session import LocalSession, Refusal, Session
 from suite.core.store import SaveError, load_document, save_document
+from suite.core.thinking import shared_thinker
 from suite.paths import user_data_dir
 from suite.worldwar.rules import SAVE_KIND, SPEC
 from suite.worldwar.rules import actions as A
@@ -153,10 +154,13 @@ class Match:
         config = {**config, "players": len(seats)}
         humans = frozenset(i for i, s in enumerate(seats) if s.human)
         bots = {i: s.kind for i, s in enumerate(seats) if not s.human}
+        thinker = shared_thinker()  # bots think in a worker (`step_bot`)
         if replay is None:
-            local = LocalSession.start(GAME, config, seed, humans=humans, bots=bots)
+            local = LocalSession.start(
+                GAME, config, seed, humans=humans, bots=bots, thinker=thinker
+            )
         else:
-            local = LocalSession.resume(replay, humans=humans, bots=bots)
+            local = LocalSession.resume(replay, humans=humans, bots=bots, thinker=thinker)
         local.poll()  # a resumed match's replayed updates are history, not news
         self.local: LocalSession | None = local
         self.fetch_replay: Callable[[], Replay] | None = None
@@ -315,11 +319,34 @@ class Match:
         return self.pump()
 
     def run_bot(self) -> list[Event] | None:
-        """Let the awaited local bot act once: the events it caused (None when no bot is
-        awaited)."""
+        """Let the awaited local bot act once, deciding at once: the events it caused
+        (None when no bot is awaited)."""
         if self.local is None or self.local.run_bot() is None:
             return None
         return self.pump()
+
+    def step_bot(self, wait: float = 0.0) -> list[Event] | None:
+        """The screen's way: the awaited local bot acts once its decision, made in the
+        worker process, is ready (waiting at most `wait` seconds). The events it caused,
+        or None while it thinks or when no bot is awaited."""
+        if self.local is None or self.local.step_bot(wait) is None:
+            return None
+        return self.pump()
+
+    def think_ahead(self) -> None:
+        """Let the awaited local bot start thinking while the screen paces it."""
+        if self.local is not None:
+            self.local.think_ahead()
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a local bot is thinking in the worker now."""
+        return self.local is not None and self.local.thinking
+
+    def stop_thinking(self) -> None:
+        """Drop a local bot's decision in progress (the player leaves)."""
+        if self.local is not None:
+            self.local.stop_thinking()
 
     def pump(self) -> list[Event]:
         """Take the session's news: statistics, log, listeners, autosave. The events."""
