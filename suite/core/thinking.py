@@ -40,6 +40,17 @@ class ThinkingFailed(RuntimeError):
     """The bot raised, or its worker died, while thinking (the message says which)."""
 
 
+def decide(bot: Bot, view: View, legal: Legal, rng: Rng) -> Decision:
+    """One decision as a worker makes it: the action with the bot and `rng` after it."""
+    return bot.choose(view, legal, rng), bot, rng
+
+
+def thinks_long(bot: Bot) -> bool:
+    """Whether `bot` searches (its class sets `thinks_long = True`): a decision may take
+    a good part of a second, so a server never makes one on its event loop."""
+    return bool(getattr(bot, "thinks_long", False))
+
+
 def _serve(conn: Connection) -> None:
     """The worker's loop: one (bot, view, legal, rng) in, one answer out, until None."""
     while True:
@@ -49,10 +60,8 @@ def _serve(conn: Connection) -> None:
             return
         if job is None:
             return
-        bot, view, legal, rng = job
         try:
-            action = bot.choose(view, legal, rng)
-            answer: tuple[Any, ...] = ("ok", action, bot, rng)
+            answer: tuple[Any, ...] = ("ok", *decide(*job))
         except Exception:  # the bot's failure goes back to the caller, the worker lives on
             answer = ("error", traceback.format_exc(limit=8))
         try:

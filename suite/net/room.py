@@ -36,6 +36,7 @@ from suite.core.match import (
     unavailable_games,
 )
 from suite.core.rng import Rng
+from suite.core.thinking import Decision, thinks_long
 from suite.net import protocol as P
 from suite.net.clock import Clock
 from suite.net.configs import MapBook
@@ -177,6 +178,19 @@ class Seat:
             connected=self.kind == "bot" or self.peer is not None,
             ready=self.ready or self.kind == "bot",
         )
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A searching bot's decision to be made off the event loop (`Room.bot_step`): the
+    bot, what it decides on, and the room's state id it was asked at."""
+
+    seat: int
+    bot: Any
+    view: Any
+    legal: Legal
+    rng: Rng
+    state_id: int
 
 
 @dataclass
@@ -674,26 +688,49 @@ class Room:
         elif now - self.empty_since >= after:
             self._finish(None, "nobody came back to the lobby")
 
-    def bot_step(self) -> None:
-        """Let one awaited bot seat act (the server calls this when `bots_due` asked)."""
+    def bot_step(self) -> BotJob | None:
+        """Let one awaited bot seat act (the server calls this when `bots_due` asked).
+
+        A bot that searches (`thinks_long`) does not decide here: the job is returned for
+        the server to have it made in a worker process, then handed to `bot_decided`."""
         if self.phase != "playing":
-            return
+            return None
         for index in sorted(self.state.awaiting()):
             seat = self.seats[index]
             if seat.kind != "bot":
                 continue
             legal = self.state.legal(index)
+            view = self.state.view(index)
+            if thinks_long(seat.brain):
+                return BotJob(index, seat.brain, view, legal, self.bot_rng, self.state_id)
             try:
-                action = seat.brain.choose(self.state.view(index), legal, self.bot_rng)
+                action = seat.brain.choose(view, legal, self.bot_rng)
                 self._commit(ActOp(seat=index, action=_builtins(action)))
             except Exception as exc:
-                log.warning(
-                    "room %s: bot at seat %d failed (%s); playing random", self.code, index, exc
-                )
-                action = RandomBot().choose(self.state.view(index), legal, self.bot_rng)
-                self._commit(ActOp(seat=index, action=_builtins(action)))
+                self._bot_failed(index, legal, exc)
             break
         self._maybe_bots()
+        return None
+
+    def bot_decided(self, job: BotJob, decision: Decision | None) -> None:
+        """A decision made in a worker for `job` (None: the worker failed). It is played
+        unless the match moved on meanwhile (then the bot is asked again)."""
+        seat = self.seats[job.seat]
+        if self.phase == "playing" and self.state_id == job.state_id and seat.brain is job.bot:
+            try:
+                if decision is None:
+                    raise RuntimeError("its worker failed")
+                action, brain, rng = decision
+                self._commit(ActOp(seat=job.seat, action=_builtins(action)))
+                seat.brain, self.bot_rng = brain, rng
+            except Exception as exc:
+                self._bot_failed(job.seat, job.legal, exc)
+        self._maybe_bots()
+
+    def _bot_failed(self, index: int, legal: Legal, exc: Exception) -> None:
+        log.warning("room %s: bot at seat %d failed (%s); playing random", self.code, index, exc)
+        action = RandomBot().choose(self.state.view(index), legal, self.bot_rng)
+        self._commit(ActOp(seat=index, action=_builtins(action)))
 
     def _maybe_bots(self) -> None:
         if self.phase == "playing" and any(

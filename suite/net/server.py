@@ -26,12 +26,14 @@ import asyncio
 import contextlib
 import gc
 import logging
+import multiprocessing
 import secrets
 import signal
 import ssl
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +44,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from suite.core.match import game_spec, registered_games
+from suite.core.thinking import Decision, decide
 from suite.net import logs
 from suite.net import protocol as P
 from suite.net.clock import Clock, SystemClock
@@ -51,7 +54,7 @@ from suite.net.metrics import Metrics
 from suite.net.packs import PackServer
 from suite.net.presence import LocalPresence, Presence
 from suite.net.replays import Replays
-from suite.net.room import Refused, Room
+from suite.net.room import BotJob, Refused, Room
 from suite.net.settings import Settings
 from suite.net.store import MatchStore, Store
 
@@ -214,6 +217,7 @@ class MatchServer:
         self._server: Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_pending: set[str] = set()
+        self._thinkers: ProcessPoolExecutor | None = None
         self._stopped = asyncio.Event()
         self._pruned_at = float("-inf")
         self.reserved_code: str | None = None
@@ -260,9 +264,40 @@ class MatchServer:
     def _run_bot(self, room: Room) -> None:
         self._bot_pending.discard(room.code)
         try:
-            room.bot_step()
+            job = room.bot_step()
         except Exception:
             log.exception("a bot could not act", extra={"room": room.code})
+            return
+        if job is not None:  # a search: made in a worker process, the room pending meanwhile
+            self._bot_pending.add(room.code)
+            self._spawn(self._think(room, job))
+
+    async def _think(self, room: Room, job: BotJob) -> None:
+        """Have a searching bot decide in the bot workers, then let its room play it."""
+        decision: Decision | None = None
+        try:
+            loop = asyncio.get_running_loop()
+            decision = await loop.run_in_executor(
+                self._bot_workers(), decide, job.bot, job.view, job.legal, job.rng
+            )
+        except Exception:
+            log.exception("a bot's worker failed", extra={"room": room.code})
+        finally:
+            self._bot_pending.discard(room.code)
+        if self.rooms.get(room.code) is room:  # not handed over or forgotten meanwhile
+            try:
+                room.bot_decided(job, decision)
+            except Exception:
+                log.exception("a bot could not act", extra={"room": room.code})
+
+    def _bot_workers(self) -> ProcessPoolExecutor:
+        """The processes searching bots think in (`bot_workers` of them, started on first
+        use): a search never holds up the event loop."""
+        if self._thinkers is None:
+            self._thinkers = ProcessPoolExecutor(
+                self.settings.bot_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._thinkers
 
     def accepted(self, game: str) -> None:
         """A room committed an action (counted in /metrics)."""
@@ -347,6 +382,8 @@ class MatchServer:
                 await asyncio.wait_for(self._server.wait_closed(), self.settings.close_timeout)
         for task in list(self._tasks):
             task.cancel()
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
         if self.cluster is not None:
             await self.cluster.close()
         else:

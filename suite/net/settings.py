@@ -36,7 +36,8 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     before it closes), `keep_over` (seconds a finished room stays in memory, and that a
     lobby may stay with nobody connected), `keep_days` (finished matches older than this
     are pruned from the store; 0 keeps them forever).
-    Play: `bot_delay` (seconds a server bot waits before acting; 0 in tests), `tick`
+    Play: `bot_delay` (seconds a server bot waits before acting; 0 in tests),
+    `bot_workers` (processes in which searching bots, the experts, think), `tick`
     (seconds between clock checks), `show_after` (seconds before the waiting timer shows:
     the Tactics manual's 10 s), `close_timeout` (seconds a closing connection may take on
     shutdown before it is cut).
@@ -68,6 +69,7 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     keep_over: Seconds = 600.0
     keep_days: Annotated[float, msgspec.Meta(ge=0)] = 30.0
     bot_delay: Seconds = 0.4
+    bot_workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     tick: Positive = 0.5
     show_after: Seconds = 10.0
     close_timeout: Annotated[float, msgspec.Meta(gt=0, le=60)] = 1.0

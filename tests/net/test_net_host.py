@@ -121,3 +121,35 @@ def test_an_empty_lobby_is_closed_and_forgotten(tmp_path: Path) -> None:
     other.say(P.Hello(name="o"))
     other.say(P.Create(game="tactics", config={"players": 2}))
     assert not other.errors()
+
+
+def test_a_searching_bot_thinks_in_a_worker_and_the_server_answers_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The expert's decisions are made in the bot workers (`bot_workers`), never on the
+    event loop: while it thinks, the host still gets answers."""
+
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            config = {"players": 2, "map": "random:12:3"}
+            (host,) = await seated_room(server, "worldwar", config, humans=1, bots={1: "expert"})
+            room = server.rooms[host.code or ""]
+            watcher = await connect(server, "watcher")
+            answered_while_thinking = 0
+
+            async def probe() -> None:
+                nonlocal answered_while_thinking
+                while room.phase == "playing":
+                    if room.code in server._bot_pending and server._thinkers is not None:
+                        await watcher.list_rooms()
+                        answered_while_thinking += 1
+                    await asyncio.sleep(0.05)
+
+            prober = asyncio.ensure_future(probe())
+            await play_bot(host, game_spec("worldwar").bots["hard"]())
+            await prober
+            assert room.phase == "over" and host.game_over is not None
+            assert server._thinkers is not None and answered_while_thinking > 0
+            await close_all([host, watcher])
+
+    run(main())

@@ -38,6 +38,8 @@ class ExpertBot(HardBot):
     """Expectimax over the turn's best commands with the next two turns played out."""
 
     name = "expert"
+    thinks_long = True
+    """A search: a server thinks it over in a worker process (`suite.core.thinking`)."""
     aware = True
 
     def __init__(self, aggression: float = 0.3, width: int = 20) -> None:

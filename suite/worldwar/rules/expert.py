@@ -261,6 +261,8 @@ class ExpertBot:
     """Monte Carlo search over the turn's plans (see the module docstring)."""
 
     name = "expert"
+    thinks_long = True
+    """A search: a server thinks it over in a worker process (`suite.core.thinking`)."""
     totals = SearchStats()
     """Every expert's searches in this process (for the bench)."""
 
