@@ -82,3 +82,56 @@ def test_view_legal_agrees_with_the_engine(cards: str, defender: str, clock: int
         st.apply(seat, bot.choose(st.view(seat), legal, rng))
         step += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("cards", ["none", "increasing"])
+def test_one_moment_shares_one_view_and_one_list_equal_to_a_fresh_build(cards: str) -> None:
+    """Issue 25 item 5: a decision's view and legal actions are made once per moment and
+    shared; at every step they equal those of a state rebuilt from its snapshot (which
+    has no cache), for the awaited seat, another seat and a spectator."""
+    st = SPEC.create({"players": 3, "map": "classic", "cards": cards, "max_turns": 8}, 2)
+    assert isinstance(st, WorldWarState)
+    rng = Rng(4)
+    bot = RandomBot()
+    steps = 0
+    while st.result is None and steps < 400:
+        seat = st.actor()
+        assert seat is not None
+        view, legal = st.view(seat), st.legal(seat)
+        assert st.view(seat) is view and st.legal(seat) is legal
+        fresh = WorldWarState.from_dict(st.to_dict())
+        for who in (seat, (seat + 1) % st.players, None):
+            assert st.view(who) == fresh.view(who), (steps, who)
+        assert list(st.legal(seat)) == list(fresh.legal(seat)) == list(legal)
+        st.apply(seat, bot.choose(view, legal, rng))
+        assert st.view(seat) is not view
+        steps += 1
+    assert steps > 100
+
+
+def test_changes_made_by_hand_are_seen() -> None:
+    """Armies and cards set by hand (as tests do) show in the next view at once; any
+    other change by hand shows after `touch`. A view already handed out never changes."""
+    st = SPEC.create({"players": 2, "map": "classic", "cards": "increasing"}, 1)
+    assert isinstance(st, WorldWarState)
+    seat = st.actor()
+    assert seat is not None
+    before = st.view(seat)
+    legal = st.legal(seat)
+    st.armies[0] += 5
+    assert st.view(seat).armies[0] == before.armies[0] + 5
+    assert before.armies[0] == st.armies[0] - 5
+    st.hands[seat] = [0, 1]
+    assert st.view(seat).hand == (0, 1)
+    st.hands[seat] = [2, 1]
+    assert st.view(seat).hand == (1, 2)
+    st.hands[1 - seat] = [5, 6, 7]
+    assert st.view(seat).hand_sizes[1 - seat] == 3
+    other = st.owner[0] ^ 1
+    st.owner[0] = other
+    st.counts[other] += 1
+    st.counts[1 - other] -= 1
+    st.touch()
+    assert st.view(seat).owner[0] == other
+    assert st.view(seat).territory_counts == tuple(st.counts)
+    assert st.legal(seat) is not legal

@@ -53,7 +53,7 @@ from suite.worldwar.rules.data import RuleSet, custom_rules, rules_from_dict
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.odds import Odds, odds_for
 from suite.worldwar.rules.seat_legal import ViewActions
-from suite.worldwar.rules.seat_views import build_view
+from suite.worldwar.rules.seat_views import seat_actions, seat_view
 from suite.worldwar.rules.snapshot import GAME, fill, snapshot
 from suite.worldwar.rules.topology import Topology, topology
 from suite.worldwar.rules.views import HandView, WorldWarMap, WorldWarRules, WorldWarView
@@ -127,6 +127,11 @@ class WorldWarState:
         "view_shared",
         "view_templates",
         "last_views",
+        "seen_version",
+        "seen_seat",
+        "seen_view",
+        "seen_legal",
+        "seen_hand",
         "no_hands",
         "hand_views",
         "embed_board",
@@ -212,6 +217,13 @@ class WorldWarState:
         self.view_templates: dict[Seat | None, WorldWarView] = {}
         # Each seat's last base view with the key it was made for (`seat_views.build_view`).
         self.last_views: dict[Seat | None, tuple[tuple[Any, ...], BoardView, WorldWarView]] = {}
+        # The last view handed out: its version and seat, the legal actions made from it
+        # and the seat's hand it shows, unsorted (`seat_views.seat_view`).
+        self.seen_version = -1
+        self.seen_seat: Seat | None = None
+        self.seen_view: WorldWarView | None = None
+        self.seen_legal: ViewActions | None = None
+        self.seen_hand: tuple[int, ...] = ()
         self.no_hands: tuple[int, ...] = (0,) * players
         # Each seat's hand as views show it, with the (seat, hand, sets) it was made for.
         self.hand_views: dict[Seat, tuple[tuple[int, tuple[int, ...], int], HandView]] = {}
@@ -1003,9 +1015,10 @@ class WorldWarState:
         The list is worked out from the seat's view alone (`seat_legal`), so it leads to
         no engine state; it describes this moment even after the state moves on.
         `TimeUp` (the host's) and `PlaceMany` (several listed `Place` actions at once)
-        are accepted but not listed (its `contains` knows them).
+        are accepted but not listed (its `contains` knows them). Calls at one moment
+        share one list, made from `view`'s view (`seat_views.seat_actions`).
         """
-        return ViewActions(build_view(self, seat), self.deck_rules)
+        return seat_actions(self, seat)
 
     def attack_pairs(self, seat: Seat) -> list[tuple[int, int]]:
         """(source, target) index pairs `seat` can attack now, in board order."""
@@ -1021,8 +1034,15 @@ class WorldWarState:
 
     # -- views -----------------------------------------------------------------------
     def view(self, seat: Seat | None) -> WorldWarView:
-        """What `seat` may see (None: a spectator): see `views.WorldWarView`."""
-        return build_view(self, seat)
+        """What `seat` may see (None: a spectator): see `views.WorldWarView`. Calls at
+        one moment share one view (`seat_views.seat_view`)."""
+        return seat_view(self, seat)
+
+    def touch(self) -> None:
+        """Say that the state was changed by hand (not through `apply`): the next view
+        is built afresh. (Armies and hands changed by hand are seen without it.)"""
+        self.version += 1
+        self.board_view = None
 
     # -- snapshots -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

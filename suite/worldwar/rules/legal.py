@@ -33,9 +33,9 @@ class ActionList(Sequence[Action]):
 
     __slots__ = ("_blocks", "_ends", "_check")
 
-    def __init__(self, check: Callable[[Action], bool]) -> None:
-        """`check(action)` answers `contains`; a subclass may fill itself on first use
-        (`_ready`)."""
+    def __init__(self, check: Callable[[Action], bool] | None = None) -> None:
+        """`check(action)` answers `contains` (a subclass may override `contains`
+        instead); a subclass may fill itself on first use (`_ready`)."""
         self._blocks: list[tuple[str, Sequence[Action] | CountBlock, list[int]]] = []
         self._ends: list[int] = []
         self._check = check
@@ -101,7 +101,8 @@ class ActionList(Sequence[Action]):
 
     def contains(self, action: Action) -> bool:
         """True when `action` is legal now (the state's own check)."""
-        return self._check(action)
+        check = self._check
+        return check is not None and check(action)
 
     def sample(self, rng: Rng) -> Action:
         """A uniformly drawn legal action."""

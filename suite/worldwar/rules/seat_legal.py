@@ -110,7 +110,7 @@ class ViewActions(ActionList):
     __slots__ = ("_view", "_deck", "_built")
 
     def __init__(self, view: WorldWarView, deck: Deck | None) -> None:
-        super().__init__(self._allows)
+        super().__init__()
         self._view = view
         self._deck = deck
         self._built = False
@@ -125,7 +125,8 @@ class ViewActions(ActionList):
             self._built = True
             fill(self._view, self._deck, self)
 
-    def _allows(self, action: Action) -> bool:
+    def contains(self, action: Action) -> bool:
+        """True when the view's seat may do `action` at the view's moment."""
         try:
             action = validate_action(action, A.WorldWarAction)
         except IllegalAction:

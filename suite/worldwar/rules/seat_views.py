@@ -7,6 +7,16 @@ seat's last view is reused with only the armies (and the board tuples, after a c
 replaced, as long as the phase, the current seat, the turn and the armies to place are
 those it was made for.
 
+A bot's decision asks for its seat's view and for its legal actions at the same moment:
+`seat_view` and `seat_actions` share the state's last view (`seen_view`, for one seat and
+state version: the state's `version` is bumped by every applied action), so the view is
+built once and the legal list (`seat_legal.ViewActions`, worked out from that view alone)
+at most once. A state changed other than through `apply` (a test setting armies or cards
+by hand) keeps its version, so the last view is also checked against the armies and, in
+card games, the hands (what tests change so); any other change by hand must be followed
+by `WorldWarState.touch()`. Views are frozen records of tuples, so one view handed to
+several callers cannot be changed by any of them.
+
 This module holds no record type, so it can be compiled (setup.py) without changing one.
 """
 
@@ -18,6 +28,7 @@ from msgspec.structs import replace
 
 from suite.core.match import Seat
 from suite.worldwar.rules.modes import current_mission
+from suite.worldwar.rules.seat_legal import ViewActions
 from suite.worldwar.rules.views import (
     AttackWaiting,
     Card,
@@ -30,6 +41,49 @@ from suite.worldwar.rules.views import (
 
 if TYPE_CHECKING:
     from suite.worldwar.rules.engine import BoardView, WorldWarState
+
+
+def seat_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
+    """The view of `seat` now, built at most once per moment (see the module docstring)."""
+    if _fresh(st, seat):
+        view = st.seen_view
+        if view is not None:
+            return view
+    view = build_view(st, seat)
+    st.seen_version = st.version
+    st.seen_seat = seat
+    st.seen_view = view
+    st.seen_legal = None
+    if st.deck_rules is not None and seat is not None and 0 <= seat < st.players:
+        st.seen_hand = tuple(st.hands[seat])
+    return view
+
+
+def seat_actions(st: WorldWarState, seat: Seat | None) -> ViewActions:
+    """The legal actions of `seat` now, worked out from `seat_view`'s view, made at most
+    once per moment (one list may be handed to several callers: it describes its moment
+    forever and the engine never reads it)."""
+    view = seat_view(st, seat)
+    legal = st.seen_legal
+    if legal is None:
+        legal = st.seen_legal = ViewActions(view, st.deck_rules)
+    return legal
+
+
+def _fresh(st: WorldWarState, seat: Seat | None) -> bool:
+    """Is the state's last view (`seen_view`) the view of `seat` now? (Same version and
+    seat; same armies and, in card games, the same hands: what a hand-made change in a
+    test changes without `touch`.)"""
+    view = st.seen_view
+    if view is None or st.seen_version != st.version or st.seen_seat != seat:
+        return False
+    if tuple(st.armies) != view.armies:
+        return False
+    if st.deck_rules is None:
+        return True
+    if tuple(map(len, st.hands)) != view.hand_sizes:
+        return False
+    return seat is None or not 0 <= seat < st.players or tuple(st.hands[seat]) == st.seen_hand
 
 
 def map_of(st: WorldWarState) -> WorldWarMap:
