@@ -2,4 +2,5 @@
 
 from suite.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # a bot's worker process imports this module without running it
+    raise SystemExit(main())

@@ -101,3 +101,53 @@ def test_bench_drawn_map_layout() -> None:
             f"\ndrawn map of {len(board)} territories: {took * 1000:.0f} ms, grid {layout.size}, "
             f"{shared} shared borders, {len(layout.lines)} lines"
         )
+
+
+THINKING_SECONDS = 20.0
+"""How long the thinking bench plays (wall-clock), the mouse moving all the while."""
+
+
+def test_bench_frames_while_the_expert_thinks(artifacts: Path) -> None:
+    """Issue 25: the window keeps drawing while the expert searches in its worker process.
+    Three experts and a hard bot play the classic map at "fast" on a real clock while the
+    mouse sweeps the map; every frame is timed: those during which an expert thought and
+    no move landed, and those in which a move landed (the map repaints). Had the expert
+    thought on the window's thread, its frame would have taken its whole decision time
+    (the strength bench prints those)."""
+    seats = [SeatInfo(f"Bot {i}", i, "expert" if i else "hard") for i in range(4)]
+    match = Match({"map": "classic", "cards": "increasing"}, 5, seats)
+    thinking: list[float] = []
+    landed: list[float] = []
+    with Harness(size=(1280, 800)) as h:
+        scene = GameScene(h.app, match, speed=2)
+        h.push(scene)
+        area = scene.map.rect
+        began = last = time.perf_counter()
+        step = 0
+        while time.perf_counter() - began < THINKING_SECONDS and not match.over:
+            step += 1
+            x = area.left + (step * 7) % max(1, area.width)
+            y = area.top + (step * 3) % max(1, area.height)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1)))
+            was_thinking, moves = match.thinking, match.moves
+            start = time.perf_counter()
+            h.app.frame(min(start - last, 0.1))
+            spent = (time.perf_counter() - start) * 1000
+            last = start
+            if match.moves != moves:
+                landed.append(spent)
+            elif was_thinking:
+                thinking.append(spent)
+            time.sleep(max(0.0, 1 / 60 - spent / 1000))
+        h.screenshot(artifacts / "bench-expert-thinking.png")
+        match.stop_thinking()
+        pygame.event.clear()
+    assert thinking and landed, "no frame was drawn while an expert thought"
+    thinking.sort()
+    print(
+        f"\nworldwar frames while experts think (classic 1280x800, dummy driver, "
+        f"{THINKING_SECONDS:.0f} s, {match.moves} moves): {len(thinking)} frames while one "
+        f"thought: longest {thinking[-1]:.1f} ms, p99 {thinking[int(len(thinking) * 0.99)]:.1f} "
+        f"ms, median {statistics.median(thinking):.2f} ms; frames in which a move landed: "
+        f"longest {max(landed):.1f} ms, median {statistics.median(landed):.1f} ms"
+    )

@@ -377,7 +377,7 @@ class SetupScene(Scene):
                 pygame.Rect(0, 0, 86, 30),
                 functools.partial(self.cycle_level, i),
                 font_size=13,
-                tooltip="Bot level: random, normal or hard (click: next)"
+                tooltip=f"Bot level: {', '.join(bot_levels())}, weakest first (click: next)"
                 if not seat.human
                 else "A person at this machine",
             )

@@ -415,6 +415,11 @@ def instructions(scene: GameScene) -> tuple[str, list[tuple[str, Colour]]]:
         return "Game over", [("The last army has fallen.", muted)]
     if seat is None:
         who = scene.match.name(actor) if actor is not None else ""
+        if scene.match.thinking:
+            return f"{who} is thinking...", [
+                ("It weighs its plans; the map and", muted),
+                ("the buttons stay yours meanwhile.", muted),
+            ]
         return f"{who} is playing", [
             ("Watch the map and the log.", muted),
             ("Set the bots' pace at the top.", muted),

@@ -42,8 +42,9 @@ from suite.worldwar.rules.views import WorldWarView
 
 GAME = SPEC.name
 REPLAY_KIND = "replay"  # suite.core.match.Replay's document kind
-BOT_KINDS = ("random", "easy", "hard")
-"""The bots a seat may be given on the set-up screen (names of the game's spec)."""
+BOT_KINDS = ("random", "easy", "hard", "expert")
+"""The bots a seat may be given on the set-up screen (names of the game's spec), weakest
+first; the expert searches (it thinks in the worker process, a fraction of a second)."""
 LOG_KEEP = 400
 ONLINE = "online"
 """The kind of a seat played on another machine (a person there, or the server's bot)."""

@@ -62,6 +62,7 @@ KIND_LABELS = [
     ("random", "Random bot"),
     ("easy", "Easy bot"),
     ("hard", "Hard bot"),
+    ("expert", "Expert bot"),
 ]
 CARD_LABELS = [(name, mode.title) for name, mode in CARD_MODES.items()]
 DEFENCE_LABELS = [("auto", "Automatic"), ("ask", "Ask humans")]
