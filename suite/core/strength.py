@@ -1,6 +1,9 @@
 """Bot strength figures: win rates with their error bars and Elo ratings from a round robin.
 
-`win_rate(wins, games)` gives the share and its 95 % interval half-width (normal
+`play_games(tasks)` plays bot-against-bot games in worker processes (one per core by
+default), each game a `GameTask` (its game, config, seed and a bot per seat), and
+gives back one `GameResult` per task in order, with the time the `hero` seat took per
+decision. `win_rate(wins, games)` gives the share and its 95 % interval half-width (normal
 approximation, draws counted by the caller as half a win; near 0 % or 100 % the variance
 is floored at that of a 50 % share over four times the games, so a clean sweep of a few
 games still shows an honest error bar). `elo(results)` fits
@@ -14,9 +17,18 @@ every rating finite.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import multiprocessing
+import os
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+
+from suite.core.match import game_spec
+from suite.core.rng import Rng
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 Z95 = 1.96
@@ -72,3 +84,77 @@ def elo(
         se = math.sqrt(max(float(cov[i - 1, i - 1]), 0.0))
         out[players[i]] = (float(theta[i]) * ELO_PER_NAT, Z95 * se * ELO_PER_NAT)
     return out
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One bot game: `bots[seat]` names each seat's bot of `game`'s spec; `hero` is the
+    seat whose score and decision times are reported; `iterations`, when set, overrides
+    the hero's playouts per decision (a search bot's `iterations`)."""
+
+    game: str
+    config: dict[str, Any]
+    seed: int
+    bots: tuple[str, ...]
+    hero: int
+    iterations: int | None = None
+
+
+@dataclass
+class GameResult:
+    """What one `GameTask` gave: the hero's points (1 for a win alone, a share of 1 for
+    a shared win, else 0), its time per decision, the times of the decisions in which it
+    searched, and its search's playouts and seconds (0 for a bot that does not search)."""
+
+    points: float
+    times: list[float] = field(default_factory=list)
+    searched: list[float] = field(default_factory=list)
+    playouts: int = 0
+    search_seconds: float = 0.0
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play `task` to its end in this process (deterministic from its seed)."""
+    spec = game_spec(task.game)
+    bots = [spec.bots[name]() for name in task.bots]
+    hero = bots[task.hero]
+    if task.iterations is not None and hasattr(hero, "iterations"):
+        hero.iterations = task.iterations
+    stats = getattr(hero, "stats", None)
+    state = spec.create(task.config, task.seed)
+    rng = Rng(task.seed + 7_919)
+    result = GameResult(0.0)
+    while state.outcome() is None:
+        seat = min(state.awaiting())
+        view, legal = state.view(seat), state.legal(seat)
+        if seat != task.hero:
+            state.apply(seat, bots[seat].choose(view, legal, rng))
+            continue
+        before = stats.searches if stats is not None else 0
+        began = time.perf_counter()
+        action = hero.choose(view, legal, rng)
+        spent = time.perf_counter() - began
+        result.times.append(spent)
+        if stats is not None and stats.searches > before:
+            result.searched.append(spent)
+        state.apply(seat, action)
+    outcome = state.outcome()
+    assert outcome is not None
+    if task.hero in outcome.winners:
+        result.points = 1.0 / len(outcome.winners)
+    if stats is not None:
+        result.playouts, result.search_seconds = stats.playouts, stats.seconds
+    return result
+
+
+def play_games(tasks: Iterable[GameTask], workers: int | None = None) -> Iterator[GameResult]:
+    """The results of `tasks`, in order, played by `workers` processes (default: one per
+    core; 1 plays them here). The same tasks give the same points however many."""
+    todo = list(tasks)
+    count = workers if workers is not None else os.cpu_count() or 1
+    if count <= 1 or len(todo) <= 1:
+        yield from map(play_game, todo)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(count, len(todo)), mp_context=context) as pool:
+        yield from pool.map(play_game, todo)
