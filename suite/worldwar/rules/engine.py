@@ -59,6 +59,8 @@ from suite.worldwar.rules.topology import Topology, topology
 from suite.worldwar.rules.views import HandView, WorldWarMap, WorldWarRules, WorldWarView
 
 BoardView = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
+ExtrasKey = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]] | None
+"""What a view's card and mode fields depend on besides the moment (`seat_views`)."""
 PHASES: Final = ("setup", "place", "cards", "attack", "defend", "occupy", "fortify", "over")
 
 
@@ -127,6 +129,7 @@ class WorldWarState:
         "view_shared",
         "view_templates",
         "last_views",
+        "last_complete",
         "seen_version",
         "seen_seat",
         "seen_view",
@@ -136,6 +139,7 @@ class WorldWarState:
         "hand_views",
         "embed_board",
         "board_view",
+        "board_stamp",
     )
 
     def __init__(self, board: Board, config: WorldWarConfig, rules: RuleSet, rng: Rng) -> None:
@@ -216,7 +220,12 @@ class WorldWarState:
         # A view per seat holding what never changes, completed by `seat_views.build_view`.
         self.view_templates: dict[Seat | None, WorldWarView] = {}
         # Each seat's last base view with the key it was made for (`seat_views.build_view`).
-        self.last_views: dict[Seat | None, tuple[tuple[Any, ...], BoardView, WorldWarView]] = {}
+        self.last_views: dict[Seat | None, tuple[tuple[Any, ...], int, WorldWarView]] = {}
+        # With cards or a mode: each seat's last complete view with its moment, board and
+        # `ExtrasKey` (`seat_views.build_view`).
+        self.last_complete: dict[
+            Seat | None, tuple[tuple[Any, ...], int, ExtrasKey, WorldWarView]
+        ] = {}
         # The last view handed out: its version and seat, the legal actions made from it
         # and the seat's hand it shows, unsorted (`seat_views.seat_view`).
         self.seen_version = -1
@@ -233,6 +242,8 @@ class WorldWarState:
         # Tuples of owner, counts, alive and setup_left shared by views; every change to
         # one of those lists drops it (None), the next view rebuilds it.
         self.board_view: BoardView | None = None
+        # Counts the board tuples built: views made on one board carry its stamp.
+        self.board_stamp = 0
 
     # -- creation ----------------------------------------------------------------
     @classmethod

@@ -40,7 +40,7 @@ from suite.worldwar.rules.views import (
 )
 
 if TYPE_CHECKING:
-    from suite.worldwar.rules.engine import BoardView, WorldWarState
+    from suite.worldwar.rules.engine import BoardView, ExtrasKey, WorldWarState
 
 
 def seat_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
@@ -134,14 +134,42 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
             tuple(st.alive),
             tuple(st.setup_left),
         )
+        st.board_stamp += 1
+    # Boards are told apart by their stamp: compiled, a tuple kept in a record is unboxed
+    # and boxed again, so `is` would never hold.
+    stamp = st.board_stamp
     if st.pending is None and st.result is None:
         # Between two actions of one phase usually only the armies change (and the board
         # tuples after a conquest): the seat's last base view is reused with those
         # replaced.
         moment = (st.phase, st.current, st.turn, st.step_left, st.pool, st.mid_turn, st.conquered)
+        plain = st.mode == "domination" and st.deck_rules is None
+        key: ExtrasKey = None
+        if not plain:
+            # With cards or a mode, the seat's last complete view at this moment is reused
+            # when its cards and the capitals are those it shows, and no seat was
+            # eliminated since (a mission may change then): with the armies replaced,
+            # and the board tuples after a conquest.
+            key = _extras_key(st, seat)
+            done = st.last_complete.get(seat)
+            if done is not None and done[0] == moment and done[2] == key:
+                view = done[3]
+                if done[1] == stamp:
+                    return replace(view, armies=tuple(st.armies))
+                if view.alive == board[2]:
+                    view = replace(
+                        view,
+                        owner=board[0],
+                        armies=tuple(st.armies),
+                        territory_counts=board[1],
+                        alive=board[2],
+                        setup_left=board[3],
+                    )
+                    st.last_complete[seat] = (moment, stamp, key, view)
+                    return view
         last = st.last_views.get(seat)
         if last is not None and last[0] == moment:
-            if last[1] is board:
+            if last[1] == stamp:
                 view = replace(last[2], armies=tuple(st.armies))
             else:
                 view = replace(
@@ -152,8 +180,8 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
                     alive=board[2],
                     setup_left=board[3],
                 )
-                st.last_views[seat] = (moment, board, view)
-        elif last is not None and last[1] is board:
+                st.last_views[seat] = (moment, stamp, view)
+        elif last is not None and last[1] == stamp:
             # A new moment on the same board: the moment's fields and the armies change.
             phase, current = moment[0], moment[1]
             view = replace(
@@ -168,13 +196,15 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
                 mid_turn=moment[5],
                 conquered_this_turn=moment[6],
             )
-            st.last_views[seat] = (moment, board, view)
+            st.last_views[seat] = (moment, stamp, view)
         else:
             view = _full_view(st, seat, board, None, None, st.current)
-            st.last_views[seat] = (moment, board, view)
-        if st.mode == "domination" and st.deck_rules is None:
+            st.last_views[seat] = (moment, stamp, view)
+        if plain:
             return view
-        return _extras(st, seat, view, st.current)
+        view = _extras(st, seat, view, st.current)
+        st.last_complete[seat] = (moment, stamp, key, view)
+        return view
     phase = st.phase
     pending = st.pending
     attack = occupy = None
@@ -190,6 +220,14 @@ def build_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
             hi = lo + st.armies[s] - st.rules.battle.stay_behind
             occupy = OccupyRange(source=s, target=t, min=lo, max=hi)
     return _extras(st, seat, _full_view(st, seat, board, attack, occupy, actor), actor)
+
+
+def _extras_key(st: WorldWarState, seat: Seat | None) -> ExtrasKey:
+    """What the mode's and the cards' fields of a view of `seat` depend on, besides the
+    moment and the board: the seat's hand, every hand's size, the deck, the sets turned
+    in, the capitals."""
+    hand = tuple(st.hands[seat]) if seat is not None and 0 <= seat < st.players else ()
+    return (hand, tuple(map(len, st.hands)), len(st.deck), st.sets_done, tuple(st.capitals))
 
 
 def _extras(st: WorldWarState, seat: Seat | None, view: WorldWarView, actor: Seat) -> WorldWarView:
