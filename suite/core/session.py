@@ -9,11 +9,12 @@ screens play hot-seat, against bots and online.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from suite.core.bots import Bot, make_bot
+from suite.core.bots import Bot, RandomBot, make_bot
 from suite.core.match import (
     Action,
     ActionSpace,
@@ -30,7 +31,9 @@ from suite.core.match import (
     game_spec,
 )
 from suite.core.rng import Rng
-from suite.core.thinking import Thinker
+from suite.core.thinking import Thinker, ThinkingFailed
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,9 @@ class LocalSession:
     bot_rng: Rng = field(default_factory=lambda: Rng(0))
     listeners: list[Callable[[Update], None]] = field(default_factory=list)
     thinker: Thinker | None = None
+    bot_failures: list[str] = field(default_factory=list)
+    """Why a bot thinking in the worker could not decide, each time (a random action
+    stood in for it)."""
     _pending: list[Notice] = field(default_factory=list)
     _thought: tuple[int, Seat, View] | None = None
 
@@ -205,7 +211,8 @@ class LocalSession:
         and applied by the call that finds it made. None while the bot thinks or when no
         bot is awaited. A decision made on a view the match has since changed (another
         seat acted meanwhile) is dropped and made again. Without a thinker this is
-        `run_bot`. ThinkingFailed when the bot raised or its worker died."""
+        `run_bot`. When the bot raises or its worker dies, a random legal action stands
+        in for that decision (`bot_failures` says why) and the worker is started again."""
         thinker = self.thinker
         if thinker is None:
             return self.run_bot()
@@ -216,11 +223,23 @@ class LocalSession:
         if not thinker.ready(ticket, wait):
             return None
         self._thought = None
-        action, bot, rng = thinker.result(ticket)
+        try:
+            action, bot, rng = thinker.result(ticket)
+        except ThinkingFailed as exc:
+            return self._stand_in(seat, view, str(exc))
         if seat != self._bot_seat() or self.view(seat) != view:
             return None
         self.bots[seat], self.bot_rng = bot, rng
         return self._apply(seat, action)
+
+    def _stand_in(self, seat: Seat, view: View, why: str) -> Update | None:
+        """A bot could not decide (it raised, or its worker died): a random legal action
+        stands in for this one decision, as on the server, and the failure is logged."""
+        log.warning("bot at seat %d could not decide; playing a random action: %s", seat, why)
+        if seat != self._bot_seat() or self.view(seat) != view:
+            return None
+        self.bot_failures.append(why)
+        return self._apply(seat, RandomBot().choose(view, self.legal(seat), self.bot_rng))
 
     def think_ahead(self) -> tuple[int, Seat, View] | None:
         """Start the awaited bot's decision in the worker unless it is under way, so it

@@ -98,8 +98,9 @@ class Thinker:
             conn.send((bot, view, legal, rng))
         except (BrokenPipeError, OSError):
             self._kill()
-            self._busy = True
             self._answer = ("error", "the bot's worker process could not be reached")
+        except Exception as exc:  # a bot that cannot be pickled (a modder's, say)
+            self._answer = ("error", f"the bot could not be sent to its worker: {exc!r}")
         return self._ticket
 
     def holds(self, ticket: int) -> bool:

@@ -9,6 +9,7 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,17 +91,21 @@ def test_leaving_interrupts_a_long_search(thinker: Thinker) -> None:
     assert len(session.replay.actions) == 2
 
 
-def test_a_bot_that_raises_is_reported_and_changes_nothing(thinker: Thinker) -> None:
+def test_a_bot_that_raises_is_reported_and_a_random_action_stands_in(thinker: Thinker) -> None:
     import thinking_bots
 
     session = LocalSession.start("tactics", {"players": 2}, 3, humans=frozenset())
     session.bots = {0: thinking_bots.BrokenBot(), 1: thinking_bots.BrokenBot()}
     session.thinker = thinker
-    before = session.state.to_dict()
+    view = session.view(0)
+    ticket = thinker.start(session.bots[0], view, session.legal(0), session.bot_rng)
+    while not thinker.ready(ticket, 0.1):
+        pass
     with pytest.raises(ThinkingFailed, match="this bot cannot decide"):
-        while session.step_bot(wait=0.1) is None:
-            pass
-    assert session.state.to_dict() == before and not session.thinking
+        thinker.result(ticket)
+    play(session, 2, threaded=True)  # the session plays on: random stand-ins
+    assert len(session.replay.actions) == 2 and len(session.bot_failures) == 2
+    assert "this bot cannot decide" in session.bot_failures[0]
 
 
 def test_a_worker_that_dies_is_reported_and_replaced(thinker: Thinker) -> None:
@@ -113,10 +118,26 @@ def test_a_worker_that_dies_is_reported_and_replaced(thinker: Thinker) -> None:
     worker = thinker._process
     assert worker is not None and worker.pid is not None
     os.kill(worker.pid, signal.SIGKILL)
-    with pytest.raises(ThinkingFailed, match="died"):
-        deadline = time.monotonic() + 10
-        while session.step_bot(wait=0.1) is None:
-            assert time.monotonic() < deadline
+    deadline = time.monotonic() + 10
+    while session.step_bot(wait=0.1) is None:  # a random action stands in
+        assert time.monotonic() < deadline
+    assert len(session.replay.actions) == 1 and "died" in session.bot_failures[0]
     session.bots = {0: thinking_bots.CountingBot(), 1: thinking_bots.CountingBot()}
+    play(session, 1, threaded=True)  # a new worker
+    assert len(session.replay.actions) == 2 and thinker._process is not worker
+
+
+def test_a_bot_that_cannot_be_sent_to_its_worker_is_stood_in_for(thinker: Thinker) -> None:
+    session = LocalSession.start("tactics", {"players": 2}, 3, humans=frozenset())
+    unpicklable = thinking_bots_module().CountingBot()
+    unpicklable.hook = lambda: None  # type: ignore[attr-defined]  # lambdas do not pickle
+    session.bots = {0: unpicklable, 1: unpicklable}
+    session.thinker = thinker
     play(session, 1, threaded=True)
-    assert len(session.replay.actions) == 1
+    assert len(session.replay.actions) == 1 and "could not be sent" in session.bot_failures[0]
+
+
+def thinking_bots_module() -> Any:
+    import thinking_bots
+
+    return thinking_bots
