@@ -332,6 +332,13 @@ class TacticsState:
         mobility = min(piece.mobility, self.rules.movement.max_mobility)
         return self.terrain.reachable(unit.cell, piece.movement, mobility, self.occupied)
 
+    def can_move(self, unit: Unit) -> bool:
+        """Is `reachable(unit)` not empty? (Every walk starts with one step, so one step
+        is all there is to look at.)"""
+        piece = self.pieces[unit.kind]
+        step = min(piece.mobility, self.rules.movement.max_mobility, 1)
+        return bool(self.terrain.reachable(unit.cell, piece.movement, step, self.occupied))
+
     def shot_cells(self, unit: Unit, cell: int | None = None) -> tuple[int, ...]:
         """Cells `unit` could shoot from `cell` (default: where it stands), T3."""
         piece = self.pieces[unit.kind]
@@ -357,7 +364,7 @@ class TacticsState:
             return False
         if not self.pieces_per_turn and unit.rest < self.rules.rest.act_threshold:
             return False
-        return bool(self.reachable(unit)) or bool(self.targets(unit))
+        return self.can_move(unit) or bool(self.targets(unit))
 
     def commandable(self) -> list[Unit]:
         return [u for u in self.alive_units(self.current) if self.can_command(u)]

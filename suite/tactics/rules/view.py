@@ -269,16 +269,17 @@ def _piece(state: TacticsState, unit: Unit, seat: int | None, can_act: bool) -> 
         weapon=state.weapon_of(unit).name,
         acted=unit.acted,
         can_act=can_act,
-        boxed=_boxed(state, unit),
+        boxed=not can_act and _boxed(state, unit),
     )
 
 
 def _boxed(state: TacticsState, unit: Unit) -> bool:
     """A live, not yet commanded piece of the player to act that can neither move nor
-    attack where it stands (the engine does not let it be selected)."""
+    attack where it stands (the engine does not let it be selected; a piece it lets be
+    selected is never boxed, so `_piece` does not ask)."""
     if unit.hp <= 0 or unit.acted or unit.seat != state.current:
         return False
-    return not state.reachable(unit) and not state.targets(unit)
+    return not state.can_move(unit) and not state.targets(unit)
 
 
 def _odds(state: TacticsState, unit: Unit) -> tuple[Odds, ...]:
