@@ -7,6 +7,7 @@ on wall-clock time.
   The best run is the figure to compare (as `timeit` advises: other load on the machine
   only ever slows a run down); on this shared machine whole minutes run up to 40 %
   slower, which the median shows;
+- what one decision costs, part by part (view, legal, the bot's choice, apply);
 - exact odds time for 200 v 200 and 1000 v 1000;
 - the hard bot's time per turn (4 players: hard against three easy bots);
 - bot strength over 200 games each: hard v random (2 players), hard v 3 easy (4 players);
@@ -72,6 +73,48 @@ def test_bench_throughput() -> None:
                 f"(median {statistics.median(rates):.0f}; runs {listed}"
                 f"; {runs[0][1]:.0f} actions/game)"
             )
+
+
+def decision_cost(cards: str, games: int) -> dict[str, float]:
+    """Seconds per decision spent in view, legal, the bot's choice and apply (2 aggressive
+    bots on the classic map)."""
+    spent = dict.fromkeys(("view", "legal", "choose", "apply"), 0.0)
+    clock = time.perf_counter
+    decisions = 0
+    for g in range(games):
+        st = new(2, cards, g)
+        rng = Rng(g + 1)
+        bots = [AggressiveBot(), AggressiveBot()]
+        while st.result is None:
+            seat = st.current if st.phase != "defend" else st.actor()
+            assert seat is not None
+            t0 = clock()
+            view = st.view(seat)
+            t1 = clock()
+            legal = st.legal(seat)
+            t2 = clock()
+            action = bots[seat].choose(view, legal, rng)
+            t3 = clock()
+            st.apply(seat, action)
+            t4 = clock()
+            spent["view"] += t1 - t0
+            spent["legal"] += t2 - t1
+            spent["choose"] += t3 - t2
+            spent["apply"] += t4 - t3
+            decisions += 1
+    return {k: v / decisions for k, v in spent.items()}
+
+
+def test_bench_decision_cost() -> None:
+    """Issue 25 item 5: what one bot decision costs, part by part (a view and its legal
+    list are made once per moment and shared)."""
+    decision_cost("none", 20)  # warm the odds caches
+    print("\nWorld War, 2 aggressive bots, classic map: time per decision (best of 3 runs)")
+    for cards in ("none", "increasing"):
+        runs = [decision_cost(cards, 200) for _ in range(3)]
+        best = {k: min(r[k] for r in runs) for k in runs[0]}
+        parts = ", ".join(f"{k} {v * 1e9:.0f} ns" for k, v in best.items())
+        print(f"  cards {cards:10s}: {parts}")
 
 
 def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
