@@ -17,7 +17,9 @@ values in modes without a shared counter). Every rule number comes from `view.ru
 `view.map`: the dice, the armies that stay behind, the reinforcement formula, the set
 sizes, the hand limit and the cards drawn per turn. Placement in set-up, card timing,
 occupation, defence and the free move are the hard bot's (`bots.HardBot`), as are whole
-turns in the capital and mission modes, which the simulator does not model.
+turns in the capital and mission modes, which the simulator does not model. The
+simulator, the greedy policy and the score are in `playout` (compiled where a C compiler
+is: setup.py).
 
 Deterministic given its `Rng`: the budget is a number of playouts (`iterations`, about
 0.3 s of thinking on the reference machine in plain Python), every playout draws from a
@@ -36,7 +38,7 @@ from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import HardBot, _borders, _mine, _odds
-from suite.worldwar.rules.odds import Odds
+from suite.worldwar.rules.playout import Board, playout
 from suite.worldwar.rules.views import WorldWarView
 
 ITERATIONS = 1600
@@ -48,18 +50,6 @@ CANDIDATES = 6
 """The most plans compared at one decision (besides stopping)."""
 MIN_ODDS = 0.15
 """Attacks less likely than this to conquer are not candidates."""
-ROLLOUT_ATTACK = 0.6
-"""The greedy policy attacks when the conquest is at least this likely..."""
-ROLLOUT_CARD = 0.4
-"""...or this likely while the turn has no conquest for its card yet."""
-ROLLOUT_ATTACKS = 40
-"""At most this many attacks per simulated turn."""
-INCOME_WEIGHT = 0.6
-"""The score: this share for the income, the rest for the armies (on the board and in
-hand: a card counts as this share of a set's armies, CARD_WEIGHT)."""
-CARD_WEIGHT = 1.0
-ROUNDS = 1
-"""Whole rounds the playouts look ahead: every opponent plays this many turns."""
 
 
 @dataclass
@@ -69,177 +59,6 @@ class SearchStats:
     searches: int = 0
     playouts: int = 0
     seconds: float = 0.0
-
-
-class Board:
-    """The simulator's position: owners, armies and hand sizes, with the view's rules."""
-
-    __slots__ = (
-        "adj",
-        "members",
-        "bonus",
-        "owner",
-        "armies",
-        "hands",
-        "counts",
-        "players",
-        "odds",
-        "stay",
-        "divisor",
-        "minimum",
-        "set_size",
-        "set_value",
-        "hand_limit",
-        "draw",
-    )
-
-    def __init__(self, view: WorldWarView) -> None:
-        rules, board = view.rules, view.map
-        self.adj = board.neighbours
-        self.members = board.continent_members
-        self.bonus = board.continent_bonus
-        self.owner = list(view.owner)
-        self.armies = list(view.armies)
-        self.hands = list(view.hand_sizes) if view.hand_sizes else [0] * view.players
-        self.counts = list(view.territory_counts)
-        self.players = view.players
-        self.odds: Odds = _odds(rules)
-        self.stay = rules.stay_behind
-        self.divisor = rules.reinforce_divisor
-        self.minimum = rules.reinforce_minimum
-        cards = rules.has_cards and bool(rules.set_sizes)
-        self.set_size = min(rules.set_sizes) if cards else 0
-        if view.next_set_value is not None:
-            self.set_value = view.next_set_value
-        elif rules.set_values:
-            self.set_value = sum(v for _k, v in rules.set_values) // len(rules.set_values)
-        else:
-            self.set_value = 0
-        self.hand_limit = rules.hand_limit
-        self.draw = rules.draw_per_turn if cards else 0
-
-    def copy(self) -> Board:
-        other = Board.__new__(Board)
-        for name in Board.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.owner = list(self.owner)
-        other.armies = list(self.armies)
-        other.hands = list(self.hands)
-        other.counts = list(self.counts)
-        return other
-
-    # -- rules ------------------------------------------------------------------------
-    def income(self, seat: int) -> int:
-        """R2 from the view's rules: territories, then every continent held whole."""
-        total = max(self.minimum, self.counts[seat] // self.divisor)
-        owner = self.owner
-        for c, members in enumerate(self.members):
-            if members and all(owner[t] == seat for t in members):
-                total += self.bonus[c]
-        return total
-
-    def cards_due(self, seat: int) -> int:
-        """Armies a set turned in now gives (0: the hand is kept)."""
-        held = self.hands[seat]
-        if not self.set_size or held < self.set_size:
-            return 0
-        if held >= self.hand_limit or held > self.set_size:
-            self.hands[seat] = held - self.set_size
-            return self.set_value
-        return 0
-
-    def fight(self, seat: int, s: int, t: int, rng: Rng) -> bool:
-        """An attack to the end from `s` into `t`; on a conquest every army but those that
-        must stay moves in. True on a conquest."""
-        armies, owner = self.armies, self.owner
-        left_a, left_d = self.odds.resolve(armies[s], armies[t], rng)
-        if left_d:
-            armies[s], armies[t] = left_a, left_d
-            return False
-        loser = owner[t]
-        owner[t] = seat
-        self.counts[seat] += 1
-        self.counts[loser] -= 1
-        armies[s] = self.stay
-        armies[t] = left_a - self.stay
-        if self.counts[loser] == 0:
-            self.hands[seat] += self.hands[loser]
-            self.hands[loser] = 0
-        return True
-
-    def alive(self) -> list[int]:
-        return [s for s in range(self.players) if self.counts[s] > 0]
-
-    # -- the greedy policy ------------------------------------------------------------
-    def place(self, seat: int, armies: int) -> None:
-        """Everything on the own border territory that outnumbers its weakest enemy
-        neighbour the most (the first such territory on ties)."""
-        owner, army, adj = self.owner, self.armies, self.adj
-        best, best_edge = -1, -(10**9)
-        for t in range(len(owner)):
-            if owner[t] != seat:
-                continue
-            weakest = -1
-            for n in adj[t]:
-                if owner[n] != seat and (weakest < 0 or army[n] < weakest):
-                    weakest = army[n]
-            if weakest >= 0 and army[t] - weakest > best_edge:
-                best, best_edge = t, army[t] - weakest
-        if best < 0:
-            best = owner.index(seat)
-        army[best] += armies
-
-    def attack(self, seat: int, rng: Rng, conquered: bool) -> bool:
-        """Attack greedily until nothing is likely enough; True when a conquest was made
-        this turn (including before, `conquered`)."""
-        owner, army, adj, stay = self.owner, self.armies, self.adj, self.stay
-        win = self.odds.win_probability
-        for _ in range(ROLLOUT_ATTACKS):
-            floor = ROLLOUT_ATTACK if conquered or not self.draw else ROLLOUT_CARD
-            best_p, bs, bt = floor, -1, -1
-            for s in range(len(owner)):
-                a = army[s]
-                if owner[s] != seat or a <= stay:
-                    continue
-                for t in adj[s]:
-                    if owner[t] != seat:
-                        p = win(a, army[t])
-                        if p >= best_p:
-                            best_p, bs, bt = p, s, t
-            if bs < 0:
-                break
-            if self.fight(seat, bs, bt, rng):
-                conquered = True
-                if len(self.alive()) == 1:
-                    break
-        return conquered
-
-    def turn(self, seat: int, rng: Rng) -> None:
-        """One whole turn of `seat` by the greedy policy."""
-        self.place(seat, self.income(seat) + self.cards_due(seat))
-        self.end_turn(seat, self.attack(seat, rng, False))
-
-    def end_turn(self, seat: int, conquered: bool) -> None:
-        if conquered:
-            self.hands[seat] += self.draw
-
-    # -- the score --------------------------------------------------------------------
-    def score(self, seat: int) -> float:
-        """1 for a win, 0 for an elimination, else the seat's share of the income of the
-        living seats and of the armies on the board, weighted by INCOME_WEIGHT."""
-        if self.counts[seat] == 0:
-            return 0.0
-        living = self.alive()
-        if living == [seat]:
-            return 1.0
-        incomes = [self.income(s) for s in living]
-        mine = self.income(seat)
-        own = sum(a for t, a in enumerate(self.armies) if self.owner[t] == seat)
-        per_card = self.set_value / self.set_size if self.set_size else 0.0
-        cards = CARD_WEIGHT * per_card
-        total = sum(self.armies) + cards * sum(self.hands)
-        share = (own + cards * self.hands[seat]) / total
-        return INCOME_WEIGHT * mine / sum(incomes) + (1.0 - INCOME_WEIGHT) * share
 
 
 @dataclass(frozen=True)
@@ -382,23 +201,6 @@ class ExpertBot:
 
     def _playout(self, root: Board, view: WorldWarView, seat: int, plan: Plan, rng: Rng) -> float:
         """The plan, the rest of the turn by the greedy policy, one turn of every
-        opponent, then the score."""
-        board = root.copy()
-        conquered = view.conquered_this_turn
-        if plan.place >= 0:
-            board.armies[plan.place] += plan.armies
-            conquered = board.attack(seat, rng, conquered)
-        elif plan.source >= 0:
-            conquered = board.fight(seat, plan.source, plan.target, rng) or conquered
-            if plan.more:
-                conquered = board.attack(seat, rng, conquered)
-        board.end_turn(seat, conquered)
-        players = board.players
-        for r in range(ROUNDS):
-            for k in range(0 if r else 1, players):
-                other = (seat + k) % players
-                if board.counts[seat] == 0 or board.counts[seat] == len(board.owner):
-                    break
-                if board.counts[other] > 0:
-                    board.turn(other, rng)
-        return board.score(seat)
+        opponent, then the score (`playout.playout`)."""
+        move = (plan.place, plan.armies, plan.source, plan.target, plan.more)
+        return playout(root, seat, view.conquered_this_turn, move, rng)
