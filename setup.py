@@ -4,11 +4,12 @@ pyproject.toml maps the top-level ``assets/`` folder to the package ``suite.asse
 setuptools' package discovery only looks inside ``suite/``, so the mapped package and its
 sub-folders are added here; without them the wheel ships no assets.
 
-The modules in ``COMPILED`` (World War's hot path and the random source) are also
-compiled with mypyc, which roughly doubles self-play speed. They stay plain Python: where
-mypyc or a C compiler is missing, or ``SUITE_PURE_PYTHON=1`` is set, the build goes on
-without them and the suite runs the same code uncompiled. None of them may define a
-msgspec record (mypyc drops a record's class options), so records live in other modules.
+The modules in ``COMPILED`` (World War's hot path, the expert's playouts and the random
+source) are also compiled with mypyc, which roughly doubles self-play speed. They stay
+plain Python: where mypyc or a C compiler is missing, or ``SUITE_PURE_PYTHON=1`` is set,
+the build goes on without them and the suite runs the same code uncompiled. None of them
+may define a msgspec record (mypyc drops a record's class options), so records live in
+other modules.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ COMPILED = [
     "suite/worldwar/rules/engine.py",
     "suite/worldwar/rules/legal.py",
     "suite/worldwar/rules/odds.py",
+    "suite/worldwar/rules/playout.py",
     "suite/worldwar/rules/seat_legal.py",
     "suite/worldwar/rules/seat_views.py",
     "suite/worldwar/rules/topology.py",
