@@ -17,6 +17,7 @@ from suite.core.rng import Rng
 from suite.tactics.rules import actions as A
 from suite.tactics.rules.arena import duel_series, make_bot, play_battle
 from suite.tactics.rules.bots import HardBot, NormalBot
+from suite.tactics.rules.expert import ExpertBot
 from suite.tactics.rules.state import TacticsState
 
 GOLDEN = Path(__file__).parent / "golden" / "tx_battles.json"
@@ -50,7 +51,7 @@ def golden_run(name: str) -> dict[str, Any]:
     return summary(state, steps)
 
 
-@pytest.mark.parametrize("name", ["random", "normal", "hard"])
+@pytest.mark.parametrize("name", ["random", "normal", "hard", "expert"])
 def test_golden_battle(name: str) -> None:
     got = golden_run(name)
     stored = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
@@ -72,7 +73,7 @@ def _ready(seed: int) -> tuple[TacticsState, int, int]:
     return state, attacker.uid, target.uid
 
 
-@pytest.mark.parametrize("bot", [NormalBot(), HardBot()])
+@pytest.mark.parametrize("bot", [NormalBot(), HardBot(), ExpertBot()])
 def test_bots_take_a_sure_kill(bot: NormalBot) -> None:
     state, attacker, target = _ready(3)
     seat = state.current

@@ -11,7 +11,8 @@ Registers the game `tactics` (`SPEC`). The modules, one job each:
   requirement strings and profiles (T12);
 - `actions`: the typed actions and events (`TacticsEvent`, ending with the core
   `GameOver`); `state`: `TacticsState`, the engine;
-- `bots`: random, normal and hard bots; `expert`: the search bot; `arena`: bot-against-bot battles.
+- `bots`: random, normal and hard bots; `expert`: the hard bot with the enemy's reply
+  played out; `arena`: bot-against-bot battles.
 
 Quick use::
 
