@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 
 from suite.core.thinking import shared_thinker
 from suite.ui.dialogs import ConfirmScene
@@ -21,16 +22,17 @@ PATIENCE = 120.0
 """Seconds of real time a step may take before the test gives up (never reached)."""
 
 
+@pytest.mark.parametrize("size", [(800, 560), (1920, 1080)])
 def test_the_expert_is_offered_thinks_in_its_worker_and_stops_when_left(
-    artifacts: Path,
+    artifacts: Path, size: tuple[int, int]
 ) -> None:
-    with Harness(size=(800, 560)) as h:
+    with Harness(size=size) as h:
         setup = h.push(open_setup(h.app))
         assert isinstance(setup, SetupScene)
         for row, kind in ((0, "hard"), (1, "expert")):
             while setup.rows[row].kind.value != kind:
                 h.click(setup.rows[row].kind)
-        h.screenshot(artifacts / "ww_setup_expert_800.png")
+        h.screenshot(artifacts / f"ww_setup_expert_{size[0]}.png")
         h.click(setup.start_button)
         h.frames(2)
         game = h.scene
@@ -48,7 +50,7 @@ def test_the_expert_is_offered_thinks_in_its_worker_and_stops_when_left(
                 drawn_while_thinking += h.app.draws > before
                 if drawn_while_thinking == 1:
                     assert instructions(game)[0].endswith("is thinking...")
-                    h.screenshot(artifacts / "ww_expert_thinking_800.png")
+                    h.screenshot(artifacts / f"ww_expert_thinking_{size[0]}.png")
             else:
                 h.frames(1)
             time.sleep(0.005)
