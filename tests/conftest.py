@@ -29,3 +29,13 @@ def _private_user_dirs(
     home = tmp_path_factory.mktemp("xdg")
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+
+
+@pytest.fixture(autouse=True)
+def _bots_answer_within_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Screen tests step frames in simulated time: the shared bot worker's answer is
+    waited for (`Thinker.patience`), so a bot acts in the frame that asks it, as it did
+    in-process. Tests of thinking in the background set it back to 0."""
+    from suite.core.thinking import shared_thinker
+
+    monkeypatch.setattr(shared_thinker(), "patience", 60.0)

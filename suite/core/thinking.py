@@ -74,6 +74,10 @@ class Thinker:
     """One worker process making bot decisions, one at a time (see the module docstring)."""
 
     def __init__(self) -> None:
+        self.patience = 0.0
+        """Seconds `ready` always waits for an answer at least. 0 for a window; tests
+        that drive screens frame by frame in simulated time raise it, so that bots act
+        within the frames they step, as if they thought in-process."""
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
         self._ticket = 0
@@ -117,7 +121,7 @@ class Thinker:
         conn = self._conn
         assert conn is not None
         try:
-            if not conn.poll(max(0.0, wait)):
+            if not conn.poll(max(0.0, wait, self.patience)):
                 if self._process is not None and not self._process.is_alive():
                     self._fail("the bot's worker process died while thinking")
                     return True

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 
+from suite.core.thinking import shared_thinker
 from suite.ui.app import App, Scene
 from suite.ui.harness import Harness
 from suite.worldwar.rules.actions import Place
@@ -114,6 +115,7 @@ def test_bench_frames_while_the_expert_thinks(artifacts: Path) -> None:
     no move landed, and those in which a move landed (the map repaints). Had the expert
     thought on the window's thread, its frame would have taken its whole decision time
     (the strength bench prints those)."""
+    shared_thinker().patience = 0.0  # the window does not wait (conftest: 60 s)
     seats = [SeatInfo(f"Bot {i}", i, "expert" if i else "hard") for i in range(4)]
     match = Match({"map": "classic", "cards": "increasing"}, 5, seats)
     thinking: list[float] = []

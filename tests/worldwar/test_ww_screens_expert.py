@@ -26,6 +26,7 @@ PATIENCE = 120.0
 def test_the_expert_is_offered_thinks_in_its_worker_and_stops_when_left(
     artifacts: Path, size: tuple[int, int]
 ) -> None:
+    shared_thinker().patience = 0.0  # the window does not wait (conftest: 60 s)
     with Harness(size=size) as h:
         setup = h.push(open_setup(h.app))
         assert isinstance(setup, SetupScene)
