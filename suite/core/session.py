@@ -262,11 +262,8 @@ class LocalSession:
     @property
     def thinking(self) -> bool:
         """Whether a bot's decision is being made in the worker."""
-        return (
-            self._thought is not None
-            and self.thinker is not None
-            and (self.thinker.holds(self._thought[0]))
-        )
+        thought, thinker = self._thought, self.thinker
+        return thought is not None and thinker is not None and thinker.holds(thought[0])
 
     def stop_thinking(self) -> None:
         """Drop the decision in the worker, if any (its search stops at once)."""

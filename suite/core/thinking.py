@@ -84,15 +84,10 @@ class Thinker:
         self._busy = False
         self._answer: tuple[Any, ...] | None = None
 
-    @property
-    def busy(self) -> bool:
-        """Whether a decision is in flight (started, its answer not taken by `result`)."""
-        return self._busy
-
     def start(self, bot: Bot, view: View, legal: Legal, rng: Rng) -> int:
-        """Send one decision to the worker; its ticket. A decision still in flight is
-        abandoned (its worker killed) first."""
-        if self._busy:
+        """Send one decision to the worker; its ticket. A decision still being thought
+        over is abandoned (its worker killed) first; an answer not taken is dropped."""
+        if self._busy and self._answer is None:
             self._kill()
         conn = self._ensure_worker()
         self._ticket += 1
@@ -156,15 +151,13 @@ class Thinker:
 
     def close(self) -> None:
         """Stop the worker (at once if it is thinking)."""
-        if self._busy and self._answer is None:
-            self._kill()
-            return
-        if self._conn is not None:
-            with contextlib.suppress(BrokenPipeError, OSError):
-                self._conn.send(None)
+        thinking = self._busy and self._answer is None
         self._busy = False
         self._answer = None
-        self._kill(grace=1.0)
+        if not thinking and self._conn is not None:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                self._conn.send(None)
+        self._kill(grace=0.0 if thinking else 1.0)
 
     def _fail(self, why: str) -> None:
         self._answer = ("error", why)
