@@ -9,6 +9,7 @@ import pytest
 
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC
+from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import AggressiveBot, HardBot
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import Board, ExpertBot
@@ -93,3 +94,20 @@ def test_the_simulator_takes_reinforcements_and_dice_from_the_view(
         if st.alive[seat]:
             assert board.income(seat) == st.reinforcements(seat)[0]
     assert board.stay == st.stay and board.odds.rules == st.odds.rules
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_playouts_attack_as_the_hard_bot_does(seed: int) -> None:
+    """Every seat of a playout attacks by the hard bot's rule: the simulator's next
+    attack is the hard bot's choice in the same position, stopping included."""
+    st = searched_position(seed)
+    seat = st.actor()
+    assert seat is not None
+    view = st.view(seat)
+    source, target = Board(view).next_attack(seat, view.conquered_this_turn)
+    chosen = HardBot().choose(view, st.legal(seat), Rng(0))
+    ids = view.map.territories
+    if source < 0:
+        assert isinstance(chosen, A.EndAttack)
+    else:
+        assert chosen == A.Blitz(ids[source], ids[target], False)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from suite.core.match import Action
 from suite.core.rng import Rng
@@ -277,13 +278,115 @@ class EasyBot:
         return A.EndTurn()
 
 
+ATTACK_ODDS: Final = 0.35
+"""The hard policy attacks when the conquest is at least this likely..."""
+ATTACK_SCORE: Final = 0.3
+"""...and the attack's score (`best_attack`) is above this,..."""
+CARD_ODDS: Final = 0.25
+"""...or when it is at least this likely while the turn still needs a conquest for its card."""
+FINISH_ODDS: Final = 0.5
+"""A beaten opponent is attacked first when the conquest is at least this likely."""
+MISS_COST: Final = 0.5
+"""What a failed attack costs in the attack score, in territory values."""
+
+
+Ints = list[int]
+"""The simulator's mutable rows (owners, armies, counts, hands); views give tuples, which the
+hard bot copies: lists of one concrete type keep the compiled playouts fast."""
+Rows = tuple[tuple[int, ...], ...]
+
+
+def territory_values(
+    seat: int,
+    owner: Ints,
+    continent_of: tuple[int, ...],
+    members: Rows,
+    bonus: tuple[int, ...],
+    counts: Ints,
+    hands: Ints,
+) -> list[float]:
+    """What taking each territory is worth to `seat` (0 for its own): 1, plus its
+    continent's bonus times the square of the share `seat` would hold of it, plus 4 and 2
+    per card in hand when its owner holds at most two territories (an elimination)."""
+    share = []
+    for m in members:
+        mine = 0
+        for t in m:
+            if owner[t] == seat:
+                mine += 1
+        share.append((mine + 1) / len(m) if m else 0.0)
+    values = []
+    for t in range(len(owner)):
+        o = owner[t]
+        if o == seat:
+            values.append(0.0)
+            continue
+        c = continent_of[t]
+        v = 1.0 + bonus[c] * share[c] ** 2
+        if counts[o] <= 2:
+            v += 4.0 + 2.0 * hands[o]
+        values.append(v)
+    return values
+
+
+def best_attack(
+    seat: int,
+    owner: Ints,
+    armies: Ints,
+    adj: Rows,
+    odds: Odds,
+    stay: int,
+    values: list[float],
+    extra: int = 0,
+    source: int = -1,
+) -> tuple[float, int, int]:
+    """(score, source, target) of the best attack of `seat` with `extra` armies added to
+    the source (only from `source` unless it is -1): conquest odds times the target's
+    value, less MISS_COST times the odds of failing. (-1.0, -1, -1) when none is possible;
+    the first pair wins ties."""
+    best, best_s, best_t = -1.0, -1, -1
+    first, last = (0, len(owner)) if source < 0 else (source, source + 1)
+    for s in range(first, last):
+        a = armies[s] + extra
+        if owner[s] != seat or a <= stay:
+            continue
+        for t in adj[s]:
+            if owner[t] == seat:
+                continue
+            p = odds.win_probability(a, armies[t])
+            score = p * values[t] - (1.0 - p) * MISS_COST
+            if score > best:
+                best, best_s, best_t = score, s, t
+    return best, best_s, best_t
+
+
+def finishing_attack(
+    seat: int, owner: Ints, armies: Ints, adj: Rows, odds: Odds, stay: int, counts: Ints
+) -> tuple[int, int]:
+    """(source, target) of the likeliest attack on a beaten opponent (one holding at most
+    FINISH territories), when at least FINISH_ODDS likely; (-1, -1) otherwise."""
+    best_p, best_s, best_t = -1.0, -1, -1
+    for s in range(len(owner)):
+        if owner[s] != seat or armies[s] <= stay:
+            continue
+        for t in adj[s]:
+            o = owner[t]
+            if o != seat and counts[o] <= FINISH:
+                p = odds.win_probability(armies[s], armies[t])
+                if p >= FINISH_ODDS and p > best_p:
+                    best_p, best_s, best_t = p, s, t
+    return best_s, best_t
+
+
+def worth_attacking(odds: float, score: float, needs_card: bool) -> bool:
+    """The hard policy's rule for making its best attack (see ATTACK_ODDS)."""
+    return odds >= ATTACK_ODDS and score > ATTACK_SCORE or needs_card and odds >= CARD_ODDS
+
+
 class HardBot:
     """Odds-driven planner (see the module docstring)."""
 
     name = "hard"
-    attack_threshold = 0.35
-    finish_threshold = 0.5
-    card_threshold = 0.25
 
     def choose(self, view: View, legal: Sequence[Action], rng: Rng) -> Action:
         seat = _seat(view)
@@ -319,48 +422,33 @@ class HardBot:
         return len(best[0]) >= 3 or len(view.hand) >= 4
 
     def _values(self, view: View, seat: int) -> list[float]:
-        """What taking each territory is worth: continent progress, elimination, base 1."""
-        owner = view.owner
-        members = view.map.continent_members
-        bonus = view.map.continent_bonus
-        cont_of = view.map.continent_of
-        counts = view.territory_counts
-        share = []
-        for m in members:
-            mine = sum(1 for t in m if owner[t] == seat)
-            share.append((mine + 1) / len(m) if m else 0.0)
-        values = []
-        for t in range(len(owner)):
-            if owner[t] == seat:
-                values.append(0.0)
-                continue
-            c = cont_of[t]
-            v = 1.0 + bonus[c] * share[c] ** 2
-            if counts[owner[t]] <= 2:
-                v += 4.0 + 2.0 * view.hand_sizes[owner[t]]
-            values.append(v)
-        return values
+        """What taking each territory is worth (`territory_values`)."""
+        board = view.map
+        return territory_values(
+            seat,
+            list(view.owner),
+            board.continent_of,
+            board.continent_members,
+            board.continent_bonus,
+            list(view.territory_counts),
+            list(view.hand_sizes),
+        )
 
     def _best_attack(
-        self, view: View, seat: int, extra: int, source: int | None = None
+        self, view: View, seat: int, extra: int, source: int = -1
     ) -> tuple[float, int, int]:
         """(score, source, target) of the best attack with `extra` armies added to the source."""
-        owner, armies, adj = view.owner, view.armies, view.map.neighbours
-        values = self._values(view, seat)
-        odds = _odds(view.rules)
-        stay = view.rules.stay_behind
-        best = (-1.0, -1, -1)
-        for s in range(len(owner)) if source is None else (source,):
-            if owner[s] != seat or armies[s] + extra <= stay:
-                continue
-            for t in adj[s]:
-                if owner[t] == seat:
-                    continue
-                p = odds.win_probability(armies[s] + extra, armies[t])
-                score = p * values[t] - (1.0 - p) * 0.5
-                if score > best[0]:
-                    best = (score, s, t)
-        return best
+        return best_attack(
+            seat,
+            list(view.owner),
+            list(view.armies),
+            view.map.neighbours,
+            _odds(view.rules),
+            view.rules.stay_behind,
+            self._values(view, seat),
+            extra,
+            source,
+        )
 
     def _threat(self, view: View, seat: int, t: int) -> int:
         owner, armies, adj = view.owner, view.armies, view.map.neighbours
@@ -389,36 +477,18 @@ class HardBot:
 
     def _attack(self, view: View, seat: int) -> Action | None:
         ids = view.map.territories
-        armies = view.armies
-        kill = self._finish(view, seat)
-        if kill is not None:
-            return A.Blitz(ids[kill[0]], ids[kill[1]], False)
+        owner, armies, adj = list(view.owner), list(view.armies), view.map.neighbours
+        odds, stay = _odds(view.rules), view.rules.stay_behind
+        s, t = finishing_attack(seat, owner, armies, adj, odds, stay, list(view.territory_counts))
+        if s >= 0:
+            return A.Blitz(ids[s], ids[t], False)
         score, s, t = self._best_attack(view, seat, 0)
         if s < 0:
             return None
-        p = _odds(view.rules).win_probability(armies[s], armies[t])
-        need_card = view.rules.has_cards and not view.conquered_this_turn
-        if p >= self.attack_threshold and score > 0.3 or need_card and p >= self.card_threshold:
+        p = odds.win_probability(armies[s], armies[t])
+        if worth_attacking(p, score, view.rules.has_cards and not view.conquered_this_turn):
             return A.Blitz(ids[s], ids[t], False)
         return None
-
-    def _finish(self, view: View, seat: int) -> tuple[int, int] | None:
-        """The likeliest attack on a beaten opponent, when it is likely enough."""
-        beaten = _beaten(view, seat)
-        if not beaten:
-            return None
-        owner, armies, adj = view.owner, view.armies, view.map.neighbours
-        odds = _odds(view.rules)
-        best: tuple[float, int, int] | None = None
-        for s in range(len(owner)):
-            if owner[s] != seat or armies[s] <= view.rules.stay_behind:
-                continue
-            for t in adj[s]:
-                if owner[t] in beaten:
-                    p = odds.win_probability(armies[s], armies[t])
-                    if p >= self.finish_threshold and (best is None or p > best[0]):
-                        best = (p, s, t)
-        return None if best is None else (best[1], best[2])
 
     def _occupy(self, view: View, seat: int) -> Action:
         p = view.occupy

@@ -4,7 +4,10 @@ At the decisions that shape a turn (where to put the reinforcements, which attac
 next or whether to stop) the expert lists a few candidates, ranked by the hard bot's
 exact-odds score (`odds.win_probability` times what the territory is worth), and plays
 each out many times on a small simulator of the board: the candidate, the rest of its own
-turn and one turn of every opponent by a fast greedy policy, battles drawn from the exact
+turn and one turn of every opponent by the hard bot's placement and attack policy (a
+sensible opponent; modelling opponents this way, rather than by a cruder greedy policy,
+took the expert from 37.5 % to 48 % of 4-player games against three hard bots in the
+experiment on 400 games at 400 playouts a decision), battles drawn from the exact
 end distribution of the match's dice (`Odds.resolve`). Positions are scored by the seat's
 share of the income and of the armies on the board (1 for a win, 0 for an elimination).
 Sequential halving spends the playouts: every candidate gets the same share in a round,
@@ -18,7 +21,7 @@ values in modes without a shared counter). Every rule number comes from `view.ru
 sizes, the hand limit and the cards drawn per turn. Placement in set-up, card timing,
 occupation, defence and the free move are the hard bot's (`bots.HardBot`), as are whole
 turns in the capital and mission modes, which the simulator does not model. The
-simulator, the greedy policy and the score are in `playout` (compiled where a C compiler
+simulator, its policy and the score are in `playout` (compiled where a C compiler
 is: setup.py).
 
 Deterministic given its `Rng`: the budget is a number of playouts (`iterations`, about
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.bots import HardBot, _borders, _mine, _odds
+from suite.worldwar.rules.bots import MISS_COST, HardBot, _borders, _mine, _odds
 from suite.worldwar.rules.playout import Board, playout
 from suite.worldwar.rules.views import WorldWarView
 
@@ -65,7 +68,7 @@ class SearchStats:
 class Plan:
     """A candidate: place `armies` on `place`, or attack from `source` into `target`, or
     stop attacking (`source` -1); `prior` is its hard-bot score (ties and order). After
-    an attack the playout stops attacking unless `more` (then the greedy policy goes on).
+    an attack the playout stops attacking unless `more` (then the policy goes on).
     """
 
     prior: float
@@ -129,7 +132,7 @@ class ExpertBot:
                     continue
                 p = odds.win_probability(armies[s], armies[t])
                 if p >= MIN_ODDS:
-                    prior = p * values[t] - (1.0 - p) * 0.5
+                    prior = p * values[t] - (1.0 - p) * MISS_COST
                     found.append(Plan(prior, source=s, target=t))
         found.sort(key=lambda c: (-c.prior, c.source, c.target))
         once = [Plan(c.prior, source=c.source, target=c.target, more=False) for c in found]
@@ -151,7 +154,7 @@ class ExpertBot:
             for t in adj[b]:
                 if owner[t] != seat:
                     p = odds.win_probability(armies[b] + n, armies[t])
-                    best = max(best, p * values[t] - (1.0 - p) * 0.5)
+                    best = max(best, p * values[t] - (1.0 - p) * MISS_COST)
                     threat += armies[t]
             attack.append((best, b))
             danger.append((float(threat - armies[b]), b))
@@ -200,7 +203,7 @@ class ExpertBot:
         return plans[alive[0]]
 
     def _playout(self, root: Board, view: WorldWarView, seat: int, plan: Plan, rng: Rng) -> float:
-        """The plan, the rest of the turn by the greedy policy, one turn of every
+        """The plan, the rest of the turn by the policy, one turn of every
         opponent, then the score (`playout.playout`)."""
         move = (plan.place, plan.armies, plan.source, plan.target, plan.more)
         return playout(root, seat, view.conquered_this_turn, move, rng)

@@ -1,6 +1,7 @@
 """The World War expert's playouts (`expert`): a small simulator of the board a seat's
-view shows (owners, armies, hand sizes, the view's rules), the fast greedy policy every
-seat follows in a playout, and the score of where a playout ends.
+view shows (owners, armies, hand sizes, the view's rules), the policy every seat follows
+in a playout (the hard bot's placement and attacks, `bots`), and the score of where a
+playout ends.
 
 Compiled with mypyc (setup.py): playouts are nearly all of the expert's thinking, so
 their speed is its playouts per second (issue 25 item 5). Compiled or not, a playout
@@ -12,14 +13,16 @@ from __future__ import annotations
 from typing import Final
 
 from suite.core.rng import Rng
-from suite.worldwar.rules.bots import _odds
+from suite.worldwar.rules.bots import (
+    _odds,
+    best_attack,
+    finishing_attack,
+    territory_values,
+    worth_attacking,
+)
 from suite.worldwar.rules.odds import Odds
 from suite.worldwar.rules.views import WorldWarView
 
-ROLLOUT_ATTACK: Final = 0.6
-"""The greedy policy attacks when the conquest is at least this likely..."""
-ROLLOUT_CARD: Final = 0.4
-"""...or this likely while the turn has no conquest for its card yet."""
 ROLLOUT_ATTACKS: Final = 40
 """At most this many attacks per simulated turn."""
 INCOME_WEIGHT: Final = 0.6
@@ -34,6 +37,7 @@ class Board:
     """The simulator's position: owners, armies and hand sizes, with the view's rules."""
 
     adj: tuple[tuple[int, ...], ...]
+    continent_of: tuple[int, ...]
     members: tuple[tuple[int, ...], ...]
     bonus: tuple[int, ...]
     owner: list[int]
@@ -56,6 +60,7 @@ class Board:
             return
         rules, board = view.rules, view.map
         self.adj = board.neighbours
+        self.continent_of = board.continent_of
         self.members = board.continent_members
         self.bonus = board.continent_bonus
         self.owner = list(view.owner)
@@ -81,6 +86,7 @@ class Board:
     def copy(self) -> Board:
         other = Board(None)
         other.adj, other.members, other.bonus = self.adj, self.members, self.bonus
+        other.continent_of = self.continent_of
         other.owner = list(self.owner)
         other.armies = list(self.armies)
         other.hands = list(self.hands)
@@ -133,52 +139,68 @@ class Board:
     def alive(self) -> list[int]:
         return [s for s in range(self.players) if self.counts[s] > 0]
 
-    # -- the greedy policy ------------------------------------------------------------
+    # -- the policy: the hard bot's ----------------------------------------------------
+    def values(self, seat: int) -> list[float]:
+        """What taking each territory is worth to `seat` (`bots.territory_values`)."""
+        return territory_values(
+            seat, self.owner, self.continent_of, self.members, self.bonus, self.counts, self.hands
+        )
+
     def place(self, seat: int, armies: int) -> None:
-        """Everything on the own border territory that outnumbers its weakest enemy
-        neighbour the most (the first such territory on ties)."""
-        owner, army, adj = self.owner, self.armies, self.adj
-        best, best_edge = -1, -(10**9)
-        for t in range(len(owner)):
-            if owner[t] != seat:
-                continue
-            weakest = -1
-            for n in adj[t]:
-                if owner[n] != seat and (weakest < 0 or army[n] < weakest):
-                    weakest = army[n]
-            if weakest >= 0 and army[t] - weakest > best_edge:
-                best, best_edge = t, army[t] - weakest
+        """Everything on the source of the best attack those armies make (the hard bot's
+        placement); with no attack possible, on the own territory that outnumbers its
+        weakest enemy neighbour the most (the first such territory on ties)."""
+        owner, army = self.owner, self.armies
+        values = self.values(seat)
+        _score, best, _t = best_attack(
+            seat, owner, army, self.adj, self.odds, self.stay, values, armies
+        )
+        if best < 0:
+            best_edge = -(10**9)
+            for t in range(len(owner)):
+                if owner[t] != seat:
+                    continue
+                weakest = -1
+                for n in self.adj[t]:
+                    if owner[n] != seat and (weakest < 0 or army[n] < weakest):
+                        weakest = army[n]
+                if weakest >= 0 and army[t] - weakest > best_edge:
+                    best, best_edge = t, army[t] - weakest
         if best < 0:
             best = owner.index(seat)
         army[best] += armies
 
+    def next_attack(self, seat: int, conquered: bool) -> tuple[int, int]:
+        """(source, target) of the attack the hard bot makes next: a beaten opponent
+        first, then the best attack while `bots.worth_attacking`; (-1, -1) to stop.
+        `conquered`: the turn has made a conquest (its card is won)."""
+        owner, army, adj, stay, odds = self.owner, self.armies, self.adj, self.stay, self.odds
+        s, t = finishing_attack(seat, owner, army, adj, odds, stay, self.counts)
+        if s >= 0:
+            return s, t
+        score, s, t = best_attack(seat, owner, army, adj, odds, stay, self.values(seat))
+        if s < 0 or not worth_attacking(
+            odds.win_probability(army[s], army[t]), score, self.draw > 0 and not conquered
+        ):
+            return -1, -1
+        return s, t
+
     def attack(self, seat: int, rng: Rng, conquered: bool) -> bool:
-        """Attack greedily until nothing is likely enough; True when a conquest was made
-        this turn (including before, `conquered`)."""
-        owner, army, adj, stay = self.owner, self.armies, self.adj, self.stay
-        odds = self.odds
+        """Attack as the hard bot does (`next_attack`) until it stops, at most
+        ROLLOUT_ATTACKS times; True when a conquest was made this turn (including
+        before, `conquered`)."""
         for _ in range(ROLLOUT_ATTACKS):
-            floor = ROLLOUT_ATTACK if conquered or not self.draw else ROLLOUT_CARD
-            best_p, bs, bt = floor, -1, -1
-            for s in range(len(owner)):
-                a = army[s]
-                if owner[s] != seat or a <= stay:
-                    continue
-                for t in adj[s]:
-                    if owner[t] != seat:
-                        p = odds.win_probability(a, army[t])
-                        if p >= best_p:
-                            best_p, bs, bt = p, s, t
-            if bs < 0:
+            s, t = self.next_attack(seat, conquered)
+            if s < 0:
                 break
-            if self.fight(seat, bs, bt, rng):
+            if self.fight(seat, s, t, rng):
                 conquered = True
                 if len(self.alive()) == 1:
                     break
         return conquered
 
     def turn(self, seat: int, rng: Rng) -> None:
-        """One whole turn of `seat` by the greedy policy."""
+        """One whole turn of `seat` by the policy."""
         self.place(seat, self.income(seat) + self.cards_due(seat))
         self.end_turn(seat, self.attack(seat, rng, False))
 
@@ -213,7 +235,7 @@ def playout(
     rng: Rng,
 ) -> float:
     """A plan (place, armies, source, target, more: see `expert.Plan`) played from
-    `root`, the rest of the turn by the greedy policy, one turn of every opponent, then
+    `root`, the rest of the turn by the policy, one turn of every opponent, then
     the score."""
     place, armies, source, target, more = plan
     board = root.copy()
