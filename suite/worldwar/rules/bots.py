@@ -308,24 +308,23 @@ def territory_values(
     """What taking each territory is worth to `seat` (0 for its own): 1, plus its
     continent's bonus times the square of the share `seat` would hold of it, plus 4 and 2
     per card in hand when its owner holds at most two territories (an elimination)."""
-    share = []
-    for m in members:
+    worth = []  # per continent: what one more of its territories is worth
+    for c in range(len(members)):
+        m = members[c]
         mine = 0
         for t in m:
             if owner[t] == seat:
                 mine += 1
-        share.append((mine + 1) / len(m) if m else 0.0)
-    values = []
+        share = (mine + 1) / len(m) if m else 0.0
+        worth.append(1.0 + bonus[c] * share**2)
+    values = [0.0] * len(owner)
     for t in range(len(owner)):
         o = owner[t]
-        if o == seat:
-            values.append(0.0)
-            continue
-        c = continent_of[t]
-        v = 1.0 + bonus[c] * share[c] ** 2
-        if counts[o] <= 2:
-            v += 4.0 + 2.0 * hands[o]
-        values.append(v)
+        if o != seat:
+            v = worth[continent_of[t]]
+            if counts[o] <= 2:
+                v += 4.0 + 2.0 * hands[o]
+            values[t] = v
     return values
 
 
