@@ -148,7 +148,7 @@ class Board:
 
     def place(self, seat: int, armies: int) -> None:
         """Everything on the source of the best attack those armies make (the hard bot's
-        placement); with no attack possible, on the own territory that outnumbers its
+        placement, without its defence of a continent it holds); with no attack possible, on the own territory that outnumbers its
         weakest enemy neighbour the most (the first such territory on ties)."""
         owner, army = self.owner, self.armies
         values = self.values(seat)
