@@ -148,8 +148,9 @@ class Board:
 
     def place(self, seat: int, armies: int) -> None:
         """Everything on the source of the best attack those armies make (the hard bot's
-        placement, without its defence of a continent it holds); with no attack possible, on the own territory that outnumbers its
-        weakest enemy neighbour the most (the first such territory on ties)."""
+        placement, without its defence of a continent it holds); with no attack possible,
+        on the own territory that outnumbers its weakest enemy neighbour the most (the
+        first such territory on ties)."""
         owner, army = self.owner, self.armies
         values = self.values(seat)
         _score, best, _t = best_attack(
