@@ -105,20 +105,36 @@ def draw_text(
 
 
 def wrap_text(text: str, size: int, width: int, bold: bool = False) -> list[str]:
-    """Split `text` into lines no wider than `width` pixels (a long word keeps its own line)."""
+    """Split `text` into lines no wider than `width` pixels. A word wider than a line (a
+    long folder path) is broken, after a path separator where one fits."""
     font = theme.font(size, bold)
     lines: list[str] = []
     current = ""
     for word in text.split():
         candidate = f"{current} {word}".strip()
-        if current and font.size(candidate)[0] > width:
+        if current and font.size(candidate)[0] > width and font.size(word)[0] <= width:
             lines.append(current)
             current = word
         else:
-            current = candidate
+            current = candidate  # a word wider than a line starts where the line is
+        while len(current) > 1 and font.size(current)[0] > width:
+            head = _longest_fitting_head(current, font, width)
+            lines.append(current[:head])
+            current = current[head:]
     if current:
         lines.append(current)
     return lines
+
+
+def _longest_fitting_head(text: str, font: pygame.font.Font, width: int) -> int:
+    """How many leading characters of `text` to keep on a line `width` pixels wide: the
+    most that fit (at least one), cut after the last space or path separator among them
+    when there is one."""
+    fits = 1
+    while fits < len(text) and font.size(text[: fits + 1])[0] <= width:
+        fits += 1
+    cut = max(text.rfind(mark, 1, fits) for mark in (" ", "/", "\\"))
+    return cut + 1 if cut > 0 else fits
 
 
 def fit_lines(text: str, size: int, width: int, max_lines: int, bold: bool = False) -> list[str]:

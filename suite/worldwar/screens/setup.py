@@ -634,8 +634,11 @@ class SetupScene(Scene):
             f"Domination .map files go in {user_maps_dir()}",
         )
         size, step = px(14, k), px(20, k)
-        lines = [line for tip in tips for line in fit_lines(tip, size, self.left.width - 32, 2)]
-        y = self.left.bottom - step * len(lines) - 12
+        for most in (3, 2):  # three lines a tip (a long maps folder) where there is room
+            lines = [line for t in tips for line in fit_lines(t, size, self.left.width - 32, most)]
+            y = self.left.bottom - step * len(lines) - 12
+            if y >= self.tips_top:
+                break
         for line in lines if y >= self.tips_top else ():
             draw_text(surface, line, (self.left.x + 16, y), size=size, colour=theme.TEXT_MUTED)
             y += step
