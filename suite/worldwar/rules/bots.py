@@ -328,6 +328,12 @@ def territory_values(
     return values
 
 
+def attack_score(odds: float, value: float) -> float:
+    """An attack's worth: its conquest odds times the target's value (`territory_values`),
+    less MISS_COST times the odds of failing."""
+    return odds * value - (1.0 - odds) * MISS_COST
+
+
 def best_attack(
     seat: int,
     owner: Ints,
@@ -340,9 +346,8 @@ def best_attack(
     source: int = -1,
 ) -> tuple[float, int, int]:
     """(score, source, target) of the best attack of `seat` with `extra` armies added to
-    the source (only from `source` unless it is -1): conquest odds times the target's
-    value, less MISS_COST times the odds of failing. (-1.0, -1, -1) when none is possible;
-    the first pair wins ties."""
+    the source (only from `source` unless it is -1), scored by `attack_score`. (-1.0, -1,
+    -1) when none is possible; the first pair wins ties."""
     best, best_s, best_t = -1.0, -1, -1
     first, last = (0, len(owner)) if source < 0 else (source, source + 1)
     for s in range(first, last):
@@ -353,7 +358,7 @@ def best_attack(
             if owner[t] == seat:
                 continue
             p = odds.win_probability(a, armies[t])
-            score = p * values[t] - (1.0 - p) * MISS_COST
+            score = attack_score(p, values[t])
             if score > best:
                 best, best_s, best_t = score, s, t
     return best, best_s, best_t
