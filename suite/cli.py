@@ -215,7 +215,8 @@ def _load_command_plugins() -> None:
     """Import the modules that add sub-commands; a missing one is simply absent."""
     import importlib
 
-    for module in ("suite.net.cli", "suite.tactics.cli", "suite.worldwar.cli", "suite.wok.cli"):
+    plugins = ("suite.net.server.cli", "suite.tactics.cli", "suite.worldwar.cli", "suite.wok.cli")
+    for module in plugins:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

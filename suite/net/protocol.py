@@ -22,6 +22,13 @@ PROTOCOL_VERSION = 1
 
 MAX_MESSAGE = 64 * 1024
 """Largest message, in bytes of UTF-8 JSON, in either direction."""
+CHUNK = 36 * 1024
+"""Raw bytes per chunk of a pack file or a replay document (48 KiB once base64 encoded,
+under `MAX_MESSAGE`)."""
+
+CLOSE_MOVED = 1012
+"""Websocket close code (service restart) telling a client its room moved to another
+process or the server is restarting: reconnect and rejoin with the seat token."""
 
 MAX_NAME = 32
 MAX_CHAT = 300
@@ -249,6 +256,31 @@ ClientMessage = (
     | ReplayRequest
     | ListRooms
 )
+
+SeatMessage = (
+    Rejoin
+    | Ready
+    | Unready
+    | Act
+    | LegalRequest
+    | Chat
+    | Leave
+    | Poke
+    | RunNow
+    | SeatBot
+    | Kick
+    | Pause
+    | Resume
+    | End
+)
+"""The client messages that may carry a seat token."""
+
+
+def token_of(message: ClientMessage) -> str | None:
+    """The seat token `message` carries (None when it has none: a spectator's chat, or a
+    message that is not a seat's)."""
+    return message.token if isinstance(message, SeatMessage) else None
+
 
 # -- server to client ------------------------------------------------------------------------
 

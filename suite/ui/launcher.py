@@ -165,7 +165,7 @@ class LauncherScene(Scene):
     def open_online(self) -> None:
         """The Online screen: host a match on this computer or a server, or join one."""
         try:
-            from suite.net.screens import OnlineScene
+            from suite.net.screens.lobby import OnlineScene
 
             scene = OnlineScene(self.app)
         except Exception as exc:  # a missing network library must not take the launcher down

@@ -15,7 +15,8 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from suite.net import protocol as P
-from suite.net.packs import PackServer, digest_of
+from suite.net.packsync import digest_of
+from suite.net.server.packs import PackServer
 
 CODE = "PACK01"
 Answer = Callable[[P.PackRequest], list[P.Message] | None]

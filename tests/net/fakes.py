@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,10 @@ import msgspec
 
 from suite.core.match import decode_action
 from suite.net import protocol as P
-from suite.net.clock import Clock, ManualClock
-from suite.net.room import Room
-from suite.net.server import MatchServer, RateLimit
+from suite.net.server.app import MatchServer
+from suite.net.server.clock import Clock, ManualClock
+from suite.net.server.connection import RateLimit
+from suite.net.server.room import Room
 
 from .helpers import settings
 
@@ -49,6 +51,18 @@ class FakeConn:
         before = len(self.out)
         data = message if isinstance(message, str | bytes) else P.encode(message)
         self.server.receive(self, data)  # type: ignore[arg-type]
+        return self.out[before:]
+
+    def say_and_wait(self, message: P.Message) -> list[P.ServerMessage]:
+        """Send one message whose answer the server reads from its store in a task (a
+        replay), on an event loop run until the server's tasks are done."""
+
+        async def go() -> None:
+            self.say(message)
+            await asyncio.gather(*self.server._tasks)
+
+        before = len(self.out)
+        asyncio.run(go())
         return self.out[before:]
 
     def last(self, kind: type[Any]) -> Any:

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from suite.net.client import Client
-from suite.net.clock import Clock
-from suite.net.server import MatchServer, Settings
+from suite.net.client.client import Client
+from suite.net.server.app import MatchServer, Settings
+from suite.net.server.clock import Clock
 
 T = TypeVar("T")
 

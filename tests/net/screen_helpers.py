@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from suite.net.screens import LobbyScene
-from suite.net.server import MatchServer
-from suite.net.session import RemoteSession
+from suite.net.client.session import RemoteSession
+from suite.net.screens.lobby import LobbyScene
+from suite.net.server.app import MatchServer
 from suite.ui.harness import Harness
 
 

@@ -112,7 +112,7 @@ def _play(room: Any, conns: list[FakeConn], steps: int, bot: str, check: Any) ->
     """Play `steps` actions chosen by the game's bot from each seat's own view."""
     rng = Rng(11)
     brains = {c.seat: game_spec(room.game).bots[bot]() for c in conns}
-    from suite.net.client import RemoteSpace, typed_view
+    from suite.net.client.client import RemoteSpace, typed_view
 
     for _ in range(steps):
         if room.state.outcome() is not None:

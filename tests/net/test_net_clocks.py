@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import msgspec
 
 from suite.net import protocol as P
-from suite.net.clock import ManualClock
+from suite.net.server.clock import ManualClock
 
 from .fakes import make_server, open_room
 
@@ -112,11 +113,12 @@ def test_restart_rebuilds_wok_clock_operations_exactly(tmp_path: Path) -> None:
     conns[1].say(P.Ready(token=conns[1].token))
     before = msgspec.json.encode(room.state.to_dict())
     code, sid = room.code, room.state_id
-    server.store.close()
+    asyncio.run(server.store.aclose())
     server.lock.release()  # as the operating system does when a server process dies
     clock.advance(1000)
     again = make_server(tmp_path, clock)
-    assert again.restore() == 1
+    asyncio.run(again.ownership.start())  # as `start` does: every unfinished room
+    assert len(again.rooms) == 1
     rebuilt = again.rooms[code]
     assert rebuilt.state_id == sid
     assert msgspec.json.encode(rebuilt.state.to_dict()) == before
@@ -149,10 +151,11 @@ def test_a_rebuilt_room_resumes_the_turn_with_the_time_left(tmp_path: Path) -> N
     deadline = room.clock.info(room.state, clock.now()).deadline
     assert deadline == clock.now() + 60
     clock.advance(40)
-    server.store.close()
+    asyncio.run(server.store.aclose())
     server.lock.release()
     again = make_server(tmp_path, clock)
-    assert again.restore() == 1
+    asyncio.run(again.ownership.start())  # as `start` does: every unfinished room
+    assert len(again.rooms) == 1
     rebuilt = again.rooms[room.code]
     assert rebuilt.clock.info(rebuilt.state, clock.now()).deadline == deadline
     sid = rebuilt.state_id

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from suite.core.match import game_spec
-from suite.net.client import Client, ServerError, play_bot
-from suite.net.server import MatchServer
-from suite.net.settings import SettingsError, settings_of
+from suite.net.client.client import Client, ServerError, play_bot
+from suite.net.server.app import MatchServer
+from suite.net.server.settings import SettingsError, settings_of
 
 from .helpers import close_all, run, serving, until, url
 from .servers import pg_url, postgres, redis_server, redis_url  # noqa: F401
@@ -48,7 +48,7 @@ def test_a_client_of_another_process_plays_in_the_owners_room(
             code = host.code or ""
             assert code in a.rooms and code not in b.rooms
             guest = await Client.connect(url(b), "guest")
-            await until(lambda: bool(b.cluster and b.cluster.remote_public()), timeout=5)
+            await until(lambda: bool(b.ownership.remote_public()), timeout=5)
             listed = await guest.list_rooms("worldwar")
             assert [r.code for r in listed] == [code]  # a's lobby, listed by b
             await guest.join(code, 1)
@@ -59,7 +59,7 @@ def test_a_client_of_another_process_plays_in_the_owners_room(
             await asyncio.gather(play_bot(host, EASY(), seed=1), play_bot(guest, EASY(), seed=2))
             assert host.game_over is not None and guest.game_over == host.game_over
             room = a.rooms[code]
-            assert a.store.log_length(code) == room.state_id > 0
+            assert await a.store.log_length(code) == room.state_id > 0
             # the result comes before the last views: wait for the last one
             await until(lambda: guest.view is not None and guest.view.state_id == room.state_id)
             assert code not in b.rooms  # b only forwarded
@@ -79,10 +79,7 @@ def test_caps_count_every_process(
             await one.create("worldwar", {"players": 2})
             two = await Client.connect(url(a), "two")
             await two.create("worldwar", {"players": 2})
-            assert b.cluster is not None
-            await until(
-                lambda: b.cluster is not None and b.cluster.remote_lobbies("127.0.0.1") == 2
-            )
+            await until(lambda: b.ownership.remote_lobbies("127.0.0.1") == 2)
             three = await Client.connect(url(b), "three")
             try:
                 await three.create("worldwar", {"players": 2})
@@ -133,7 +130,7 @@ def test_sigterm_hands_rooms_over_and_play_goes_on(
                 assert c.view is not None and c.view.state_id >= before
             await asyncio.gather(*(play_bot(c, EASY()) for c in again))
             assert again[0].game_over is not None and again[0].game_over.outcome is not None
-            assert b.store.log_length(code) == b.rooms[code].state_id
+            assert await b.store.log_length(code) == b.rooms[code].state_id
             await close_all(again)
 
     run(main())
@@ -173,8 +170,8 @@ def test_healthz_and_metrics_of_a_cluster_process(
             assert (
                 "suite_lease_renewals_total" in metrics and "suite_takeovers_total 0.0" in metrics
             )
-            assert a.cluster is not None
-            a.cluster.healthy["presence"] = False  # as the health loop finds a dead Redis
+
+            a.ownership.healthy["presence"] = False  # type: ignore[index]  # as the health loop finds a dead Redis
             status, body = await asyncio.to_thread(get, "/healthz")
             assert status == 503 and "presence=down" in body
             await host.close()
@@ -218,11 +215,11 @@ def test_a_room_plays_on_while_redis_is_down(
                 await guest.ready()
                 await guest.wait(lambda c: c.room is not None and c.room.phase == "playing")
                 own.stop()
-                await until(lambda: a.cluster is not None and not a.cluster.healthy["presence"])
+                await until(lambda: not a.ownership.healthy["presence"])
                 await asyncio.gather(play_bot(host, EASY(), seed=3), play_bot(guest, EASY()))
                 assert host.game_over is not None and host.game_over.outcome is not None
                 code = host.code or ""
-                assert a.store.log_length(code) == a.rooms[code].state_id > 0
+                assert await a.store.log_length(code) == a.rooms[code].state_id > 0
                 await close_all([host, guest])
 
         run(main())

@@ -15,8 +15,8 @@ import redis
 
 from suite.core.match import IllegalAction, game_spec
 from suite.core.rng import Rng
-from suite.net.client import ServerError
-from suite.net.session import RemoteSession
+from suite.net.client.client import ServerError
+from suite.net.client.session import RemoteSession
 
 from .balancer import Balancer
 from .processes import ServerProcess, stop_started

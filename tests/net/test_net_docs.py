@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from suite.net.server import MatchServer
+from suite.net.server.app import MatchServer
 
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
 
@@ -22,7 +22,7 @@ def test_protocol_doc_example_runs(server: MatchServer) -> None:  # noqa: F811
 
 
 def test_hosting_doc_lists_every_setting() -> None:
-    from suite.net.settings import Settings
+    from suite.net.server.settings import Settings
 
     hosting = (DOC.parent / "hosting.md").read_text(encoding="utf-8")
     missing = [name for name in Settings.__struct_fields__ if f"`{name}`" not in hosting]

@@ -19,7 +19,7 @@ from suite.core.bots import make_bot
 from suite.core.match import game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
-from suite.net.server import MatchServer
+from suite.net.server.app import MatchServer
 
 from .fakes import FakeConn, make_server, open_room
 
@@ -211,6 +211,6 @@ def _plays_on(arena: Arena) -> None:
 
 
 def _act(seat: int, action: Any) -> Any:
-    from suite.net.turns import ActOp
+    from suite.net.server.turns import ActOp
 
     return ActOp(seat=seat, action=msgspec.to_builtins(action))

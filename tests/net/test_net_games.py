@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from suite.core.match import game_spec
-from suite.net.client import play_bot
+from suite.net.client.client import play_bot
 
 from .helpers import close_all, run, seated_room, serving
 
@@ -35,7 +35,7 @@ def test_whole_game_between_bot_clients(game: str, tmp_path: Path) -> None:
             room = server.rooms[clients[0].code or ""]
             assert room.phase == "over"
             assert room.state.outcome() is not None
-            assert server.store.log_length(room.code) == room.state_id > 0
+            assert await server.store.log_length(room.code) == room.state_id > 0
             await close_all(clients)
 
     run(main())

@@ -3,6 +3,7 @@ messages, caps, chat, one server per folder (issue 20, items 1 and 3-9)."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,11 @@ import msgspec
 import pytest
 
 from suite.net import protocol as P
-from suite.net.clock import ManualClock
-from suite.net.configs import MapBook, OnlineConfigError, check_online_config
-from suite.net.datalock import DataFolderBusy
-from suite.net.room import chat_text
-from suite.net.server import SEED_BITS, MatchServer
+from suite.net.server.app import SEED_BITS, MatchServer
+from suite.net.server.clock import ManualClock
+from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
+from suite.net.server.datalock import DataFolderBusy
+from suite.net.server.room import chat_text
 from suite.worldwar.rules.domination import load_domination
 
 from .fakes import FakeConn, make_server, open_room
@@ -56,7 +57,7 @@ def test_seeds_are_drawn_on_the_server_with_128_bits(tmp_path: Path) -> None:
     assert len(set(seeds)) == 24
     assert all(0 <= s < 2**SEED_BITS for s in seeds)
     assert max(s.bit_length() for s in seeds) > 120  # 31-bit seeds would fail this
-    stored = server.store.room(next(iter(server.rooms)))
+    stored = asyncio.run(server.store.load(next(iter(server.rooms))))
     assert stored is not None and stored.seed == server.rooms[stored.code].seed
 
 
@@ -76,7 +77,7 @@ def test_the_seed_is_told_only_in_the_finished_matchs_replay(tmp_path: Path) -> 
             room.bot_step()
     for conn in (*conns, watcher):
         assert not any(secret in data for data in conn.raw)
-    answer = watcher.say(P.ReplayRequest(code=room.code))
+    answer = watcher.say_and_wait(P.ReplayRequest(code=room.code))  # read off the loop
     (chunk,) = [m for m in answer if isinstance(m, P.ReplayChunk)]
     assert chunk.eof
     import base64

@@ -30,9 +30,9 @@ from suite.core.bots import make_bot
 from suite.core.match import State, game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
-from suite.net import room as room_module
-from suite.net.room import Room
-from suite.net.server import MatchServer
+from suite.net.server import room as room_module
+from suite.net.server.app import MatchServer
+from suite.net.server.room import Room
 from tests.contract.fixtures import FIXTURES
 
 from .fakes import FakeConn, make_server
@@ -84,7 +84,7 @@ class Table:
         config = config or CONFIGS[game]
         self.server: MatchServer = make_server(tmp)
         self.server.draw_seed = lambda: SEED
-        self.server._new_code = lambda: "HIDDEN"  # type: ignore[method-assign]
+        self.server.new_code = lambda: "HIDDEN"  # type: ignore[method-assign]
         counter = itertools.count()
         monkeypatch.setattr(room_module, "new_token", lambda: f"token-{next(counter)}")
         players = config["players"]

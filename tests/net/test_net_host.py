@@ -7,7 +7,7 @@ from pathlib import Path
 
 from suite.core.match import game_spec
 from suite.net import protocol as P
-from suite.net.client import ServerError, play_bot
+from suite.net.client.client import ServerError, play_bot
 
 from .helpers import close_all, connect, run, seated_room, serving, until
 
@@ -63,7 +63,7 @@ def test_kick_pause_resume_end(tmp_path: Path) -> None:
             assert again.game_over is not None
             assert again.game_over.outcome is None and "host" in again.game_over.reason
             assert room.phase == "over"
-            assert not server.store.unfinished()
+            assert not await server.store.unfinished_codes()
             await close_all([host, guest, again])
 
     run(main())
@@ -99,7 +99,7 @@ def test_restart_in_process_keeps_every_action(tmp_path: Path) -> None:
 
 
 def test_an_empty_lobby_is_closed_and_forgotten(tmp_path: Path) -> None:
-    from suite.net.clock import ManualClock
+    from suite.net.server.clock import ManualClock
 
     from .fakes import FakeConn, make_server
 
@@ -113,7 +113,7 @@ def test_an_empty_lobby_is_closed_and_forgotten(tmp_path: Path) -> None:
     server.tick()
     clock.advance(61)
     server.tick()
-    assert room.phase == "over" and server.store.unfinished() == []
+    assert room.phase == "over" and asyncio.run(server.store.unfinished_codes()) == []
     clock.advance(61)
     server.tick()
     assert room.code not in server.rooms  # room for a new one (max_rooms is 1)
@@ -140,7 +140,7 @@ def test_a_searching_bot_thinks_in_a_worker_and_the_server_answers_meanwhile(
             async def probe() -> None:
                 nonlocal answered_while_thinking
                 while room.phase == "playing":
-                    if room.code in server._bot_pending and server._thinkers is not None:
+                    if room.code in server.bots._pending and server.bots._pool is not None:
                         await watcher.list_rooms()
                         answered_while_thinking += 1
                     await asyncio.sleep(0.05)
@@ -149,7 +149,7 @@ def test_a_searching_bot_thinks_in_a_worker_and_the_server_answers_meanwhile(
             await play_bot(host, game_spec("worldwar").bots["hard"]())
             await prober
             assert room.phase == "over" and host.game_over is not None
-            assert server._thinkers is not None and answered_while_thinking > 0
+            assert server.bots._pool is not None and answered_while_thinking > 0
             await close_all([host, watcher])
 
     run(main())

@@ -3,6 +3,7 @@ rooms, log lines, /metrics, pruning, serve.toml, one server per folder as a proc
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import socket
@@ -16,9 +17,9 @@ import pytest
 
 from suite.cli import main
 from suite.net import protocol as P
-from suite.net.clock import ManualClock
-from suite.net.logs import FORMAT, ContextFilter
-from suite.net.settings import SettingsError, load_settings
+from suite.net.server.clock import ManualClock
+from suite.net.server.logs import FORMAT, ContextFilter
+from suite.net.server.settings import SettingsError, load_settings
 
 from .fakes import FakeConn, make_server, open_room
 from .processes import ServerProcess
@@ -184,10 +185,13 @@ def test_finished_matches_older_than_keep_days_are_pruned(tmp_path: Path) -> Non
     host.say(P.Create(game="wok", config={"players": 2}))
     host.say(P.End(token=host.token))
     clock.advance(86400 + 10)
-    server.tick()  # forgets both rooms from memory and prunes the one over 2 days old
-    assert server.store.room(old.code) is None
-    assert server.store.log_length(old.code) == 0
-    assert server.store.room(host.last(P.Room).code) is not None
+    server.tick()  # forgets both rooms from memory
+    assert server.prune_due()  # a day since the last pruning: the ticker prunes now
+    assert asyncio.run(server.prune()) == 1  # the one over 2 days old
+    assert not server.prune_due()
+    assert asyncio.run(server.store.load(old.code)) is None
+    assert asyncio.run(server.store.log_length(old.code)) == 0
+    assert asyncio.run(server.store.load(host.last(P.Room).code)) is not None
     assert "suite_matches_pruned_total 1.0" in server.metrics.render().decode()
 
 
@@ -231,7 +235,7 @@ def test_serve_refuses_a_bad_config_file_on_the_command_line(
 
 
 def test_a_second_copy_of_the_suite_hosts_from_a_folder_of_its_own(tmp_path: Path) -> None:
-    from suite.net.screens import LocalServer
+    from suite.net.screens.lobby import LocalServer
 
     first = LocalServer(tmp_path / "server-local")
     try:

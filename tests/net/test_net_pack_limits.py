@@ -11,19 +11,11 @@ from pathlib import Path
 import pytest
 
 from suite.net import protocol as P
-from suite.net.client import Client, sync_pack
-from suite.net.packs import (
-    STAGING_PREFIX,
-    STALE_STAGING,
-    PackCache,
-    PackSyncError,
-    SyncLimits,
-    client_cache_dir,
-    describe,
-    list_pages,
-)
-from suite.net.screens import LobbyScene
-from suite.net.session import RemoteSession
+from suite.net.client.client import Client, sync_pack
+from suite.net.client.packs import STAGING_PREFIX, STALE_STAGING, PackCache, client_cache_dir
+from suite.net.client.session import RemoteSession
+from suite.net.packsync import PackSyncError, SyncLimits, describe, list_pages
+from suite.net.screens.lobby import LobbyScene
 from suite.ui.harness import Harness
 
 from .fake_pack_host import CODE, FakePackHost, chunk, entry, listing, ref_of, serving_folder
@@ -312,7 +304,7 @@ def test_the_lobby_shows_a_failed_pack_sync_as_a_message(
 def test_the_lobby_opens_the_battle_only_with_the_pack(tmp_path: Path) -> None:
     """The match begins while the pack failed: the lobby follows it itself, no exception
     escapes and the game's screen is not opened."""
-    from suite.net import online
+    from suite.net.screens import games as online
 
     online.register()
     files = (P.FileEntry(path="huge.wav", size=TIB, sha256="0" * 64),)
@@ -390,8 +382,8 @@ def test_leaving_the_lobby_mid_download_stops_it_and_removes_the_staging(
 def test_the_server_refuses_to_host_a_pack_clients_would_refuse(
     tmp_path: Path, names: list[str]
 ) -> None:
-    from suite.net.packs import PackServer
-    from suite.net.room import Refused
+    from suite.net.server.errors import Refused
+    from suite.net.server.packs import PackServer
 
     folder = tmp_path / "packs" / "odd"
     for name in names:

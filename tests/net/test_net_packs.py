@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from suite.net import protocol as P
-from suite.net.client import sync_pack
-from suite.net.packs import PackCache, PackSyncError, describe, digest_of
+from suite.net.client.client import sync_pack
+from suite.net.client.packs import PackCache
+from suite.net.packsync import PackSyncError, describe, digest_of
 from suite.tactics.rules.packs import default_pack_dir
 
 from .helpers import connect, run, serving

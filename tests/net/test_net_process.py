@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from suite.core.match import game_spec
-from suite.net.client import Client, play_bot
+from suite.net.client.client import Client, play_bot
 
 from .helpers import close_all, run, serving, until
 from .processes import ServerProcess

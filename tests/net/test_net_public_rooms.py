@@ -11,10 +11,10 @@ import pygame
 import pytest
 
 from suite.net import protocol as P
-from suite.net.public import PublicRoomsScene, settings_summary
-from suite.net.screens import LobbyScene, OnlineScene
-from suite.net.server import MatchServer
-from suite.net.session import RemoteSession
+from suite.net.client.session import RemoteSession
+from suite.net.screens.lobby import LobbyScene, OnlineScene
+from suite.net.screens.public import PublicRoomsScene, settings_summary
+from suite.net.server.app import MatchServer
 from suite.ui.harness import Harness
 
 from .fake_pack_host import FakePackHost, ref_of

@@ -9,10 +9,11 @@ import msgspec
 import pytest
 
 from suite.core.match import Replay
-from suite.net import replays
-from suite.net.client import ServerError, fetch_replay, play_bot
-from suite.net.room import Refused
-from suite.net.store import RoomRow
+from suite.net import protocol as P
+from suite.net.backends.store import RoomRow
+from suite.net.client.client import ServerError, fetch_replay, play_bot
+from suite.net.server import replays
+from suite.net.server.errors import Refused
 
 from .helpers import close_all, connect, run, seated_room, serving
 
@@ -20,7 +21,7 @@ from .helpers import close_all, connect, run, seated_room, serving
 def test_the_replay_of_a_finished_match_rebuilds_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(replays, "CHUNK", 1024)  # many chunks, as a long match has
+    monkeypatch.setattr(P, "CHUNK", 1024)  # many chunks, as a long match has
 
     async def main() -> None:
         async with serving(tmp_path) as server:
@@ -84,8 +85,6 @@ def test_a_bad_offset_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert host.code is not None
             await asyncio.wait_for(play_bot(host), 60)
             before = server.rooms[host.code].state_id
-            from suite.net import protocol as P
-
             await host.send(P.ReplayRequest(code=host.code, offset=10**9))
             await host.wait(lambda c: bool(c.errors) and c.errors[-1].code == "bad_offset")
             assert server.rooms[host.code].state_id == before

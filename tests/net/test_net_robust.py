@@ -8,7 +8,7 @@ from pathlib import Path
 
 from suite.core.match import encode, game_spec
 from suite.net import protocol as P
-from suite.net.client import Client, play_bot
+from suite.net.client.client import Client, play_bot
 
 from .helpers import close_all, connect, run, seated_room, serving, until, url
 

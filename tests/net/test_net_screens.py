@@ -7,9 +7,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from suite.net.screens import LobbyScene, OnlineScene
-from suite.net.server import MatchServer
-from suite.net.session import RemoteSession
+from suite.net.client.session import RemoteSession
+from suite.net.screens.lobby import LobbyScene, OnlineScene
+from suite.net.server.app import MatchServer
 from suite.ui.harness import Harness
 
 from .screen_helpers import frames_until, ready_against_a_bot
@@ -95,7 +95,7 @@ def test_an_online_wok_game_through_the_real_screens(
     server: MatchServer,  # noqa: F811
     artifacts: Path,
 ) -> None:
-    from suite.net import online
+    from suite.net.screens import games as online
     from suite.wok.screens.game import GameScene
 
     online.register()
@@ -220,7 +220,7 @@ def test_an_online_battle_lands_in_this_machines_ratings(
     artifacts: Path,
 ) -> None:
     """T10 as in a local battle: the person is rated, the server's bot never is."""
-    from suite.net import online
+    from suite.net.screens import games as online
     from suite.tactics.ratings import RatingsDB
     from suite.tactics.screens.game import BattleScene
     from suite.tactics.screens.gameover import GameOverScene

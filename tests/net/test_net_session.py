@@ -13,8 +13,8 @@ import pytest
 from suite.core.match import GAME_OVER, IllegalAction, game_spec
 from suite.core.rng import Rng
 from suite.core.session import Refusal, Update
-from suite.net.server import MatchServer
-from suite.net.session import RemoteSession
+from suite.net.client.session import RemoteSession
+from suite.net.server.app import MatchServer
 from suite.worldwar.rules.actions import EndTurn, Fortify
 
 from .helpers import settings

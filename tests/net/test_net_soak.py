@@ -35,9 +35,9 @@ from suite.core.bots import RandomBot
 from suite.core.match import game_spec, new_game
 from suite.core.rng import Rng
 from suite.net import protocol as P
-from suite.net.client import Client, ServerError, typed_view
-from suite.net.configs import MapBook
-from suite.net.turns import ActOp, apply_op, decode_op
+from suite.net.client.client import Client, ServerError, typed_view
+from suite.net.server.configs import MapBook
+from suite.net.server.turns import ActOp, apply_op, decode_op
 
 from .helpers import run
 from .processes import ServerProcess, stop_started

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from suite.net.pgstore import PgStore
-from suite.net.presence import LocalBoard, LocalPresence, Presence, RedisPresence, Summary
-from suite.net.store import Commit, MatchStore, SeatRow, StaleEpoch, Store
+from suite.net.backends.postgres import PgStore
+from suite.net.backends.presence import LocalBoard, LocalPresence, Presence, Summary
+from suite.net.backends.redis import RedisPresence
+from suite.net.backends.sqlite import SqliteStore as Store
+from suite.net.backends.store import Commit, MatchStore, SeatRow, StaleEpoch
 
 from .helpers import run
 from .servers import pg_url, postgres, redis_server, redis_url  # noqa: F401
@@ -76,8 +78,8 @@ def test_a_room_is_stored_whole_and_in_order(make_store: Callable[[], MatchStore
         assert await store.unfinished_codes() == ["ABC"]
         assert await store.room_of_token("tok0") == "ABC"
         assert await store.room_of_token("nope") is None
-        assert store.log_length("ABC") == 50
-        assert store.room("ABC") == row
+        assert await store.log_length("ABC") == 50
+        assert await store.load("ABC") == row
         assert await store.ping()
 
     with_store(make_store, body)
@@ -93,7 +95,7 @@ def test_an_over_room_is_not_claimed_or_listed(make_store: Callable[[], MatchSto
         assert await store.claim("R1") is None
         assert await store.claim("NOPE") is None
         assert await store.room_of_token("t1") is None
-        assert store.prune(2.0) == 1
+        assert await store.prune(2.0) == 1
         assert await store.load("R1") is None
 
     with_store(make_store, body)
@@ -131,7 +133,7 @@ def test_a_stale_owner_cannot_extend_a_match(pg_url: str) -> None:  # noqa: F811
             with pytest.raises(StaleEpoch):
                 await done(a.append("FEN", committed, b'{"op":"act","seat":0,"action":{}}'))
             await done(b.append("FEN", committed, b'{"op":"act","seat":0,"action":{}}'))
-            assert b.log_length("FEN") == committed + 1
+            assert await b.log_length("FEN") == committed + 1
         finally:
             await a.aclose()
             await b.aclose()

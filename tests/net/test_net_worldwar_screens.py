@@ -9,8 +9,8 @@ from pathlib import Path
 import pygame
 
 from suite.core.session import Refusal
-from suite.net.server import MatchServer
-from suite.net.session import RemoteSession
+from suite.net.client.session import RemoteSession
+from suite.net.server.app import MatchServer
 from suite.ui.harness import Harness
 from suite.worldwar.rules.actions import EndTurn
 
@@ -24,7 +24,7 @@ def test_an_online_world_war_game_through_the_real_screens(
     server: MatchServer,  # noqa: F811
     artifacts: Path,
 ) -> None:
-    from suite.net import online
+    from suite.net.screens import games as online
     from suite.worldwar.screens.game import GameScene
     from suite.worldwar.screens.gameover import GameOverScene, ReplayScene
 
@@ -162,8 +162,8 @@ def test_the_turn_clock_on_the_screen_is_the_servers(
     server: MatchServer,  # noqa: F811
     artifacts: Path,
 ) -> None:
-    from suite.net import online
     from suite.net import protocol as P
+    from suite.net.screens import games as online
     from suite.worldwar.screens.game import GameScene
 
     online.register()

@@ -295,7 +295,7 @@ def test_hover_open_and_notice_sounds(
 def test_online_opens_the_online_screen_by_click_and_key(
     tmp_path: Path, artifacts: Path, size: tuple[int, int]
 ) -> None:
-    from suite.net.screens import OnlineScene
+    from suite.net.screens.lobby import OnlineScene
 
     with Harness(size, settings_file=tmp_path / "settings.json", root=LauncherScene) as h:
         scene = _launcher(h)

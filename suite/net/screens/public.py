@@ -20,8 +20,8 @@ import pygame
 
 from suite.core.match import registered_games
 from suite.net import protocol as P
-from suite.net.client import ServerError
-from suite.net.session import RemoteSession
+from suite.net.client.client import ServerError
+from suite.net.client.session import RemoteSession
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop

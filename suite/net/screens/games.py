@@ -22,9 +22,9 @@ from typing import Any
 from suite.core.match import Action, Legal, Outcome, Replay, Seat, View
 from suite.core.session import Notice, Update
 from suite.core.store import SaveError
-from suite.net.client import ServerError
-from suite.net.screens import register_online_screen
-from suite.net.session import RemoteSession
+from suite.net.client.client import ServerError
+from suite.net.client.session import RemoteSession
+from suite.net.screens.registry import register_online_screen
 from suite.ui.app import App, Scene
 
 ONLINE = "online"
@@ -164,7 +164,7 @@ def tactics_screen(app: App, remote: RemoteSession) -> Scene:
     own copy when it is the same, else the copy downloaded into the pack cache. The
     result goes into this machine's ratings like a local battle's (`Records`), and its
     replay, fetched from the server, is saved and watched like a local battle's."""
-    from suite.net.packs import client_cache_dir
+    from suite.net.client.packs import client_cache_dir
     from suite.tactics.rules.packs import PackError, default_pack_dir
     from suite.tactics.screens.drivers import LiveDriver, ReplayDriver
     from suite.tactics.screens.game import BattleScene

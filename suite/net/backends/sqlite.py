@@ -1,19 +1,4 @@
-"""The server's stores: the `MatchStore` interface and its SQLite implementation (WAL).
-
-Two implementations keep rooms, seats and each room's append-only log: `Store` (this
-module: one embedded SQLite file, the default) and `suite.net.pgstore.PgStore`
-(PostgreSQL, for several server processes). Writes return a `Commit`: None when the
-write is already durable (SQLite commits before returning), or a future that resolves
-once PostgreSQL committed it (the room holds every message it sends after the write
-behind that future, so nobody hears of an action before it is committed). A store
-fences its writes with the room's epoch (`claim`): a process whose claim was overtaken
-by another's has every later write of that room refused (`StaleEpoch`).
-
-A room's log holds every accepted operation (a seat's action or a clock operation) in
-order; `append` commits it before the caller broadcasts anything, so a crash never loses
-an accepted action (WAL with synchronous=NORMAL survives a killed process; only a power
-cut may lose the last commits). `unfinished` gives what a restarted server replays.
-"""
+"""The default store: one embedded SQLite file (WAL)."""
 
 from __future__ import annotations
 
@@ -23,9 +8,9 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import msgspec
+from suite.net.backends.store import Commit, RoomRow, SeatRow
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -58,94 +43,7 @@ CREATE TABLE IF NOT EXISTS log (
 """
 
 
-class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    kind: str
-    name: str
-    bot: str | None
-    token: str | None
-    ready: bool
-
-
-class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A stored room with its seats and its whole log (for a replay after a restart)."""
-
-    code: str
-    game: str
-    config: dict[str, Any]
-    seed: int
-    created: float
-    phase: str
-    pack: str | None
-    seats: list[SeatRow]
-    log: list[dict[str, Any]]
-    clock: str | None = None
-    """The turn clock as its last process saved it (JSON; `TurnClock.saved`)."""
-
-
-Commit = asyncio.Future[None] | None
-"""What a write returns: None once durable, or a future resolved when it is."""
-
-
-class StaleEpoch(RuntimeError):
-    """A write from a process that no longer owns the room (another claimed it since)."""
-
-
-class MatchStore(Protocol):
-    """What a server needs of its store (tests/net/test_net_store_contract.py: both pass).
-
-    Writes are ordered per room: a later write of a room is never committed before an
-    earlier one. `claim` makes this process the room's writer (a new, higher epoch);
-    `load` and `unfinished_codes` read what another process may have written."""
-
-    def add_room(
-        self,
-        code: str,
-        game: str,
-        config: dict[str, Any],
-        seed: int,
-        created: float,
-        pack: str | None,
-    ) -> Commit: ...
-
-    def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit: ...
-
-    def set_seat(self, code: str, row: SeatRow) -> Commit: ...
-
-    def append(self, code: str, idx: int, entry: bytes) -> Commit: ...
-
-    def set_clock(self, code: str, clock: str | None) -> Commit:
-        """Keep the room's turn clock (JSON) for the process that rebuilds it."""
-
-    def unfinished(self) -> list[RoomRow]: ...
-
-    def room(self, code: str) -> RoomRow | None: ...
-
-    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int: ...
-
-    def log_length(self, code: str) -> int: ...
-
-    def close(self) -> None: ...
-
-    async def open(self) -> None: ...
-
-    async def aclose(self) -> None: ...
-
-    async def claim(self, code: str) -> int | None:
-        """Take the room's writes over: its new epoch, or None when it is not stored or over."""
-
-    async def load(self, code: str) -> RoomRow | None: ...
-
-    async def unfinished_codes(self) -> list[str]: ...
-
-    async def room_of_token(self, token: str) -> str | None:
-        """The code of the unfinished room whose seat holds `token`, or None."""
-
-    async def ping(self) -> bool:
-        """Whether the store answers now."""
-
-
-class Store:
+class SqliteStore:
     """One SQLite file; every write commits at once. Not shared between processes.
 
     Writers never wait for a WAL checkpoint (the one step that syncs the disk): a
@@ -183,13 +81,23 @@ class Store:
     async def aclose(self) -> None:
         self.close()
 
+    def forget(self, code: str) -> None:
+        """Nothing to forget: one process per file writes every room (epoch 1)."""
+
     async def claim(self, code: str) -> int | None:
         """One process per SQLite file (`DataLock`): the epoch is always 1."""
         row = self.db.execute("SELECT phase FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None or row[0] == "over" else 1
 
     async def load(self, code: str) -> RoomRow | None:
-        return self.room(code)
+        """The stored room `code` in any phase (a finished one too), or None."""
+        rows = self.db.execute(
+            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+            "WHERE code = ?",
+            (code,),
+        ).fetchall()
+        found = self._rows(rows)
+        return found[0] if found else None
 
     async def room_of_token(self, token: str) -> str | None:
         row = self.db.execute(
@@ -264,24 +172,6 @@ class Store:
         )
         return None
 
-    def unfinished(self) -> list[RoomRow]:
-        """Every room not over, with its seats and log in order."""
-        rows = self.db.execute(
-            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
-            "WHERE phase != 'over' ORDER BY created"
-        ).fetchall()
-        return self._rows(rows)
-
-    def room(self, code: str) -> RoomRow | None:
-        """The stored room `code` in any phase (a finished one too), or None."""
-        rows = self.db.execute(
-            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
-            "WHERE code = ?",
-            (code,),
-        ).fetchall()
-        found = self._rows(rows)
-        return found[0] if found else None
-
     def _rows(self, rows: list[Any]) -> list[RoomRow]:
         out = []
         for code, game, config, seed, created, phase, pack, clock in rows:
@@ -315,9 +205,10 @@ class Store:
             )
         return out
 
-    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
+    async def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
         """Delete the finished rooms created before `before` (but those in `keep`), with
-        their seats and logs; returns how many."""
+        their seats and logs, one transaction a room, letting the event loop run between
+        them; returns how many."""
         codes = [
             code
             for (code,) in self.db.execute(
@@ -330,9 +221,10 @@ class Store:
             for table in ("log", "seats", "rooms"):
                 self.db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))  # noqa: S608
             self.db.execute("COMMIT")
+            await asyncio.sleep(0)
         return len(codes)
 
-    def log_length(self, code: str) -> int:
+    async def log_length(self, code: str) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM log WHERE code = ?", (code,)).fetchone()
         return int(n)
 

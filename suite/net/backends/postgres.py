@@ -8,13 +8,14 @@ that lost the room (its lease ran out while it was paused or cut off) can never 
 the match: its write is refused with `StaleEpoch`, and the claim, which takes the row's
 exclusive lock, waits for any write in flight to end before the new owner reads the log.
 
-Writes are queued per room and committed in order by one task per room; writes that
-queue up while a commit is in flight go in the next transaction together (a group
-commit). Each write returns a future resolved once it is committed. A failed write fails
-every write of the room queued behind it and calls `on_failure`.
+Writes are queued and committed in order by one task: the writes of every room that
+queue up while a commit is in flight go in the next transaction together (a group commit
+across rooms: a transaction's cost is shared by all the actions in it). Each write
+returns a future resolved once it is committed. A room whose write failed has every later
+write refused (the room hears of it through its future and is let go).
 
-The rare reads outside the match path (a replay of a finished match, pruning) use a
-short synchronous connection.
+Every call is asynchronous, reads and pruning included: nothing waits for PostgreSQL on
+the server's event loop.
 """
 
 from __future__ import annotations
@@ -22,13 +23,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from suite.net.store import Commit, RoomRow, SeatRow, StaleEpoch
+from suite.net.backends.store import Commit, RoomRow, SeatRow, StaleEpoch
 
 log = logging.getLogger("suite.net")
 
@@ -70,8 +69,16 @@ SCHEMA_LOCK = 7_424_211
 """Advisory lock id that serialises the schema set-up of processes starting together."""
 POOL_SIZE = 8
 
-Write = tuple[str, tuple[Any, ...], bool]
-"""SQL, its parameters, and whether the room's epoch must be checked first."""
+
+class Write(NamedTuple):
+    """One queued write: its room, SQL and parameters, whether the room's epoch must be
+    checked first, and the future its caller holds."""
+
+    code: str
+    sql: str
+    params: tuple[Any, ...]
+    fenced: bool
+    future: asyncio.Future[None]
 
 
 class PgStore:
@@ -84,9 +91,8 @@ class PgStore:
         )
         self.epochs: dict[str, int] = {}
         """The epoch this process writes each room it claimed (or created) with."""
-        self.on_failure: Callable[[str, BaseException], None] = lambda code, exc: None
-        self._queues: dict[str, list[tuple[Write, asyncio.Future[None]]]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._pending: list[Write] = []
+        self._drainer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
@@ -95,12 +101,9 @@ class PgStore:
             await db.execute(SCHEMA)
 
     async def aclose(self) -> None:
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
+        if self._drainer is not None:
+            await asyncio.wait([self._drainer], timeout=5)
         await self.pool.close()
-
-    def close(self) -> None:
-        """Synchronous close is not possible for a pool: see `aclose`."""
 
     async def ping(self) -> bool:
         try:
@@ -115,62 +118,72 @@ class PgStore:
 
     def _write(self, code: str, sql: str, params: tuple[Any, ...], fenced: bool = True) -> Commit:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        queue = self._queues.get(code)
-        if queue is None:
-            self._queues[code] = [((sql, params, fenced), future)]
-            task = asyncio.ensure_future(self._drain(code))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        else:
-            queue.append(((sql, params, fenced), future))
+        self._pending.append(Write(code, sql, params, fenced, future))
+        if self._drainer is None:
+            self._drainer = asyncio.ensure_future(self._drain())
         return future
 
-    async def _drain(self, code: str) -> None:
-        """Commit the room's queued writes in order, in batches, until none is left."""
-        while True:
-            batch = self._queues.get(code)
-            if not batch:
-                self._queues.pop(code, None)
-                return
-            self._queues[code] = []
-            try:
-                await self._commit(code, [write for write, _ in batch])
-            except BaseException as exc:  # noqa: BLE001 - every waiter must hear of it
-                failed = exc if isinstance(exc, Exception) else RuntimeError("cancelled")
-                rest = self._queues.pop(code, [])
-                for _, future in batch + rest:
-                    if not future.done():
-                        future.set_exception(failed)
-                        future.exception()  # the room's callback reports it
-                self.epochs.pop(code, None)
-                self.on_failure(code, failed)
-                if not isinstance(exc, Exception):
-                    raise
-                return
-            for _, future in batch:
-                if not future.done():
-                    future.set_result(None)
+    async def _drain(self) -> None:
+        """Commit what is queued, in batches, until nothing is left: each batch is one
+        transaction over every room that wrote meanwhile (a group commit), so a write
+        waits for at most the commit in flight and the next one."""
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    stale = await self._commit(batch)
+                except BaseException as exc:  # noqa: BLE001 - every waiter must hear of it
+                    failed = exc if isinstance(exc, Exception) else RuntimeError("cancelled")
+                    stale = {write.code: failed for write in batch}
+                    if not isinstance(exc, Exception):
+                        self._settle(batch, stale)
+                        raise
+                self._settle(batch, stale)
+        finally:
+            self._drainer = None
 
-    async def _commit(self, code: str, writes: list[Write]) -> None:
-        """One transaction, sent as one pipeline: the room's row is locked and its epoch
-        read before the first fenced write; a wrong epoch rolls every write back."""
-        epoch = self.epochs.get(code)
+    def _settle(self, batch: list[Write], failed: dict[str, Exception]) -> None:
+        """Resolve each write's future: committed, or failed with its room's reason (a
+        room that failed once writes nothing more here: its epoch is forgotten)."""
+        for code in failed:
+            self.epochs.pop(code, None)
+        for write in batch:
+            if write.future.done():
+                continue
+            error = failed.get(write.code)
+            if error is None:
+                write.future.set_result(None)
+            else:
+                write.future.set_exception(error)
+                write.future.exception()  # the room's callback reports it
+
+    async def _commit(self, batch: list[Write]) -> dict[str, Exception]:
+        """One transaction, its writes sent as one pipeline. The rows of the rooms with
+        fenced writes are locked first (`FOR SHARE`, so no claim overtakes them until the
+        commit) and their epochs read: a room whose epoch is not this process's has its
+        writes left out and refused (`StaleEpoch`); the others commit. A room whose row
+        this batch creates needs no check."""
+        created = {w.code for w in batch if not w.fenced}
+        fenced = sorted({w.code for w in batch if w.fenced} - created)
+        stale: dict[str, Exception] = {}
         async with self.pool.connection() as db, db.transaction():
-            check = None
-            async with db.pipeline():
-                for sql, params, fenced in writes:
-                    if fenced and check is None:
-                        check = await db.execute(
-                            "SELECT epoch FROM rooms WHERE code = %s FOR SHARE", (code,)
+            if fenced:
+                cur = await db.execute(
+                    "SELECT code, epoch FROM rooms WHERE code = ANY(%s) FOR SHARE", (fenced,)
+                )
+                stored = {str(code): int(epoch) for code, epoch in await cur.fetchall()}
+                for code in fenced:
+                    mine = self.epochs.get(code)
+                    if mine is None or stored.get(code) != mine:
+                        stale[code] = StaleEpoch(
+                            f"room {code}: epoch {mine} is not the store's "
+                            f"{stored.get(code)} (another process owns it)"
                         )
-                    await db.execute(sql, params)
-            if check is not None:
-                row = await check.fetchone()
-                if row is None or epoch is None or int(row[0]) != epoch:
-                    raise StaleEpoch(
-                        f"room {code}: epoch {epoch} is not the store's "
-                        f"{None if row is None else row[0]} (another process owns it)"
-                    )
+            async with db.pipeline():
+                for write in batch:
+                    if write.code not in stale:
+                        await db.execute(write.sql, write.params)
+        return stale
 
     def add_room(
         self,
@@ -280,56 +293,26 @@ class PgStore:
             await db.rollback()
         return codes
 
-    # -- rare synchronous reads ------------------------------------------------------------------
-
-    def _sync(self) -> psycopg.Connection[Any]:
-        return psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
-
-    def room(self, code: str) -> RoomRow | None:
-        """The stored room `code` in any phase (for replays), or None."""
-        with self._sync() as db:
-            found = db.execute(
-                "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
-                "WHERE code = %s",
-                (code,),
-            ).fetchone()
-            if found is None:
-                return None
-            seats = db.execute(
-                "SELECT seat, kind, name, bot, token, ready FROM seats WHERE code = %s "
-                "ORDER BY seat",
-                (code,),
-            ).fetchall()
-            entries = db.execute(
-                "SELECT entry FROM log WHERE code = %s ORDER BY idx", (code,)
-            ).fetchall()
-        return _row(found, seats, entries)
-
-    def unfinished(self) -> list[RoomRow]:
-        """Every room not over (a cluster server adopts rooms one by one instead)."""
-        with self._sync() as db:
-            codes = [c for (c,) in db.execute("SELECT code FROM rooms WHERE phase <> 'over'")]
-        return [row for row in (self.room(code) for code in codes) if row is not None]
-
-    def log_length(self, code: str) -> int:
-        with self._sync() as db:
-            row = db.execute("SELECT COUNT(*) FROM log WHERE code = %s", (code,)).fetchone()
+    async def log_length(self, code: str) -> int:
+        async with self.pool.connection() as db:
+            cur = await db.execute("SELECT COUNT(*) FROM log WHERE code = %s", (code,))
+            row = await cur.fetchone()
+            await db.rollback()
         return int(row[0]) if row else 0
 
-    def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
-        """Delete finished rooms created before `before` (but those in `keep`)."""
-        with self._sync() as db:
-            codes = [
-                code
-                for (code,) in db.execute(
-                    "SELECT code FROM rooms WHERE phase = 'over' AND created < %s", (before,)
-                )
-                if code not in keep
-            ]
+    async def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
+        """Delete finished rooms created before `before` (but those in `keep`), one
+        transaction a room."""
+        async with self.pool.connection() as db:
+            cur = await db.execute(
+                "SELECT code FROM rooms WHERE phase = 'over' AND created < %s", (before,)
+            )
+            codes = [code for (code,) in await cur.fetchall() if code not in keep]
+            await db.rollback()
             for code in codes:
-                with db.transaction():
+                async with db.transaction():
                     for table in ("log", "seats", "rooms"):
-                        db.execute(f"DELETE FROM {table} WHERE code = %s", (code,))  # noqa: S608
+                        await db.execute(f"DELETE FROM {table} WHERE code = %s", (code,))  # noqa: S608
         return len(codes)
 
 

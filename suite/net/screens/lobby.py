@@ -27,11 +27,15 @@ from pygame_gui.elements import UITextEntryLine
 
 from suite.core.match import GAME_OVER, registered_games
 from suite.net import protocol as P
-from suite.net.client import ServerError
-from suite.net.datalock import DataFolderBusy
-from suite.net.packs import PackSyncError, client_cache_dir
-from suite.net.server import MatchServer, Settings
-from suite.net.session import RemoteSession
+from suite.net.client.client import ServerError
+from suite.net.client.packs import client_cache_dir
+from suite.net.client.session import RemoteSession
+from suite.net.packsync import PackSyncError
+from suite.net.screens import games as game_screens
+from suite.net.screens.public import PublicRoomsScene
+from suite.net.screens.registry import online_screen
+from suite.net.server.app import MatchServer, Settings
+from suite.net.server.datalock import DataFolderBusy
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
@@ -42,14 +46,6 @@ NEWS = pygame.event.custom_type()
 DEFAULT_ADDRESS = "ws://127.0.0.1:8765"
 CHAT_LINES = 8
 EVENT_LINES = 6
-
-OnlineScreen = Callable[[App, RemoteSession], Scene]
-_ONLINE_SCREENS: dict[str, OnlineScreen] = {}
-
-
-def register_online_screen(game: str, factory: OnlineScreen) -> None:
-    """Let `game`'s own screens take over a `RemoteSession` when its match begins."""
-    _ONLINE_SCREENS[game] = factory
 
 
 class LocalServer:
@@ -104,9 +100,7 @@ class OnlineScene(Scene):
 
     def __init__(self, app: App, *, address: str = DEFAULT_ADDRESS) -> None:
         super().__init__(app)
-        from suite.net import online
-
-        online.register()  # the games whose own screens play over a connection
+        game_screens.register()  # the games whose own screens play over a connection
         self.local: LocalServer | None = None
         games = sorted(registered_games().values(), key=lambda s: s.title)
         self.game = Cycler(
@@ -269,8 +263,6 @@ class OnlineScene(Scene):
 
     def browse(self) -> None:
         """The public rooms of the server at the address (clicking one joins it)."""
-        from suite.net.public import PublicRoomsScene
-
         self.app.push(PublicRoomsScene(self.app, self.address, self._session, self.enter))
 
     def _enter_room(self, *, watch: bool) -> None:
@@ -491,7 +483,7 @@ class LobbyScene(Scene):
             self._layout_seats()
         self._sync_pack(room)
         if room is not None and room.phase != "lobby" and not self.handed_over:
-            factory = _ONLINE_SCREENS.get(room.game)
+            factory = online_screen(room.game)
             if (
                 factory is not None
                 and room.phase == "playing"

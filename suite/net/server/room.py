@@ -38,10 +38,11 @@ from suite.core.match import (
 from suite.core.rng import Rng
 from suite.core.thinking import Decision, thinks_long
 from suite.net import protocol as P
-from suite.net.clock import Clock
-from suite.net.configs import MapBook
-from suite.net.store import Commit, MatchStore, RoomRow, SeatRow
-from suite.net.turns import (
+from suite.net.backends.store import Commit, MatchStore, RoomRow, SeatRow
+from suite.net.server.clock import Clock
+from suite.net.server.configs import MapBook
+from suite.net.server.errors import Refused
+from suite.net.server.turns import (
     ActOp,
     Op,
     PokeOp,
@@ -69,25 +70,28 @@ bytes each, so a page stays under the message limit)."""
 _json = msgspec.json.Encoder()
 
 
-class Refused(Exception):
-    """A request the room turns down; `code` is the protocol error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 class Peer(Protocol):
-    """A connection as a room sees it."""
+    """A client as a room sees it: connected to this process (`server.connection.
+    Connection`) or to another one and forwarded here (`cluster.routing.RemotePeer`)."""
 
     name: str
+    address: str
+    """The client's IP address (for the logs and the per-address caps)."""
 
     def send(self, data: bytes) -> None:
         """Queue `data` (one encoded message) for the peer; never blocks."""
 
+    def hold(self, commit: asyncio.Future[None]) -> None:
+        """What is sent to the peer from now on waits until `commit` is durable."""
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        """Send an `error` message (a refusal)."""
+
     def left_room(self, room: Room) -> None:
         """The room no longer counts this peer in (kicked, replaced, or it left)."""
+
+    def close_later(self, code: int, reason: str) -> None:
+        """Close the peer's connection with websocket close `code`; it may reconnect."""
 
 
 class Hub(Protocol):
@@ -95,7 +99,6 @@ class Hub(Protocol):
 
     clock: Clock
     store: MatchStore
-    bot_delay: float
     maps: MapBook
 
     def accepted(self, game: str) -> None:
@@ -106,11 +109,12 @@ class Hub(Protocol):
     def unbind(self, token: str) -> None: ...
 
     def bots_due(self, room: Room) -> None:
-        """A bot seat is awaited: call `room.bot_step()` soon (after `bot_delay`)."""
+        """A bot seat is awaited: call `room.bot_step()` soon (after the bot delay)."""
 
     def lost(self, room: Room, reason: str) -> None:
-        """A write of the room failed after it was sent (the store refused the epoch or is
-        down): the room's memory is ahead of the store and must go."""
+        """A write of the room failed (the store refused the epoch or is down): the room's
+        memory is ahead of the store and must go (it is rebuilt from the store by whichever
+        process adopts it next, this one included)."""
 
 
 class RoomWrites:
@@ -252,10 +256,13 @@ class Room:
         self.bot_rng = Rng(secrets.randbits(128))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
-        self.store = RoomWrites(hub.store, self)
+        self.writes = RoomWrites(hub.store, self)
         self._clock_saved: dict[str, Any] | None = None
         self.pending: asyncio.Future[None] | None = None
         """The latest write not committed yet: messages sent meanwhile wait for it."""
+        self.owned = True
+        """False once this process let the room go (lost or handed over): nothing acts in
+        it here any more, whatever its phase (the store keeps that)."""
 
     # -- building --------------------------------------------------------------------------
 
@@ -271,20 +278,14 @@ class Room:
         show_after: float,
         pack: P.PackRef | None = None,
     ) -> Room:
-        """A new room; `Refused("bad_config")` names what is wrong with the config."""
+        """A new room from a config the server checked (`configs.check_online_config`:
+        the game exists, the players are in its range); `Refused("bad_config")` names what
+        the engine finds wrong with the rest."""
         broken = unavailable_games()
         if game in broken:
             raise Refused("unavailable", f"{game} cannot be played here now: {broken[game]}")
-        try:
-            spec = game_spec(game)
-        except KeyError as exc:
-            raise Refused("unknown_game", str(exc)) from None
-        players = config.get("players", spec.players[0])
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise Refused("bad_config", f"players must be a whole number, not {players!r}")
-        if not spec.players[0] <= players <= spec.players[1]:
-            lo, hi = spec.players
-            raise Refused("bad_config", f"{spec.title} takes {lo} to {hi} players, not {players}")
+        spec = game_spec(game)
+        players = int(config.get("players", spec.players[0]))
         full = _public_map_seed(
             spec, {**spec.default_config(players), **config, "players": players}
         )
@@ -293,9 +294,9 @@ class Room:
         except Exception as exc:  # a game's config errors are ValueErrors, but be safe
             raise Refused("bad_config", f"{type(exc).__name__}: {exc}") from None
         room = cls(hub, code, game, full, seed, state, show_after=show_after, pack=pack)
-        room.store.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
+        room.writes.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
         for seat in room.seats:
-            room.store.set_seat(code, seat.row())
+            room.writes.set_seat(code, seat.row())
         return room
 
     @classmethod
@@ -375,7 +376,7 @@ class Room:
         )
         assert seat.token is not None
         self.hub.bind(seat.token, self)
-        self.store.set_seat(self.code, seat.row())
+        self.writes.set_seat(self.code, seat.row())
         self.event(f"{peer.name!r} joined seat {seat.index}")
         self._greet(peer, seat)
         self._broadcast_room(but=peer)
@@ -460,7 +461,7 @@ class Room:
             None,
             None,
         )
-        self.store.set_seat(self.code, seat.row())
+        self.writes.set_seat(self.code, seat.row())
 
     # -- host ---------------------------------------------------------------------------------
 
@@ -480,7 +481,7 @@ class Room:
             self._let_go(seat, "the host gave your seat to a bot")
         seat.kind, seat.name, seat.bot, seat.ready = "bot", f"{bot} bot", bot, True
         seat.brain = self._make_bot(bot)
-        self.store.set_seat(self.code, seat.row())
+        self.writes.set_seat(self.code, seat.row())
         self.event(f"host seated bot {bot!r} at seat {index}")
         self._broadcast_room()
         self._maybe_start()
@@ -516,7 +517,7 @@ class Room:
             raise Refused("not_playing", f"only a match in play can be paused (it is {self.phase})")
         self.phase = "paused"
         self.paused_at = self.hub.clock.now()
-        self.store.set_phase(self.code, "paused")
+        self.writes.set_phase(self.code, "paused")
         self.event("paused by the host")
         self._broadcast_room()
         self._broadcast_clock()
@@ -530,7 +531,7 @@ class Room:
         self._save_clock()
         self.paused_at = None
         self.phase = "playing"
-        self.store.set_phase(self.code, "playing")
+        self.writes.set_phase(self.code, "playing")
         self.event("resumed by the host")
         self._broadcast_room()
         self._broadcast_clock()
@@ -548,7 +549,7 @@ class Room:
         seat = self._seat_of(token, peer)
         if self.phase == "lobby":
             seat.ready = ready
-            self.store.set_seat(self.code, seat.row())
+            self.writes.set_seat(self.code, seat.row())
             self._broadcast_room()
             self._maybe_start()
             return
@@ -563,7 +564,7 @@ class Room:
         if any(s.kind == "open" or (s.kind == "human" and not s.ready) for s in self.seats):
             return
         self.phase = "playing"
-        self.store.set_phase(self.code, "playing")
+        self.writes.set_phase(self.code, "playing")
         self.event(f"{self.spec.title} began")
         self._broadcast_room()
         self._observe()
@@ -658,10 +659,23 @@ class Room:
         )
         self._send_all(line)
 
+    @property
+    def acting(self) -> bool:
+        """Whether the match runs here now: in play and owned by this process."""
+        return self.owned and self.phase == "playing"
+
+    def let_go(self) -> None:
+        """This process stops running the room (lost, or handed over): nothing acts in it
+        here any more, and its clients are closed with `CLOSE_MOVED` to rejoin its next
+        owner."""
+        self.owned = False
+        for peer in self.connected_peers():
+            peer.close_later(P.CLOSE_MOVED, "the room moved: rejoin with your token")
+
     def tick(self) -> None:
         """Run the clock: commit whatever it says is due (time-ups), and tell the room when
         the clock's state changed (a deadline passed, run-now became possible)."""
-        if self.phase != "playing":
+        if not self.acting:
             return
         now = self.hub.clock.now()
         for op in self.clock.due(self.state, now):
@@ -669,13 +683,13 @@ class Room:
                 self._commit(op)
             except Refused as exc:
                 log.warning("room %s: clock op %r refused: %s", self.code, op, exc.message)
-        if self.phase == "playing":
+        if self.acting:
             self._broadcast_clock()  # only when something but the time changed
 
     def expire(self, after: float, lobby_expiry: float = float("inf")) -> None:
         """Close a lobby nobody has been connected to for `after` seconds, or that has not
         started `lobby_expiry` seconds after it opened."""
-        if self.phase != "lobby":
+        if self.phase != "lobby" or not self.owned:
             return
         now = self.hub.clock.now()
         if now - self.created_at >= lobby_expiry:
@@ -693,7 +707,7 @@ class Room:
 
         A bot that searches (`thinks_long`) does not decide here: the job is returned for
         the server to have it made in a worker process, then handed to `bot_decided`."""
-        if self.phase != "playing":
+        if not self.acting:
             return None
         for index in sorted(self.state.awaiting()):
             seat = self.seats[index]
@@ -716,7 +730,7 @@ class Room:
         """A decision made in a worker for `job` (None: the worker failed). It is played
         unless the match moved on meanwhile (then the bot is asked again)."""
         seat = self.seats[job.seat]
-        if self.phase == "playing" and self.state_id == job.state_id and seat.brain is job.bot:
+        if self.acting and self.state_id == job.state_id and seat.brain is job.bot:
             try:
                 if decision is None:
                     raise RuntimeError("its worker failed")
@@ -733,13 +747,13 @@ class Room:
         self._commit(ActOp(seat=index, action=_builtins(action)))
 
     def _maybe_bots(self) -> None:
-        if self.phase == "playing" and any(
-            self.seats[s].kind == "bot" for s in self.state.awaiting()
-        ):
+        if self.acting and any(self.seats[s].kind == "bot" for s in self.state.awaiting()):
             self.hub.bots_due(self)
 
     def _commit(self, op: Op) -> None:
         """Apply, persist, then broadcast `op` (Refused("illegal") changes nothing)."""
+        if not self.owned:
+            raise Refused("moved", "the room moved: rejoin with your token")
         try:
             events = apply_op(self.state, op)
         except IllegalAction as exc:
@@ -747,27 +761,16 @@ class Room:
         except ValueError as exc:
             raise Refused("bad_action", str(exc)) from None
         try:
-            self.store.append(self.code, self.state_id, encode_op(op))
-        except Exception:
-            log.exception("room %s: the log could not be written; rebuilding", self.code)
-            self._rebuild()
+            self.writes.append(self.code, self.state_id, encode_op(op))
+        except Exception as exc:
+            log.exception("room %s: the log could not be written", self.code)
+            self.hub.lost(self, f"a write failed: {exc}")
             raise Refused("server_error", "the server could not record that; try again") from None
         self.state_id += 1
         if self.clock.fences(events):
             self.fence = self.state_id
         self.hub.accepted(self.game)
         self._after(op, events)
-
-    def _rebuild(self) -> None:
-        for row in self.hub.store.unfinished():
-            if row.code == self.code:
-                state = new_game(
-                    self.game, self.hub.maps.engine_config(self.game, self.config), self.seed
-                )
-                for entry in row.log:
-                    apply_op(state, decode_op(entry))
-                self.state, self.state_id = state, len(row.log)
-                self.fence = self.state_id
 
     def _after(self, op: Op, events: list[Event]) -> None:
         events_raw = msgspec.Raw(_json.encode(events))
@@ -811,12 +814,14 @@ class Room:
         saved = self.clock.saved()
         if saved != self._clock_saved:
             self._clock_saved = saved
-            self.store.set_clock(self.code, None if saved is None else _json.encode(saved).decode())
+            self.writes.set_clock(
+                self.code, None if saved is None else _json.encode(saved).decode()
+            )
 
     def _finish(self, outcome: dict[str, Any] | None, reason: str) -> None:
         self.phase = "over"
         self.over_at = self.hub.clock.now()
-        self.store.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
+        self.writes.set_phase(self.code, "over", {"outcome": outcome, "reason": reason})
         self.event(f"over: {reason}")
         self._broadcast_room()
         self._send_all(P.encode(P.GameOverMsg(code=self.code, outcome=outcome, reason=reason)))
@@ -840,9 +845,7 @@ class Room:
     def _out(self, peer: Peer, data: bytes) -> None:
         """Send `data` to `peer`, after the pending write when there is one."""
         if self.pending is not None:
-            hold = getattr(peer, "hold", None)
-            if hold is not None:
-                hold(self.pending)
+            peer.hold(self.pending)
         peer.send(data)
 
     def _greet(self, peer: Peer, seat: Seat, since: int | None = None) -> None:

@@ -26,8 +26,9 @@ from suite.core.bots import Bot, RandomBot
 from suite.core.match import Action, Replay, decode_action, game_spec
 from suite.core.rng import Rng
 from suite.net import protocol as P
-from suite.net.packs import FileBuffer, PackCache, PackSyncError, Progress, describe
-from suite.net.replays import decode_replay
+from suite.net.client.packs import FileBuffer, PackCache
+from suite.net.client.replays import decode_replay
+from suite.net.packsync import PackSyncError, Progress, describe
 
 log = logging.getLogger("suite.net.client")
 RATE_RETRIES = 12

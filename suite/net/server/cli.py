@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from suite.net.settings import Settings, SettingsError, load_settings
+from suite.net.server.settings import Settings, SettingsError, load_settings
 
 FLAGS: tuple[tuple[str, Any, str], ...] = (
     ("--host", str, "address to listen on"),
@@ -70,8 +70,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM; 2 with a message for bad settings or a busy folder."""
     import sys
 
-    from suite.net.datalock import DataFolderBusy
-    from suite.net.server import run
+    from suite.net.server.app import run
+    from suite.net.server.datalock import DataFolderBusy
 
     try:
         settings = settings_from(args)

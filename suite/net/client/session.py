@@ -41,7 +41,7 @@ from suite.core.match import (
 )
 from suite.core.session import Notice, Refusal, Session, Update
 from suite.net import protocol as P
-from suite.net.client import (
+from suite.net.client.client import (
     Client,
     ServerError,
     fetch_replay,
@@ -49,7 +49,8 @@ from suite.net.client import (
     typed_events,
     typed_view,
 )
-from suite.net.packs import PackCache, PackSyncError, Progress
+from suite.net.client.packs import PackCache
+from suite.net.packsync import PackSyncError, Progress
 
 log = logging.getLogger("suite.net.session")
 T = TypeVar("T")

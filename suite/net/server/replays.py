@@ -17,19 +17,16 @@ import msgspec
 
 from suite.core.match import Replay, ReplayStep
 from suite.net import protocol as P
-from suite.net.store import MatchStore, RoomRow
-from suite.net.turns import ActOp, RunNowOp, decode_op
+from suite.net.backends.store import MatchStore, RoomRow
+from suite.net.server.errors import Refused
+from suite.net.server.turns import ActOp, RunNowOp, decode_op
 
-CHUNK = 36 * 1024
-"""Bytes of the replay's JSON per chunk (48 KiB once base64 encoded)."""
 KEEP = 16
 """Replay documents kept encoded, so the chunks of one do not re-read its log."""
 
 
 def replay_of(row: RoomRow) -> Replay:
     """The replay of the finished room `row` (Refused when there is none to give)."""
-    from suite.net.room import Refused
-
     if row.phase != "over":
         raise Refused("not_over", "a match's replay is given once the match is over")
     replay = Replay(row.game, dict(row.config), row.seed)
@@ -51,15 +48,13 @@ class Replays:
         self.store = store
         self._docs: OrderedDict[str, bytes] = OrderedDict()
 
-    def answer(self, code: str, offset: int) -> P.ReplayChunk:
+    async def answer(self, code: str, offset: int) -> P.ReplayChunk:
         """The chunk at `offset` of room `code`'s replay; Refused (`no_room`, `not_over`,
         `no_replay`, `bad_offset`) when there is none."""
-        from suite.net.room import Refused
-
-        doc = self._document(code)
+        doc = await self._document(code)
         if not 0 <= offset <= len(doc):
             raise Refused("bad_offset", f"the replay has {len(doc)} bytes")
-        data = doc[offset : offset + CHUNK]
+        data = doc[offset : offset + P.CHUNK]
         return P.ReplayChunk(
             code=code,
             offset=offset,
@@ -68,12 +63,10 @@ class Replays:
             eof=offset + len(data) >= len(doc),
         )
 
-    def _document(self, code: str) -> bytes:
-        from suite.net.room import Refused
-
+    async def _document(self, code: str) -> bytes:
         doc = self._docs.get(code)
         if doc is None:
-            row = self.store.room(code)
+            row = await self.store.load(code)
             if row is None:
                 raise Refused("no_room", f"there is no room {code}")
             doc = msgspec.json.encode(replay_of(row))
@@ -82,11 +75,3 @@ class Replays:
                 self._docs.popitem(last=False)
         self._docs.move_to_end(code)
         return doc
-
-
-def decode_replay(data: bytes) -> Replay:
-    """A replay document as `Replays.answer` sends it (ValueError when malformed)."""
-    try:
-        return msgspec.json.decode(data, type=Replay)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise ValueError(f"not a replay: {exc}") from exc

@@ -1,0 +1,147 @@
+"""One websocket client of the server (`Connection`), its rate limit and its writer.
+
+Each connection has a token-bucket rate limit and a bounded send queue drained by its own
+writer task: a client whose queue fills up is dropped (its seat is held; it may rejoin),
+so a slow client never stalls the others. What is queued after a write that is not yet
+durable waits for it (`hold`): nobody hears of an action before the store has it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from suite.net import protocol as P
+
+if TYPE_CHECKING:
+    from suite.net.server.room import Room
+
+log = logging.getLogger("suite.net")
+
+
+class RateLimit:
+    """A token bucket: `rate` per second, holding at most `burst`."""
+
+    def __init__(self, rate: float, burst: float, now: Callable[[], float]) -> None:
+        self.rate, self.burst, self._now = rate, burst, now
+        self.tokens = burst
+        self.at = now()
+
+    def allow(self) -> bool:
+        now = self._now()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    """One websocket client: a `Peer` for rooms, with its send queue and rate limit.
+
+    `on_drop` is called once when the server lets the client go for being too slow (the
+    server forgets it); `on_refusal` counts each refusal sent (the server's metrics)."""
+
+    def __init__(
+        self,
+        ws: ServerConnection,
+        *,
+        queue_size: int,
+        rate: float,
+        burst: float,
+        on_drop: Callable[[Connection], None],
+        on_refusal: Callable[[str], None],
+    ) -> None:
+        self.ws = ws
+        self.address = peer_address(ws)
+        self.name = "guest"
+        self.greeted = False
+        self.room: Room | None = None
+        self.queue: asyncio.Queue[bytes | asyncio.Future[None] | None] = asyncio.Queue(queue_size)
+        self.limit = RateLimit(rate, burst, asyncio.get_running_loop().time)
+        self.strikes = 0
+        """Messages refused in a row for the rate limit (a flood past twice the burst is
+        dropped)."""
+        self.dropped = False
+        self.cid = 0
+        """Its id in frames to other processes (0 until it is forwarded)."""
+        self.remote: tuple[str, str] | None = None
+        """(owner process, room code) when its room runs on another process."""
+        self.backlog: list[str | bytes] | None = None
+        """Messages that came while its room was being looked up (handled after, in order)."""
+        self._held: asyncio.Future[None] | None = None
+        self._on_drop = on_drop
+        self._on_refusal = on_refusal
+
+    def hold(self, commit: asyncio.Future[None]) -> None:
+        """What is sent from now on waits until `commit` is durable (a failed commit
+        closes the connection: the client rejoins and sees only what was committed)."""
+        if commit is not self._held and not commit.done() and not self.dropped:
+            self._held = commit
+            try:
+                self.queue.put_nowait(commit)
+            except asyncio.QueueFull:
+                self._too_slow()
+
+    def send(self, data: bytes) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self._too_slow()
+
+    def _too_slow(self) -> None:
+        self.dropped = True
+        log.info("client %r dropped: too slow (send queue full)", self.name)
+        self._on_drop(self)
+        self.close_later(1013, "too slow: rejoin with your token")
+
+    def close_later(self, code: int, reason: str) -> None:
+        """Close the websocket with `code` (the client may reconnect)."""
+        self.dropped = True
+        asyncio.ensure_future(self.ws.close(code, reason))
+
+    def left_room(self, room: Room) -> None:
+        if self.room is room:
+            self.room = None
+
+    def error(self, code: str, message: str, ref: str | None = None) -> None:
+        self._on_refusal(code)
+        self.send(P.encode(P.Error(code=code, message=message, ref=ref)))
+
+    def finish(self) -> None:
+        """Let the writer end once what is queued is sent (or at once when it is full)."""
+        self.dropped = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                data = await self.queue.get()
+                if data is None:
+                    return
+                if isinstance(data, asyncio.Future):
+                    try:
+                        await asyncio.shield(data)
+                    except Exception:
+                        self.close_later(P.CLOSE_MOVED, "the room moved: rejoin with your token")
+                        return
+                    continue
+                await self.ws.send(data, text=True)
+
+
+def peer_address(ws: Any) -> str:
+    """The client's IP address as the socket gives it ("?" when it cannot be known)."""
+    remote = getattr(ws, "remote_address", None)
+    if isinstance(remote, tuple) and remote:
+        return str(remote[0])
+    return "?"
