@@ -92,6 +92,9 @@ class Hello(Message, frozen=True, tag="hello"):
     protocol: int = PROTOCOL_VERSION
     client: str = ""
     tactics_pack: PackRef | None = None
+    follows: bool = False
+    """The client follows a `moved` answer to the process that runs its room (a client
+    that leaves it out is forwarded there instead)."""
 
 
 class Create(Message, frozen=True, tag="create", forbid_unknown_fields=True):
@@ -467,6 +470,15 @@ class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
     config: dict[str, Any]
 
 
+class Moved(Message, frozen=True, tag="moved"):
+    """Room `code` runs on another process of this server, at `url`: connect there, say
+    hello and send the join, rejoin or spectate again (sent only to a client whose hello
+    said `follows`, in answer to one of those)."""
+
+    code: str
+    url: str
+
+
 class RoomList(Message, frozen=True, tag="rooms"):
     """The public lobbies with a free seat, newest first (at most `MAX_PUBLIC_ROOMS`)."""
 
@@ -488,6 +500,7 @@ ServerMessage = (
     | PackChunk
     | ReplayChunk
     | RoomList
+    | Moved
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

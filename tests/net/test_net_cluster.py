@@ -68,6 +68,42 @@ def test_a_client_of_another_process_plays_in_the_owners_room(
     run(main())
 
 
+def test_a_client_that_follows_is_sent_to_the_owner_and_an_old_one_is_forwarded(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+    redis_url: str,  # noqa: F811
+) -> None:
+    """With `advertise`, a join reaching a process that does not run the room is answered
+    `moved` with the owner's address, and the client library follows it (issue 31.3); a
+    client whose hello leaves `follows` out (today's clients) is forwarded as before."""
+    from websockets.asyncio.client import connect
+
+    from suite.net import protocol as P
+
+    async def main() -> None:
+        reach = {"advertise": "ws://127.0.0.1:{port}"}
+        async with cluster(tmp_path, pg_url, redis_url, **reach) as (a, b):
+            host = await Client.connect(url(a), "host")
+            await host.create("worldwar", {"players": 3})
+            code = host.code or ""
+            await until(lambda: b.ownership.url_of(a.ownership.process) == url(a), timeout=5)
+            guest = await Client.connect(url(b), "guest")
+            await guest.join(code, 1)
+            assert guest.seat == 1 and guest.url == url(a)  # it moved to the owner
+            assert not b.routing.forwarded  # type: ignore[attr-defined]
+            async with connect(url(b), proxy=None) as old:
+                await old.send(P.encode(P.Hello(name="old")))
+                await old.send(P.encode(P.Join(code=code, seat=2)))
+                kinds = []
+                while "seated" not in kinds:
+                    kinds.append(P.decode_server(await old.recv()).__struct_config__.tag)
+                assert "moved" not in kinds  # forwarded through b
+                assert len(b.routing.forwarded) == 1  # type: ignore[attr-defined]
+            await close_all([host, guest])
+
+    run(main())
+
+
 def test_caps_count_every_process(
     tmp_path: Path,
     pg_url: str,  # noqa: F811

@@ -43,6 +43,8 @@ class Summary(msgspec.Struct, kw_only=True):
     """Its rooms not over."""
     lobbies: dict[str, int] = {}
     """Its unstarted rooms by the address that opened them."""
+    url: str = ""
+    """Where clients reach it directly ("" when they cannot: forward to it instead)."""
 
 
 class Presence(Protocol):

@@ -43,6 +43,17 @@ class ServerError(RuntimeError):
         self.error = error
 
 
+async def _open(url: str, timeout: float, options: dict[str, Any]) -> ClientConnection:
+    return await connect(
+        url,
+        max_size=2 * P.MAX_MESSAGE,
+        compression=None,
+        open_timeout=timeout,
+        proxy=None,
+        **options,
+    )
+
+
 def typed_view(game: str, raw: msgspec.Raw) -> Any:
     """The game's typed view from its JSON (plain JSON data when the game has no view type)."""
     view_type = getattr(game_spec(game), "view_type", None)
@@ -77,6 +88,13 @@ class Client:
     def __init__(self, ws: ClientConnection, name: str) -> None:
         self.ws = ws
         self.name = name
+        self.url = ""
+        """The address of the process this client is connected to now."""
+        self.moved: P.Moved | None = None
+        """The last `moved` answer (the room runs on another process of the server)."""
+        self._options: dict[str, Any] = {}
+        self._hello = P.Hello(name=name, client="warsuite", follows=True)
+        self._timeout = 10.0
         self.welcome: P.Welcome | None = None
         self.code: str | None = None
         self.seat: int | None = None
@@ -109,18 +127,38 @@ class Client:
         """Connect, say hello and wait for the welcome (ServerError if refused). A wss://
         address uses the system's certificate authorities unless `ssl_context` is given."""
         options: dict[str, Any] = {} if ssl_context is None else {"ssl": ssl_context}
-        ws = await connect(
-            url,
-            max_size=2 * P.MAX_MESSAGE,
-            compression=None,
-            open_timeout=timeout,
-            proxy=None,
-            **options,
+        client = cls(await _open(url, timeout, options), name)
+        client.url, client._options, client._timeout = url, options, timeout
+        client._hello = P.Hello(
+            name=name, client="warsuite", tactics_pack=tactics_pack, follows=True
         )
-        client = cls(ws, name)
-        await client.send(P.Hello(name=name, client="warsuite", tactics_pack=tactics_pack))
-        await client.wait(lambda c: c.welcome is not None, timeout=timeout, fail_on_error=True)
+        await client._greet()
         return client
+
+    async def _greet(self) -> None:
+        await self.send(self._hello)
+        await self.wait(lambda c: c.welcome is not None, timeout=self._timeout, fail_on_error=True)
+
+    async def _move(self, url: str) -> None:
+        """Leave this connection for the server's process at `url` (it runs our room)."""
+        await self.close()
+        self.ws = await _open(url, self._timeout, self._options)
+        self.url, self.closed, self.welcome = url, False, None
+        self._reader = asyncio.ensure_future(self._read())
+        await self._greet()
+
+    async def _enter(self, message: P.Message, entered: Callable[[Client], bool]) -> None:
+        """Send a join, rejoin or spectate and wait until `entered`; when the server
+        answers that the room runs on another of its processes (`moved`), follow it there
+        and ask again (ConnectionError when it keeps moving)."""
+        for _ in range(3):
+            self.moved = None
+            await self.send(message)
+            await self.wait(lambda c: entered(c) or c.moved is not None, fail_on_error=True)
+            if self.moved is None:
+                return
+            await self._move(self.moved.url)
+        raise ConnectionError("the room kept moving between the server's processes")
 
     async def _read(self) -> None:
         try:
@@ -163,6 +201,8 @@ class Client:
             self.missed.append(m)
         elif isinstance(m, P.ChatLine):
             self.chat.append(m)
+        elif isinstance(m, P.Moved):
+            self.moved = m
         for listener in self.listeners:
             listener(m)
 
@@ -230,19 +270,22 @@ class Client:
         return answers[0].rooms[: P.MAX_PUBLIC_ROOMS]
 
     async def join(self, code: str, seat: int | None = None) -> None:
-        await self.send(P.Join(code=code, seat=seat))
-        await self.wait(lambda c: c.token is not None and c.room is not None, fail_on_error=True)
+        await self._enter(
+            P.Join(code=code, seat=seat), lambda c: c.token is not None and c.room is not None
+        )
 
     async def rejoin(self, token: str, since: int | None = None) -> None:
         """Take the seat back; with `since` (the last state id seen) the server first sends
         the updates missed meanwhile (an `events` message)."""
         self.view = None
-        await self.send(P.Rejoin(token=token, since=since))
-        await self.wait(lambda c: c.view is not None and c.token == token, fail_on_error=True)
+        await self._enter(
+            P.Rejoin(token=token, since=since), lambda c: c.view is not None and c.token == token
+        )
 
     async def spectate(self, code: str) -> None:
-        await self.send(P.Spectate(code=code))
-        await self.wait(lambda c: c.view is not None and c.view.seat is None, fail_on_error=True)
+        await self._enter(
+            P.Spectate(code=code), lambda c: c.view is not None and c.view.seat is None
+        )
 
     def _token(self) -> str:
         if self.token is None:

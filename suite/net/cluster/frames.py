@@ -1,4 +1,9 @@
-"""The messages between server processes, sent over the presence (`Presence.send`)."""
+"""The messages between server processes, sent over the presence (`Presence.send`).
+
+A frame is a small JSON header, a newline, then its payload as it came: a client's
+message or the owner's answer travels byte for byte, never escaped into JSON or decoded
+on the way (the header holds no newline: JSON escapes it in strings).
+"""
 
 from __future__ import annotations
 
@@ -10,16 +15,41 @@ class Frame(msgspec.Struct, kw_only=True, omit_defaults=True):
     connection to the owner), `in` (a client message for the owner), `bye` (the client
     left or dropped), `out` (a server message for the client), `close` (the owner let
     the client go: close it so it reconnects), `adopt` (a process handed its rooms over:
-    adopt now). `p` is the sender's process id, `c` the connection's id there, `d` the
-    message (or the reason of a close), `n` and `a` the client's name and address."""
+    adopt now). `p` is the sender's process id, `c` the connection's id there, `n` and
+    `a` the client's name and address; `d` is the payload (the message, or the reason
+    of a close), carried after the header."""
 
     k: str
     p: str
     c: int = 0
-    d: str = ""
+    n: str = ""
+    a: str = ""
+    d: bytes = b""
+
+
+class _Header(msgspec.Struct, kw_only=True, omit_defaults=True):
+    k: str
+    p: str
+    c: int = 0
     n: str = ""
     a: str = ""
 
 
-decode_frame = msgspec.json.Decoder(Frame).decode
-encode_frame = msgspec.json.Encoder().encode
+_encode_header = msgspec.json.Encoder().encode
+_decode_header = msgspec.json.Decoder(_Header).decode
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """The header, a newline, the payload."""
+    header = _Header(k=frame.k, p=frame.p, c=frame.c, n=frame.n, a=frame.a)
+    return _encode_header(header) + b"\n" + frame.d
+
+
+def decode_frame(data: bytes) -> Frame:
+    """A frame from `encode_frame`'s bytes (msgspec.DecodeError or ValidationError when
+    malformed)."""
+    header, newline, payload = data.partition(b"\n")
+    if not newline:
+        raise msgspec.DecodeError("a frame has a header line")
+    h = _decode_header(header)
+    return Frame(k=h.k, p=h.p, c=h.c, n=h.n, a=h.a, d=payload)

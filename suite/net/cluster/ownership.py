@@ -73,6 +73,9 @@ class LeasedOwnership:
         self.others: dict[str, Summary] = {}
         """The other processes' summaries (what they list and count)."""
         self.healthy = {"store": True, "presence": True}
+        self.url = ""
+        """Where clients reach this process directly (published to the others; "" when
+        they cannot)."""
         self.closing = False
         self._chores: asyncio.Queue[Callable[[], Coroutine[Any, Any, Any]]] = asyncio.Queue()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -249,6 +252,7 @@ class LeasedOwnership:
             rooms=listed,
             live=sum(1 for r in rooms if r.phase != "over"),
             lobbies=dict(lobbies),
+            url=self.url,
         )
         await self.presence.publish(summary, self.lease)
         self.others = await self.presence.others()
@@ -260,6 +264,22 @@ class LeasedOwnership:
             await asyncio.sleep(1.0)
 
     # -- what the others publish ---------------------------------------------------------------
+
+    def reachable_at(self, url: str) -> None:
+        """Published at once: the others then send clients here."""
+        self.url = url
+        self.chore(self.publish)
+
+    async def learn(self, process: str) -> None:
+        """Read the others' summaries now when `process` is not among them yet (a process
+        that started since the last renewal)."""
+        if process != self.process and process not in self.others:
+            self.others = await self.presence.others()
+
+    def url_of(self, process: str) -> str:
+        """Where clients reach `process` directly ("" when unknown or not reachable)."""
+        summary = self.others.get(process)
+        return summary.url if summary is not None else ""
 
     def remote_live(self) -> int:
         """Rooms not over on the other processes."""

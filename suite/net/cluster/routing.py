@@ -85,7 +85,7 @@ class RemotePeer:
     def send(self, data: bytes) -> None:
         if self.dropped:
             return
-        frame = Frame(k="out", p=self.router.process, c=self.cid, d=data.decode("utf-8"))
+        frame = Frame(k="out", p=self.router.process, c=self.cid, d=data)
         self._put(encode_frame(frame), self._held)
 
     def _put(self, data: bytes, after: asyncio.Future[None] | None) -> None:
@@ -123,7 +123,7 @@ class RemotePeer:
         `CLOSE_MOVED` there."""
         if not self.dropped:
             self.dropped = True
-            frame = Frame(k="close", p=self.router.process, c=self.cid, d=reason)
+            frame = Frame(k="close", p=self.router.process, c=self.cid, d=reason.encode())
             self._put(encode_frame(frame), None)
 
     @property
@@ -188,13 +188,14 @@ class ForwardingRouting:
         if isinstance(m, P.Hello | P.ListRooms | P.ReplayRequest):
             return False
         rooms = self.host.rooms
+        movable = conn.follows and isinstance(m, P.Join | P.Spectate | P.Rejoin)
         if isinstance(m, P.Join | P.Spectate | P.PackRequest):
             code = m.code.strip().upper()
             if code in rooms:
                 if not isinstance(m, P.PackRequest):
                     self._detach(conn)
                 return False
-            self._route(conn, data, code=code)
+            self._route(conn, data, movable, code=code)
             return True
         token = P.token_of(m)
         if token and token in self.host.tokens:
@@ -202,13 +203,13 @@ class ForwardingRouting:
                 self._detach(conn)
             return False
         if isinstance(m, P.Rejoin):
-            self._route(conn, data, token=m.token)
+            self._route(conn, data, movable, token=m.token)
             return True
         if conn.remote is not None:
             self._forward(conn, data)
             return True
         if token:
-            self._route(conn, data, token=token)
+            self._route(conn, data, False, token=token)
             return True
         return False
 
@@ -243,26 +244,40 @@ class ForwardingRouting:
             peer.close_later(P.CLOSE_MOVED, "the room is not here: reconnect")
         return missing
 
-    def _route(self, conn: Connection, data: str | bytes, **where: str) -> None:
+    def _route(self, conn: Connection, data: str | bytes, movable: bool, **where: str) -> None:
         conn.backlog = []
-        self.host.spawn(self._routed(conn, data, **where))
+        self.host.spawn(self._routed(conn, data, movable, **where))
 
     async def _routed(
-        self, conn: Connection, data: str | bytes, code: str | None = None, token: str | None = None
+        self,
+        conn: Connection,
+        data: str | bytes,
+        movable: bool,
+        code: str | None = None,
+        token: str | None = None,
     ) -> None:
+        """Find the room's owner, then send the client there (`movable`: a join, rejoin
+        or spectate of a client that follows, to an owner it can reach), forward the
+        message to it, or handle it here; then what came meanwhile, in order."""
         owner: str | None = None
         try:
             if code is None and token is not None:
                 code = await self.ownership.store.room_of_token(token)
             if code is not None and code not in self.host.rooms:
                 owner = await self._owner(code)
+            if owner is not None and movable:
+                await self.ownership.learn(owner)
         except Exception as exc:
             log.warning("could not find the owner of a room: %s", reason(exc))
             owner = None
         backlog, conn.backlog = conn.backlog or [], None
         if conn.dropped:
             return
-        if owner is not None and owner != self.process and code is not None:
+        url = self.ownership.url_of(owner) if owner is not None and movable else ""
+        if url and owner != self.process and code is not None:
+            self._detach(conn)
+            conn.send(P.encode(P.Moved(code=code, url=url)))
+        elif owner is not None and owner != self.process and code is not None:
             if conn.remote != (owner, code):
                 self._detach(conn)
                 self._attach(conn, owner, code)
@@ -295,8 +310,8 @@ class ForwardingRouting:
 
     def _forward(self, conn: Connection, data: str | bytes) -> None:
         assert conn.remote is not None
-        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
-        self._to(conn.remote[0], Frame(k="in", p=self.process, c=conn.cid, d=text))
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        self._to(conn.remote[0], Frame(k="in", p=self.process, c=conn.cid, d=raw))
 
     def _to(self, process: str, frame: Frame) -> None:
         """Send `frame` to `process` (frames keep their order)."""
@@ -359,7 +374,7 @@ class ForwardingRouting:
         elif f.k == "in":
             peer = self.remotes.get((f.p, f.c))
             if peer is None:
-                self._to(f.p, Frame(k="close", p=self.process, c=f.c, d="not attached"))
+                self._to(f.p, Frame(k="close", p=self.process, c=f.c, d=b"not attached"))
                 return
             if self.ownership.closing:
                 return
@@ -371,11 +386,11 @@ class ForwardingRouting:
         elif f.k == "out":
             conn = self.forwarded.get(f.c)
             if conn is not None:
-                conn.send(f.d.encode("utf-8"))
+                conn.send(f.d)
         elif f.k == "close":
             conn = self.forwarded.get(f.c)
             if conn is not None:
-                self._moved(conn, f.d or "the room moved")
+                self._moved(conn, f.d.decode("utf-8", "replace") or "the room moved")
 
     def _drop_remote(self, peer: RemotePeer) -> None:
         self.remotes.pop((peer.origin, peer.cid), None)

@@ -54,6 +54,7 @@ from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
 from suite.net.server.errors import Refused
 from suite.net.server.http import HttpFront
+from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
 from suite.net.server.packs import PackServer
 from suite.net.server.replays import Replays
@@ -116,8 +117,12 @@ class MatchServer:
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
+        self.loop_watch = LoopWatch()
         self.metrics = Metrics(
-            self._rooms_by_phase, lambda: len(self.connections), lambda: len(self.rooms)
+            self._rooms_by_phase,
+            lambda: len(self.connections),
+            lambda: len(self.rooms),
+            self.loop_watch.longest,
         )
         if presence is None and settings.presence is not None:
             presence = open_presence(settings.presence)
@@ -245,6 +250,9 @@ class MatchServer:
             server_header=SERVER_NAME,
         )
         self.spawn(self._ticker())
+        self.spawn(self.loop_watch.run())
+        if self.settings.advertise is not None:
+            self.ownership.reachable_at(self.settings.advertise.replace("{port}", str(self.port)))
         log.info(
             "serving on %s:%d (data in %s, process %s)",
             self.settings.host,
@@ -552,6 +560,8 @@ class MatchServer:
         if not name or len(name) > P.MAX_NAME or not name.isprintable():
             raise Refused("bad_name", f"a name is 1 to {P.MAX_NAME} printable characters")
         conn.name, conn.greeted = name, True
+        if isinstance(conn, Connection):
+            conn.follows = m.follows
         games = tuple(
             P.GameInfo(
                 name=spec.name,

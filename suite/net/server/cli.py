@@ -27,6 +27,7 @@ FLAGS: tuple[tuple[str, Any, str], ...] = (
     ("--store", str, "postgresql://... : keep matches in PostgreSQL (several processes)"),
     ("--presence", str, "redis://... : share room leases, lists and caps between processes"),
     ("--lease-seconds", float, "seconds a room's lease lasts unless its owner renews it"),
+    ("--advertise", str, "ws(s)://host:port clients can reach this process at ({port}: ours)"),
 )
 
 

@@ -63,6 +63,8 @@ class Connection:
         self.address = peer_address(ws)
         self.name = "guest"
         self.greeted = False
+        self.follows = False
+        """Its hello said it follows `moved` to its room's process."""
         self.room: Room | None = None
         self.queue: asyncio.Queue[bytes | asyncio.Future[None] | None] = asyncio.Queue(queue_size)
         self.limit = RateLimit(rate, burst, asyncio.get_running_loop().time)

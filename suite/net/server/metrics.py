@@ -31,6 +31,7 @@ class Metrics:
         rooms_by_phase: Callable[[], Mapping[str, int]],
         connections: Callable[[], int],
         owned: Callable[[], int] = lambda: 0,
+        loop_stall: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         rooms = Gauge("suite_rooms", "Rooms in memory by phase", ["phase"], registry=self.registry)
@@ -56,6 +57,11 @@ class Metrics:
             "Rooms this process runs (holds the lease of)",
             registry=self.registry,
         ).set_function(owned)
+        Gauge(
+            "suite_loop_stall_seconds",
+            "The event loop's longest delay in the last 5 seconds",
+            registry=self.registry,
+        ).set_function(loop_stall)
         self.takeovers = Counter(
             "suite_takeovers",
             "Rooms adopted from the store after their owner went away",

@@ -53,6 +53,10 @@ class Ownership(Protocol):
     async def close(self) -> None:
         """Close the backends."""
 
+    def reachable_at(self, url: str) -> None:
+        """Clients can reach this process directly at `url` (the others may send them
+        here)."""
+
     def released(self, code: str) -> None:
         """This process no longer runs `code` (forgotten once over, or never opened)."""
 
@@ -127,6 +131,9 @@ class SoleOwnership:
 
     async def close(self) -> None:
         await self.store.aclose()
+
+    def reachable_at(self, url: str) -> None:
+        """No other process sends clients here."""
 
     def released(self, code: str) -> None:
         self.store.forget(code)

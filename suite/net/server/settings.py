@@ -45,7 +45,10 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     folder's SQLite), `presence` (a redis:// URL: room leases, the room list and the caps
     shared by several processes; needs a PostgreSQL store), `lease_seconds` (how long a
     room's lease lasts unless renewed: the time before another process adopts the rooms
-    of a dead one).
+    of a dead one), `advertise` (the address clients can reach this very process at, e.g.
+    `wss://play3.example.org:8765`; `{port}` stands for the port it listens on: clients
+    that can follow are sent to their room's owner there instead of being forwarded
+    through the process they reached; leave it unset behind one load-balanced address).
     """
 
     host: str = "127.0.0.1"
@@ -76,6 +79,7 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     store: str | None = None
     presence: str | None = None
     lease_seconds: Annotated[float, msgspec.Meta(ge=0.5, le=300)] = 3.0
+    advertise: Annotated[str, msgspec.Meta(pattern=r"^wss?://\S+$", max_length=200)] | None = None
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
