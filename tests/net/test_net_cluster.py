@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from suite.core.match import game_spec
 from suite.net.client.client import Client, ServerError, play_bot
 from suite.net.server.app import MatchServer
@@ -102,6 +104,44 @@ def test_a_client_that_follows_is_sent_to_the_owner_and_an_old_one_is_forwarded(
             await close_all([host, guest])
 
     run(main())
+
+
+def test_a_dead_processs_rooms_are_adopted_before_its_leases_run_out(
+    tmp_path: Path,
+    pg_url: str,  # noqa: F811
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Issue 31.4: a process gone from the presence (killed: its connection closed) holds
+    its leases no more; the next sweep of another adopts its rooms at once, and a write of
+    the dead owner is refused by the epoch."""
+    from suite.net.backends.store import StaleEpoch
+
+    async def main() -> None:
+        async with cluster(tmp_path, pg_url, redis_url, lease_seconds=60.0) as (a, b):
+            host = await Client.connect(url(a), "host")
+            await host.create("worldwar", {"players": 2})
+            code = host.code or ""
+            room = a.rooms[code]
+            await a.ownership.presence.aclose()  # as a killed process: its leases stay
+            assert code not in b.rooms
+            await b.ownership.sweep()  # long before the 60 s lease runs out
+            assert code in b.rooms
+            owners = await b.ownership.presence.owners([code])
+            assert owners[code] == b.ownership.process
+            with pytest.raises(StaleEpoch):
+                commit = a.store.append(code, room.state_id, b'{"op":"poke","seat":0,"now":0}')
+                assert commit is not None
+                await commit
+            await close_all([host])
+
+    run(main())
+
+
+def test_a_failure_is_logged_with_its_kind_even_without_a_message() -> None:
+    from suite.net.cluster.ownership import reason
+
+    assert reason(TimeoutError()) == "TimeoutError"
+    assert reason(OSError("refused")) == "OSError: refused"
 
 
 def test_caps_count_every_process(

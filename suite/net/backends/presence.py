@@ -73,6 +73,15 @@ class Presence(Protocol):
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         """Each room's lease holder (None: unowned)."""
 
+    async def alive(self, processes: list[str]) -> set[str]:
+        """Which of `processes` are connected to the presence now (a process killed
+        outright is not, from the moment its connection closed: long before its leases
+        run out)."""
+
+    async def expire(self, process: str, codes: list[str]) -> None:
+        """Drop the leases among `codes` that `process` holds (it is not alive: its rooms
+        may be adopted now; the store's epoch still fences it should it come back)."""
+
     async def publish(self, summary: Summary, seconds: float) -> None:
         """This process's summary, valid for `seconds` unless published again."""
 
@@ -147,8 +156,14 @@ class LocalPresence:
         return kept
 
     async def release(self, codes: list[str]) -> None:
+        await self.expire(self.process, codes)
+
+    async def alive(self, processes: list[str]) -> set[str]:
+        return {p for p in processes if p in self.board.members}
+
+    async def expire(self, process: str, codes: list[str]) -> None:
         for code in codes:
-            if self._holder(code) == self.process:
+            if self._holder(code) == process:
                 del self.board.leases[code]
 
     async def owners(self, codes: list[str]) -> dict[str, str | None]:

@@ -126,8 +126,19 @@ class RedisPresence:
         return {codes[int(i) - 1] for i in kept}
 
     async def release(self, codes: list[str]) -> None:
+        await self.expire(self.process, codes)
+
+    async def alive(self, processes: list[str]) -> set[str]:
+        """A process is alive while it listens on its channel (PUBSUB NUMSUB)."""
+        if not processes:
+            return set()
+        counts = await self.redis.pubsub_numsub(*[f"{PREFIX}to:{p}" for p in processes])
+        listening = {_text(channel) for channel, count in counts if int(count) > 0}
+        return {p for p in processes if f"{PREFIX}to:{p}" in listening}
+
+    async def expire(self, process: str, codes: list[str]) -> None:
         if codes:
-            await self._release(keys=[self._lease(c) for c in codes], args=[self.process])
+            await self._release(keys=[self._lease(c) for c in codes], args=[process])
 
     async def owners(self, codes: list[str]) -> dict[str, str | None]:
         if not codes:

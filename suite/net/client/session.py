@@ -144,7 +144,7 @@ class RemoteSession:
         while waited < self.reconnect_for and not self._closing:
             await asyncio.sleep(delay)
             waited += delay
-            delay = min(delay * 2, 5.0)
+            delay = retry_delay(delay, waited)
             since = client.view.state_id if client.view is not None else None
             try:
                 fresh = await self._connect()
@@ -403,6 +403,13 @@ class RemoteSession:
         with self._lock:
             out, self._notices = self._notices, []
         return out
+
+
+def retry_delay(last: float, waited: float) -> float:
+    """The wait before the next rejoin: doubling from a quarter second, at most 1 s for
+    the first 10 s (a room whose process died is adopted by another within a few
+    seconds), then up to 5 s (the server may be down for longer)."""
+    return min(last * 2, 1.0 if waited < 10.0 else 5.0)
 
 
 def _action(game: str, raw: msgspec.Raw) -> Action | None:

@@ -9,9 +9,11 @@ It implements `suite.net.server.seams.Ownership`.
 
 - Adoption: every `lease / 4` seconds a process lists the unfinished rooms of the store
   and the owners of their leases; it adopts each room nobody holds (takes the lease,
-  claims the epoch, rebuilds the room from its log: clocks and server bots carry on). At
-  start that is every unfinished room of a process alone. A room whose lease is
-  another's, or lost, is let go at once (its clients reconnect to the new owner).
+  claims the epoch, rebuilds the room from its log: clocks and server bots carry on).
+  A lease held by a process that is no longer alive (its presence connection closed: it
+  was killed) is dropped first, so its rooms are adopted within a sweep of its death, not
+  when its leases run out. A room whose lease is another's, or lost, is let go at once
+  (its clients reconnect to the new owner).
 - Renewal: every `lease / 3` seconds the process renews its leases and publishes its
   summary (public lobbies, rooms not over, lobbies per address) for the others.
 - Hand-over (SIGTERM): the process stops taking messages, lets its writes commit,
@@ -203,9 +205,15 @@ class LeasedOwnership:
         return room.owned
 
     async def sweep(self) -> None:
-        """Adopt the unowned rooms; let go of those whose lease is another's."""
+        """Adopt the unowned rooms (those of a process no longer alive included); let go
+        of those whose lease is another's."""
         codes = await self.store.unfinished_codes()
         owners = await self.presence.owners(codes)
+        for dead in await self.dead(set(owners.values())):
+            held = [code for code, owner in owners.items() if owner == dead]
+            log.warning("process %s is gone: its %d rooms are adopted now", dead, len(held))
+            await self.presence.expire(dead, held)
+            owners.update(dict.fromkeys(held))
         free = [code for code, owner in owners.items() if owner is None]
         for code, owner in owners.items():
             room = self.host.rooms.get(code)
@@ -216,6 +224,12 @@ class LeasedOwnership:
             if self.closing:
                 return
             await self.adopt(code)
+
+    async def dead(self, processes: set[str | None]) -> set[str]:
+        """Which of `processes` (other than this one) are not alive: killed, or cut off
+        from the presence."""
+        others = sorted(p for p in processes if p is not None and p != self.process)
+        return set(others) - await self.presence.alive(others) if others else set()
 
     async def _sweep_loop(self) -> None:
         while True:

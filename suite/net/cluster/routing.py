@@ -9,9 +9,10 @@ the one address. The client's process does the rate limiting; the owner runs the
 exactly as for its own connections (`RemotePeer`).
 
 Failure: the client's process checks the owners of the rooms it forwards to every
-`lease / 4` seconds; when one changed (its process died and the lease ran out, or it
-handed over), it closes those clients with `CLOSE_MOVED` (1012), and they reconnect
-with their seat tokens (`RemoteSession` does so by itself) and reach the new owner. A
+`lease / 4` seconds; when one changed or is no longer alive (killed, or handed over),
+it closes those clients with `CLOSE_MOVED` (1012), and they reconnect with their seat
+tokens (`RemoteSession` does so by itself) and reach the new owner. A lookup that finds
+a room leased by a process that is gone drops that lease and adopts the room at once. A
 process whose summary expired is gone: its forwarded seats are let go as disconnected.
 """
 
@@ -290,9 +291,13 @@ class ForwardingRouting:
             self.host.receive(conn, later, limited=False)
 
     async def _owner(self, code: str) -> str | None:
-        """The room's owner, adopting it first when nobody holds it."""
+        """The room's owner, adopting it first when nobody holds it (or a process that
+        is gone does)."""
         for _ in range(3):
             owner = (await self.presence.owners([code]))[code]
+            if owner is not None and await self.ownership.dead({owner}):
+                await self.presence.expire(owner, [code])
+                owner = None
             if owner is not None and (owner != self.process or code in self.host.rooms):
                 return owner
             if await self.ownership.adopt(code):
@@ -342,10 +347,11 @@ class ForwardingRouting:
         if not conns:
             return
         owners = await self.presence.owners(sorted({c.remote[1] for c in conns if c.remote}))
+        dead = await self.ownership.dead({c.remote[0] for c in conns if c.remote})
         for conn in conns:
             assert conn.remote is not None
             owner, code = conn.remote
-            if owners.get(code) != owner:
+            if owners.get(code) != owner or owner in dead:
                 self._moved(conn, f"room {code} moved")
 
     def _moved(self, conn: Connection, why: str) -> None:
