@@ -419,6 +419,11 @@ class Cycler(Button, Generic[T]):
     def value(self) -> T:
         return self.choices[self.index][0]
 
+    @property
+    def shown(self) -> str:
+        """The chosen value's text (without the caption)."""
+        return self.choices[self.index][1]
+
     def select(self, value: T) -> None:
         for i, (v, _) in enumerate(self.choices):
             if v == value:

@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from suite.net.client.session import RemoteSession
-from suite.net.screens.lobby import LobbyScene
+from suite.net.screens.hosting import HostOnlineScene
+from suite.net.screens.lobby import LobbyScene, OnlineScene
 from suite.net.server.app import MatchServer
+from suite.ui.app import Scene
 from suite.ui.harness import Harness
 
 
@@ -36,3 +38,33 @@ def ready_against_a_bot(
     h.push(lobby)
     h.click(lobby.ready_button)
     return session, lobby
+
+
+def host_through_setup(
+    h: Harness,
+    online: OnlineScene,
+    game: str,
+    *,
+    here: bool = False,
+    public: bool = False,
+    prepare: Callable[[Scene], None] | None = None,
+) -> LobbyScene:
+    """As a host does: pick `game` on the Online screen, open its set-up ("Set up and
+    host..."), let `prepare` change settings there by clicks, click its "Host online",
+    then (Public on when `public`) "Host on this computer" (`here`) or "Host on that
+    server": the lobby of the new room."""
+    while online.game.value != game:
+        h.click(online.game)
+    h.click(online.set_up)
+    setup = h.scene
+    if prepare is not None:
+        prepare(setup)
+    h.click(setup.host_button)  # type: ignore[attr-defined]
+    hosting = h.scene
+    assert isinstance(hosting, HostOnlineScene), h.notices
+    if public:
+        h.click(hosting.public)
+    h.click(hosting.host_here if here else hosting.host_there)
+    lobby = h.scene
+    assert isinstance(lobby, LobbyScene), h.notices
+    return lobby

@@ -12,6 +12,7 @@ import pytest
 
 from suite.net import protocol as P
 from suite.net.client.session import RemoteSession
+from suite.net.screens.hosting import HostOnlineScene
 from suite.net.screens.lobby import LobbyScene, OnlineScene
 from suite.net.screens.public import PublicRoomsScene, settings_summary
 from suite.net.server.app import MatchServer
@@ -19,7 +20,7 @@ from suite.ui.harness import Harness
 
 from .fake_pack_host import FakePackHost, ref_of
 from .helpers import connect, run, serving
-from .screen_helpers import frames_until
+from .screen_helpers import frames_until, host_through_setup
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
 
 
@@ -78,13 +79,15 @@ def test_the_host_marks_a_room_public(server: MatchServer) -> None:  # noqa: F81
     with Harness(size=(800, 560)) as h:
         online = OnlineScene(h.app, address=url)
         h.push(online)
-        h.click(online.host_there)  # Public: no, the default
-        assert isinstance(h.scene, LobbyScene)
-        private = server.rooms[h.scene.session.code or ""]
-        h.key(pygame.K_ESCAPE)
-        h.click(online.public)
-        assert online.public.value is True
-        h.click(online.host_there)
+        add_bot = lambda book: h.click(book.add_bot_button)  # noqa: E731
+        lobby = host_through_setup(h, online, "tactics", prepare=add_bot)  # Public: no
+        private = server.rooms[lobby.session.code or ""]
+        h.key(pygame.K_ESCAPE)  # back to the host screen
+        hosting = h.scene
+        assert isinstance(hosting, HostOnlineScene)
+        h.click(hosting.public)
+        assert hosting.public.value is True
+        h.click(hosting.host_there)
         assert isinstance(h.scene, LobbyScene)
         public = server.rooms[h.scene.session.code or ""]
         assert public.public and not private.public

@@ -8,11 +8,13 @@ import pygame
 import pytest
 
 from suite.net.client.session import RemoteSession
+from suite.net.screens.hosting import HostOnlineScene
 from suite.net.screens.lobby import LobbyScene, OnlineScene
 from suite.net.server.app import MatchServer
+from suite.ui.app import Scene
 from suite.ui.harness import Harness
 
-from .screen_helpers import frames_until, ready_against_a_bot
+from .screen_helpers import frames_until, host_through_setup, ready_against_a_bot
 from .test_net_session import server  # noqa: F401 - the threaded server fixture
 
 
@@ -29,12 +31,13 @@ def test_host_seat_a_bot_ready_and_chat(
         online = OnlineScene(h.app, address=url)
         h.push(online)
         h.screenshot(artifacts / f"net_online_{size[0]}x{size[1]}.png")
-        h.click(online.game)  # the next game; its players follow its range
-        while online.game.value != "worldwar":
-            h.click(online.game)
-        h.click(online.host_there)
-        assert isinstance(h.scene, LobbyScene)
-        lobby = h.scene
+
+        def human_second_seat(setup: Scene) -> None:
+            kind = setup.rows[1].kind  # type: ignore[attr-defined]
+            while kind.value != "human":  # the second seat waits for a player online
+                h.click(kind)
+
+        lobby = host_through_setup(h, online, "worldwar", prepare=human_second_seat)
         session = lobby.session
         room = server.rooms[session.code or ""]
         assert room.game == "worldwar" and session.seat == 0
@@ -176,14 +179,15 @@ def test_an_online_tactics_battle_opens_on_the_battle_screen(
     with Harness(size=(1280, 800)) as h:
         online = OnlineScene(h.app, address=url)  # registers the games' online screens
         h.push(online)
-        while online.game.value != "tactics":
-            h.click(online.game)
-        h.click(online.host_there)
-        lobby = h.scene
-        assert isinstance(lobby, LobbyScene)
+        lobby = host_through_setup(
+            h,
+            online,
+            "tactics",
+            prepare=lambda book: h.click(book.add_human_button),  # type: ignore[attr-defined]
+        )
         session = lobby.session
         frames_until(h, lambda: len(lobby.seat_buttons) == 2)
-        h.click(lobby.seat_buttons[1])
+        h.click(lobby.seat_buttons[1])  # the open seat gets the lobby's bot
         room = server.rooms[session.code or ""]
         frames_until(h, lambda: room.seats[1].kind == "bot")
         h.click(lobby.ready_button)
@@ -199,20 +203,20 @@ def test_host_on_this_computer_starts_a_server_in_the_background() -> None:
     with Harness(size=(1280, 800)) as h:
         online = OnlineScene(h.app)
         h.push(online)
-        h.click(online.host_here)
-        lobby = h.scene
-        assert isinstance(lobby, LobbyScene) and online.local is not None
-        local = online.local.server
+        lobby = host_through_setup(h, online, "worldwar", here=True)
+        hosting = h.app.stack[-2]
+        assert isinstance(hosting, HostOnlineScene) and hosting.local is not None
+        local = hosting.local.server
         assert lobby.session.code in local.rooms and lobby.session.seat == 0
         h.key(pygame.K_ESCAPE)  # leave the lobby: its session closes
         frames_until(
             h,
             lambda: (
-                h.scene is online and local.rooms[lobby.session.code or ""].seats[0].peer is None
+                h.scene is hosting and local.rooms[lobby.session.code or ""].seats[0].peer is None
             ),
         )
-        h.key(pygame.K_ESCAPE)  # leave the Online screen: the background server stops
-        assert online.local is None
+        h.key(pygame.K_ESCAPE)  # leave the host screen: the background server stops
+        assert hosting.local is None
 
 
 def test_an_online_battle_lands_in_this_machines_ratings(

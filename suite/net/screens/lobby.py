@@ -1,7 +1,9 @@
 """Online play in the suite: the Host/Join screen and the lobby.
 
-`OnlineScene` hosts a room (on a server started on this computer in the background, or on
-a running `suite serve` at the address given), joins one by its code, or watches one.
+`OnlineScene` joins a room by its code, watches one, lists the public ones, and hosts
+through the chosen game's own set-up screen (its "Host online" opens
+`suite.net.screens.hosting.HostOnlineScene`: on a server started on this computer in the
+background, or on a running `suite serve` at the address given).
 `LobbyScene` shows the room: the seats (who is connected, who is ready), the host's bot
 seats, the ready button, the chat, and a "reconnecting" banner while the session rejoins
 after a drop. When the match begins, the lobby hands the `RemoteSession` to the game's
@@ -39,6 +41,7 @@ from suite.net.server.datalock import DataFolderBusy
 from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
+from suite.ui.game_cards import load_ui
 from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_lines, fit_text
 
 NEWS = pygame.event.custom_type()
@@ -90,46 +93,71 @@ class LocalServer:
         self._thread.join(timeout=5)
 
 
+_last_address = [DEFAULT_ADDRESS]
+
+
+def last_address() -> str:
+    """The server address typed last on the Online screens (this run of the suite)."""
+    return _last_address[0]
+
+
+def remember_address(address: str) -> None:
+    if address.strip():
+        _last_address[0] = address.strip()
+
+
+def connect_session(app: App, url: str) -> RemoteSession | None:
+    """A session with the server at `url` (None, and a notice, when it cannot be had)."""
+    try:
+        return RemoteSession.connect(url, app.settings.name or "Commander", timeout=5)
+    except (OSError, TimeoutError, ServerError) as exc:
+        app.notify(f"Could not reach {url}: {exc}", 5.0)
+        return None
+
+
+def open_lobby(
+    app: App, session: RemoteSession, run: Callable[[], None], local: LocalServer | None
+) -> bool:
+    """Run the request that seats `session` (create, join, spectate), then open its
+    lobby; False, the session closed and a notice saying why, when it was refused."""
+    try:
+        run()
+    except ServerError as exc:
+        session.close()
+        app.notify(exc.error.message, 5.0)
+        return False
+    except (OSError, TimeoutError) as exc:
+        session.close()
+        app.notify(f"The server did not answer: {exc}", 5.0)
+        return False
+    app.push(LobbyScene(app, session, local=local))
+    return True
+
+
 def _wake() -> None:
     with contextlib.suppress(pygame.error):
         pygame.event.post(pygame.event.Event(NEWS))
 
 
 class OnlineScene(Scene):
-    """Host, join or watch a room."""
+    """Host (through a game's own set-up), join or watch a room."""
 
-    def __init__(self, app: App, *, address: str = DEFAULT_ADDRESS) -> None:
+    def __init__(self, app: App, *, address: str | None = None) -> None:
         super().__init__(app)
         game_screens.register()  # the games whose own screens play over a connection
-        self.local: LocalServer | None = None
         games = sorted(registered_games().values(), key=lambda s: s.title)
         self.game = Cycler(
             "Game",
             pygame.Rect(0, 0, 0, 0),
             [(spec.name, spec.title) for spec in games],
             tooltip="The game to host (right click goes back)",
-            on_change=lambda _: self._players_choices(),
         )
-        self.players = Cycler("Players", pygame.Rect(0, 0, 0, 0), [(2, "2")])
-        self._players_choices()
-        self.public = Cycler(
-            "Public",
+        self.set_up = Button(
+            "Set up and host...",
             pygame.Rect(0, 0, 0, 0),
-            [(False, "no"), (True, "yes")],
-            tooltip="A public room is listed on the server for anyone to join",
-        )
-        self.host_here = Button(
-            "Host on this computer",
-            pygame.Rect(0, 0, 0, 0),
-            self.host_locally,
+            self.set_up_and_host,
             primary=True,
-            tooltip="Start a match server in the background and open a room on it",
-        )
-        self.host_there = Button(
-            "Host on that server",
-            pygame.Rect(0, 0, 0, 0),
-            self.host_remote,
-            tooltip="Open a room on the running `suite serve` at the address",
+            tooltip="The game's own set-up, every setting of it: then Host online there",
         )
         self.join_button = Button(
             "Join", pygame.Rect(0, 0, 0, 0), self.join, tooltip="Take a seat in the room"
@@ -145,29 +173,14 @@ class OnlineScene(Scene):
         )
         self.address_entry: UITextEntryLine | None = None
         self.code_entry: UITextEntryLine | None = None
-        self._address = address
+        self._address = address or last_address()
         self._code = ""
         self.make_ui()
         self.on_resize(app.size)
 
-    def _players_choices(self) -> None:
-        lo, hi = registered_games()[self.game.value].players
-        self.players.choices = [(n, str(n)) for n in range(lo, hi + 1)]
-        self.players.index = 0
-        self.players._refresh()
-
     @property
     def buttons(self) -> list[Button]:
-        return [
-            self.game,
-            self.players,
-            self.public,
-            self.host_here,
-            self.host_there,
-            self.join_button,
-            self.watch_button,
-            self.browse_button,
-        ]
+        return [self.game, self.set_up, self.join_button, self.watch_button, self.browse_button]
 
     def on_resize(self, size: tuple[int, int]) -> None:
         w, h = size
@@ -176,18 +189,14 @@ class OnlineScene(Scene):
         x, y = self.panel.x + 30, self.panel.y + 110
         inner = pw - 60
         half = (inner - 16) // 2
-        third = (inner - 32) // 3
         self.address_rect = pygame.Rect(x, y, inner, 40)
-        self.game.rect = pygame.Rect(x, y + 80, inner - 2 * third - 32, 44)
-        self.players.rect = pygame.Rect(self.game.rect.right + 16, y + 80, third, 44)
-        self.public.rect = pygame.Rect(self.players.rect.right + 16, y + 80, third, 44)
-        self.host_here.rect = pygame.Rect(x, y + 136, half, 46)
-        self.host_there.rect = pygame.Rect(x + half + 16, y + 136, half, 46)
+        self.game.rect = pygame.Rect(x, y + 80, half, 46)
+        self.set_up.rect = pygame.Rect(x + half + 16, y + 80, half, 46)
         code_w = inner - 2 * 140 - 32
-        self.code_rect = pygame.Rect(x, y + 240, code_w, 44)
-        self.join_button.rect = pygame.Rect(self.code_rect.right + 16, y + 240, 140, 44)
-        self.watch_button.rect = pygame.Rect(self.join_button.rect.right + 16, y + 240, 140, 44)
-        self.browse_button.rect = pygame.Rect(x, y + 296, half, 44)
+        self.code_rect = pygame.Rect(x, y + 186, code_w, 44)
+        self.join_button.rect = pygame.Rect(self.code_rect.right + 16, y + 186, 140, 44)
+        self.watch_button.rect = pygame.Rect(self.join_button.rect.right + 16, y + 186, 140, 44)
+        self.browse_button.rect = pygame.Rect(x, y + 242, half, 44)
         self._build_widgets()
 
     def _build_widgets(self) -> None:
@@ -215,45 +224,19 @@ class OnlineScene(Scene):
     # -- actions ---------------------------------------------------------------------------
 
     def _session(self, url: str) -> RemoteSession | None:
-        try:
-            return RemoteSession.connect(url, self.app.settings.name or "Commander", timeout=5)
-        except (OSError, TimeoutError, ServerError) as exc:
-            self.app.notify(f"Could not reach {url}: {exc}", 5.0)
-            return None
+        remember_address(self.address)
+        return connect_session(self.app, url)
 
-    def _open_lobby(self, session: RemoteSession, run: Callable[[], None]) -> bool:
-        """Run the request that seats this session (True when its lobby opened)."""
-        try:
-            run()
-        except ServerError as exc:
-            session.close()
-            self.app.notify(exc.error.message, 5.0)
-            return False
-        except (OSError, TimeoutError) as exc:
-            session.close()
-            self.app.notify(f"The server did not answer: {exc}", 5.0)
-            return False
-        self.app.push(LobbyScene(self.app, session, local=self.local))
-        return True
-
-    def _host(self, url: str) -> None:
-        session = self._session(url)
-        if session is None:
+    def set_up_and_host(self) -> None:
+        """The chosen game's own set-up screen: its "Host online" hosts with every
+        setting there (at the address typed here, or on this computer)."""
+        remember_address(self.address)
+        spec = registered_games()[self.game.value]
+        ui, problem = load_ui(spec)
+        if ui is None:
+            self.app.notify(f"{spec.title} cannot be set up here: {problem or 'no screens'}", 5.0)
             return
-        game, players, public = self.game.value, self.players.value, self.public.value
-        self._open_lobby(session, lambda: session.create(game, {"players": players}, public=public))
-
-    def host_locally(self) -> None:
-        if self.local is None:
-            try:
-                self.local = LocalServer()
-            except OSError as exc:
-                self.app.notify(f"Could not start a server here: {exc}", 5.0)
-                return
-        self._host(self.local.url)
-
-    def host_remote(self) -> None:
-        self._host(self.address)
+        self.app.push(ui.open_setup(self.app))
 
     def join(self) -> None:
         self._enter_room(watch=False)
@@ -280,14 +263,7 @@ class OnlineScene(Scene):
         if session is None:
             return False
         enter = session.spectate if watch else session.join
-        return self._open_lobby(session, lambda: enter(code))
-
-    def on_exit(self) -> None:
-        """Leaving this screen (not just covering it with the lobby) stops the background
-        server it started."""
-        if self.local is not None and self not in self.app.stack:
-            self.local.stop()
-            self.local = None
+        return open_lobby(self.app, session, lambda: enter(code), None)
 
     # -- frame -----------------------------------------------------------------------------
 
@@ -316,7 +292,7 @@ class OnlineScene(Scene):
         )
         labels = [
             ("SERVER ADDRESS", self.address_rect.top),
-            ("HOST A ROOM", self.game.rect.top),
+            ("HOST A ROOM WITH EVERY SETTING OF THE GAME'S SET-UP", self.game.rect.top),
             ("JOIN OR WATCH A ROOM BY ITS CODE, OR PICK A PUBLIC ONE", self.code_rect.top),
         ]
         for text, top in labels:

@@ -62,6 +62,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.dialogs import MenuScene
+from suite.ui.hosting import HostPlan, host_online, seat_bots, seats_line
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import Button, draw_panel, draw_text, fit_text
 
@@ -188,6 +189,13 @@ class SetupScene(Scene):
             self.launch,
             primary=True,
             tooltip="Start the battle (Enter)",
+        )
+        self.host_button = Button(
+            "Host online",
+            pygame.Rect(0, 0, 250, 48),
+            self.host_online,
+            tooltip="Open this battle as a room on a server (this computer's or one at an "
+            "address): human seats wait for players, bot seats get the server's bots",
         )
         self.pack_button = Button(
             "Pack",
@@ -500,6 +508,54 @@ class SetupScene(Scene):
             return
         self._play(session, seats)
 
+    def host_plan(self) -> HostPlan | None:
+        """This set-up as a room for a server (None and a notice when it cannot be
+        launched): the battle config a local launch makes, with the pack named by its
+        folder (copied to a server started on this computer), the host's army at seat 1,
+        random armies for the seats players take, bot seats as the server's bots."""
+        blocked = self.map_blocked()
+        if len(self.seats) < 2:
+            blocked = "a battle needs a second army: add a bot, or a human seat for a player"
+        mine = trimmed(self.formation, self.army_size)
+        if blocked or self.map_id is None or not any(mine):
+            self.app.notify(f"Cannot host: {blocked or 'your army is empty'}")
+            return None
+        seats = [SeatInfo(self.seats[0].name, "human", mine), *self.seats[1:]]
+        profiles = seat_profiles(seats, self.records.profile, self.profile.bots_use_locked)
+        files: dict[Path, str] = {}
+        pack_name = None
+        if self.profile.pack:
+            folder = Path(self.profile.pack)
+            pack_name = folder.name
+            files[folder] = f"packs/{folder.name}"
+        config = battle_config(
+            seats,
+            pack=pack_name,
+            map_id=self.map_id,
+            pieces_per_turn=self.ppt_choices[self.ppt_index],
+            army_size=None if self.army_size == self.rules.army.max_pieces else self.army_size,
+            profiles=[
+                p if i == 0 or not s.human else None
+                for i, (s, p) in enumerate(zip(seats, profiles, strict=True))
+            ],
+        )
+        kinds = [seat.kind for seat in seats]
+        ppt = self.ppt_choices[self.ppt_index]
+        info = self.pack.maps.get(self.map_id)
+        summary = (
+            seats_line(kinds),
+            f"Map: {info.name if info else self.map_id}; pieces per turn: "
+            f"{ppt if ppt else 'all rested'}; army size: {self.army_size}",
+            f"Pack: {pack_name or 'the shipped pack'} (players download it when theirs differs)",
+            "Your army is the one in the Army view; players joining bring a random army.",
+        )
+        return HostPlan("tactics", config, seat_bots(kinds), files, summary)
+
+    def host_online(self) -> None:
+        plan = self.host_plan()
+        if plan is not None:
+            host_online(self.app, plan)
+
     def _play(self, session: LocalSession, seats: list[SeatInfo]) -> None:
         def autosave() -> None:
             save_battle(session.replay, seats, autosave_path())
@@ -577,6 +633,7 @@ class SetupScene(Scene):
             self.add_bot_button,
             self.add_human_button,
             self.launch_button,
+            self.host_button,
             self.pack_button,
             self.replays_button,
             self.resume_button,
@@ -618,7 +675,7 @@ class SetupScene(Scene):
         self.add_bot_button.enabled = not full
         self.add_human_button.enabled = not full
         blocked = self.map_blocked()
-        self.launch_button.enabled = blocked is None
+        self.launch_button.enabled = self.host_button.enabled = blocked is None
         self.launch_button.tooltip = (
             f"Cannot launch: {blocked}" if blocked else "Start the battle (Enter)"
         )
@@ -683,7 +740,11 @@ class SetupScene(Scene):
         half = (bw - 8) // 2
         self.add_bot_button.rect = pygame.Rect(x, y, half, px(34, k))
         self.add_human_button.rect = pygame.Rect(x + half + 8, y, half, px(34, k))
-        self.launch_button.rect = pygame.Rect(x, right.bottom - px(62, k), bw, px(48, k))
+        launch_w = (bw - 8) * 3 // 5
+        self.launch_button.rect = pygame.Rect(x, right.bottom - px(62, k), launch_w, px(48, k))
+        self.host_button.rect = pygame.Rect(
+            x + launch_w + 8, right.bottom - px(62, k), bw - launch_w - 8, px(48, k)
+        )
         self._layout_entries()
 
     def body_rect(self) -> pygame.Rect:

@@ -25,6 +25,7 @@ from suite.core.session import LocalSession
 from suite.core.store import SaveError
 from suite.ui import theme
 from suite.ui.app import App, Scene
+from suite.ui.hosting import HostPlan, host_online, seat_bots, seats_line
 from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, check_names, known_rulesets
 from suite.wok.rules.maps import SHIPPED
@@ -110,6 +111,13 @@ class SetupScene(Scene):
             self.start,
             primary=True,
             tooltip="Start the game (Enter)",
+        )
+        self.host_button = ZButton(
+            "Host online",
+            pygame.Rect(0, 0, 130, 44),
+            self.host_online,
+            tooltip="Open this match as a room on a server (this computer's or one at an "
+            "address): human seats wait for players, bot seats get the server's bots",
         )
         self.resume_button = ZButton(
             "Resume",
@@ -271,6 +279,26 @@ class SetupScene(Scene):
             SeatPlan(name.text.strip(), s.value)
             for name, s in zip(self.names, self.seat_kinds, strict=True)
         ]
+
+    def host_plan(self) -> HostPlan:
+        """This set-up as a room for a server: the same config a local match is made
+        from, bot seats (generals, robots) as the server's bots."""
+        kinds = [s.value for s in self.seat_kinds]
+        config = {**self.config(), "players": len(kinds)}
+        clock = self.clock.value
+        summary = (
+            seats_line(kinds, HUMAN),
+            f"{self._ruleset_title(self.ruleset.value)}, {self.variant.value.capitalize()}; "
+            f"map: {self._map_title(self.map.value)}"
+            + (f" ({self.provinces.value} provinces)" if self.map.value == GENERATED else ""),
+            f"Turn clock: {self._clock_title(clock)}; "
+            f"{self._headhunting_title(self.headhunting.value)}",
+            "The server draws the map's seed and runs the turns.",
+        )
+        return HostPlan("wok", config, seat_bots(kinds, HUMAN), {}, summary)
+
+    def host_online(self) -> None:
+        host_online(self.app, self.host_plan())
 
     def typing(self) -> TextField | None:
         """The name box being typed into, if any."""
@@ -479,14 +507,16 @@ class SetupScene(Scene):
         if self.preview is not None:
             self.preview.set_rect(self.preview_rect)
         for button, width in (
-            (self.start_button, 150),
-            (self.resume_button, 130),
-            (self.replay_button, 130),
-            (self.back_button, 110),
+            (self.start_button, 130),
+            (self.host_button, 130),
+            (self.resume_button, 110),
+            (self.replay_button, 110),
+            (self.back_button, 90),
         ):
             button.rect = pygame.Rect(0, by, px(width), px(44))
         self.start_button.rect.topright = (self.card.right - 24, by)
-        self.resume_button.rect.topright = (self.start_button.rect.x - 10, by)
+        self.host_button.rect.topright = (self.start_button.rect.x - 10, by)
+        self.resume_button.rect.topright = (self.host_button.rect.x - 10, by)
         self.replay_button.rect.topright = (self.resume_button.rect.x - 10, by)
         self.back_button.rect.topleft = (self.card.x + 24, by)
 
@@ -500,6 +530,7 @@ class SetupScene(Scene):
             self.seed_plus,
             self.seed_new,
             self.start_button,
+            self.host_button,
             self.resume_button,
             self.replay_button,
             self.back_button,

@@ -22,6 +22,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.backdrop import backdrop
 from suite.ui.dialogs import MenuScene
+from suite.ui.hosting import HostPlan, host_online, seat_bots, seats_line
 from suite.ui.scale import px, ui_factor
 from suite.ui.widgets import (
     Button,
@@ -37,6 +38,7 @@ from suite.worldwar.rules.cards import CARD_MODES
 from suite.worldwar.rules.data import default_rules
 from suite.worldwar.rules.game import board_for
 from suite.worldwar.rules.maps import list_maps
+from suite.worldwar.screens.artwork import artwork_files
 from suite.worldwar.screens.game import SPEEDS, GameScene
 from suite.worldwar.screens.gameover import ReplayScene
 from suite.worldwar.screens.mapview import MapView, hex_colour
@@ -254,6 +256,13 @@ class SetupScene(Scene):
             primary=True,
             tooltip="Deal the territories and play (Enter)",
         )
+        self.host_button = Button(
+            "Host online",
+            pygame.Rect(0, 0, 220, 52),
+            self.host_online,
+            tooltip="Open this match as a room on a server (this computer's or one at an "
+            "address): human seats wait for players, bot seats get the server's bots",
+        )
         self.resume_button = Button(
             "Resume a game",
             pygame.Rect(0, 0, 220, 52),
@@ -326,6 +335,7 @@ class SetupScene(Scene):
                 self.speed,
                 self.add_button,
                 self.start_button,
+                self.host_button,
                 self.resume_button,
                 self.replays_button,
                 self.back_button,
@@ -400,20 +410,25 @@ class SetupScene(Scene):
         self.seed_hint.rect = seed_rect
         self.preview_rect = pygame.Rect(x, seed_rect.bottom + 12, col - 32, 0)
         self.preview_rect.height = self.right.bottom - 14 - self.preview_rect.y
-        widths = (110, 130, 170, 180) if compact else (140, 160, 220, 220)
+        widths = (84, 100, 104, 130, 140) if compact else (140, 160, 220, 180, 220)
         tall = px(46 if compact else 52, k)
-        for button, width in zip(
-            (self.back_button, self.replays_button, self.resume_button, self.start_button),
-            widths,
-            strict=True,
-        ):
+        bottom_row = (
+            self.back_button,
+            self.replays_button,
+            self.resume_button,
+            self.host_button,
+            self.start_button,
+        )
+        for button, width in zip(bottom_row, widths, strict=True):
             button.rect.size = (px(width, k), tall)
-            button.font_size = px(18, k)
+            button.font_size = px(16 if compact else 18, k)
+        self.resume_button.label = "Resume" if compact else "Resume a game"
         self.start_button.rect.bottomright = (w - margin, h - 16)
-        self.resume_button.rect.bottomright = (self.start_button.rect.left - 12, h - 16)
+        self.host_button.rect.bottomright = (self.start_button.rect.left - 12, h - 16)
+        self.resume_button.rect.bottomright = (self.host_button.rect.left - 12, h - 16)
         self.replays_button.rect.bottomright = (self.resume_button.rect.left - 12, h - 16)
         self.back_button.rect.bottomleft = (margin, h - 16)
-        self.size_choice.rect.size = (px(124 if compact else 150, k), tall)
+        self.size_choice.rect.size = (px(110 if compact else 150, k), tall)
         self.size_choice.font_size = small
         self.size_choice.rect.bottomleft = (self.back_button.rect.right + 12, h - 16)
         self.preview_due = True
@@ -464,6 +479,34 @@ class SetupScene(Scene):
 
     def leave(self) -> None:
         self.app.pop()
+
+    def host_plan(self) -> HostPlan:
+        """This set-up as a room for a server: the same config a local match is made
+        from, its map named (a file of the maps folder is copied to a server started on
+        this computer, with its artwork), bot seats as the server's bots."""
+        config = self.config()
+        files: dict[Path, str] = {}
+        spec = self.map_choice.value
+        title = self.map_choice.shown
+        if isinstance(spec, str) and Path(spec).is_file():
+            path = Path(spec)
+            config["map"] = path.stem
+            files[path] = f"maps/worldwar/{path.name}"
+            for art in artwork_files(path) or ():
+                if art.is_file():  # a map without its artwork is drawn plain
+                    files[art] = f"maps/worldwar/{art.name}"
+        kinds = [row.kind.value for row in self.rows]
+        summary = (
+            seats_line(kinds),
+            f"Map: {title}; cards: {self.cards.shown}; turn clock: {self.clock.shown}",
+            f"Victory: {self.mode.shown}; defender dice: {self.defence.shown}; "
+            f"deployment: {self.deployment.shown}",
+            "The server deals (its own seed); a map of yours goes to a server started here.",
+        )
+        return HostPlan("worldwar", config, seat_bots(kinds), files, summary)
+
+    def host_online(self) -> None:
+        host_online(self.app, self.host_plan())
 
     def start_clicked(self) -> None:
         self.start()
