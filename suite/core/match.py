@@ -178,6 +178,10 @@ class GameSpec:
     """The action kinds every seat may see others play (None: all of them). An action of
     another kind reaches only the seat that played it; the others learn only the events
     the engine emits for it (WoK's orders and alliance declarations are secret)."""
+    static_view: tuple[str, ...] = ()
+    """View fields that are the same in every seat's view and the spectator's for the
+    whole match (a map, the rules data): a server may send them once per room instead of
+    in every view (`suite.net`'s `room_data`)."""
 
 
 class ConfigError(ValueError):

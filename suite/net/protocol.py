@@ -95,6 +95,9 @@ class Hello(Message, frozen=True, tag="hello"):
     follows: bool = False
     """The client follows a `moved` answer to the process that runs its room (a client
     that leaves it out is forwarded there instead)."""
+    lean: bool = False
+    """The client takes a room's unchanging view fields once (`room_data`) and every
+    `view` without them (a client that leaves it out gets whole views)."""
 
 
 class Create(Message, frozen=True, tag="create", forbid_unknown_fields=True):
@@ -470,6 +473,16 @@ class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
     config: dict[str, Any]
 
 
+class RoomData(Message, frozen=True, tag="room_data"):
+    """The fields of room `code`'s views that never change during its match (its game's
+    `static_view`: a WoK map and rules, a World War map's tables), as one JSON object:
+    sent once, before the first view, to a client whose hello said `lean`; its views
+    then leave them out (put them back to read a view whole)."""
+
+    code: str
+    data: msgspec.Raw
+
+
 class Moved(Message, frozen=True, tag="moved"):
     """Room `code` runs on another process of this server, at `url`: connect there, say
     hello and send the join, rejoin or spectate again (sent only to a client whose hello
@@ -501,6 +514,7 @@ ServerMessage = (
     | ReplayChunk
     | RoomList
     | Moved
+    | RoomData
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

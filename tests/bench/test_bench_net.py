@@ -472,3 +472,50 @@ def _takeover(data: Path, flags: tuple[str, ...], how: signal.Signals) -> tuple[
             if proc.poll() is None:
                 proc.terminate()
             proc.wait(timeout=30)
+
+
+def test_bench_wok_bytes_per_turn_per_seat(tmp_path: Path) -> None:
+    """Issue 33.2: what one WoK seat receives per turn, before (every view whole) and after
+    (the map and rules once in `room_data`, views without them), for each rule set, on
+    the fake server (no sockets: the bytes the server queues for the seat). Both seats
+    play the general bot's orders."""
+    from suite.core.match import game_spec
+    from suite.core.rng import Rng
+    from tests.net.fakes import FakeConn, make_server
+
+    turns = 6
+    general = game_spec("wok").bots["general"]
+    for ruleset in ("standard", "intermediate", "wok4"):
+        sizes = {}
+        for lean in (False, True):
+            server = make_server(tmp_path / f"{ruleset}-{lean}")
+            host, guest = FakeConn(server, "h", lean=lean), FakeConn(server, "g", lean=lean)
+            host.say(P.Hello(name="h"))
+            variant = "duel" if ruleset == "standard" else "skirmish"  # each one's own
+            config = {"players": 2, "variant": variant, "ruleset": ruleset, "max_turns": turns}
+            host.say(P.Create(game="wok", config=config))
+            code = host.last(P.Room).code
+            guest.say(P.Hello(name="g"))
+            guest.say(P.Join(code=code, seat=1))
+            for conn in (host, guest):
+                conn.say(P.Ready(token=conn.token))
+            room = server.rooms[code]
+            bots, rng = [general(), general()], Rng(5)
+            while room.phase == "playing" and room.state.turn <= turns:
+                for seat in sorted(room.state.awaiting()):
+                    conn = (host, guest)[seat]
+                    action = bots[seat].choose(room.state.view(seat), room.state.legal(seat), rng)
+                    conn.say(
+                        P.Act(
+                            token=conn.token,
+                            state_id=room.state_id,
+                            action=msgspec.to_builtins(action),
+                        )
+                    )
+            played = max(1, room.state.turn - 1)
+            sizes[lean] = sum(len(data) for data in guest.raw) / played
+        print(
+            f"\nnet: WoK {ruleset}, 2 players, one seat receives {sizes[False] / 1024:.1f} KiB a "
+            f"turn with whole views, {sizes[True] / 1024:.1f} KiB with the map and rules "
+            f"sent once ({sizes[True] / sizes[False]:.0%})"
+        )

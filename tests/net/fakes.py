@@ -21,12 +21,14 @@ from .helpers import settings
 class FakeConn:
     """Stands for `server.Connection`: records what the server sends, decoded."""
 
-    def __init__(self, server: MatchServer, name: str, address: str = "127.0.0.1") -> None:
+    def __init__(
+        self, server: MatchServer, name: str, address: str = "127.0.0.1", lean: bool = False
+    ) -> None:
         self.server = server
         self.name = name
         self.address = address
+        self.lean = lean
         self.greeted = False
-        self.pack: P.PackRef | None = None
         self.room: Room | None = None
         self.limit = RateLimit(1e9, 1e9, lambda: 0.0)
         self.dropped = False
@@ -41,6 +43,12 @@ class FakeConn:
     def left_room(self, room: Room) -> None:
         if self.room is room:
             self.room = None
+
+    def hold(self, commit: Any) -> None:
+        """SQLite commits at once: nothing waits."""
+
+    def close_later(self, code: int, reason: str) -> None:
+        self.dropped = True
 
     def error(self, code: str, message: str, ref: str | None = None) -> None:
         self.server.metrics.refusals.labels(code).inc()

@@ -219,7 +219,7 @@ async def _turns(client: Client, seat: Seat, rng: Rng, stop: asyncio.Event) -> N
         if client.view is not view:
             continue
         bot = RandomBot() if isinstance(legal, Sequence) else view_bot(seat.game)
-        choice = bot.choose(typed_view(seat.game, view.view), legal, rng)
+        choice = bot.choose(typed_view(seat.game, view.view, client.static), legal, rng)
         seen = news[0]
         await client.act(choice, view.state_id)
 

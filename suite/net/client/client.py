@@ -54,13 +54,24 @@ async def _open(url: str, timeout: float, options: dict[str, Any]) -> ClientConn
     )
 
 
-def typed_view(game: str, raw: msgspec.Raw) -> Any:
-    """The game's typed view from its JSON (plain JSON data when the game has no view type)."""
+def typed_view(game: str, raw: msgspec.Raw, static: dict[str, Any] | None = None) -> Any:
+    """The game's typed view from its JSON, with the room's unchanging fields put back
+    (`static`, from `room_data`, for a view that left them out); plain JSON data when
+    the game has no view type or the view does not fit it."""
     view_type = getattr(game_spec(game), "view_type", None)
+    if not static:
+        if view_type is not None:
+            with contextlib.suppress(msgspec.ValidationError):
+                return msgspec.json.decode(raw, type=view_type)
+        return msgspec.json.decode(raw)
+    data = msgspec.json.decode(raw)
+    if not isinstance(data, dict):
+        return data
+    whole = msgspec.json.encode({**static, **data})  # read exactly as a whole view is
     if view_type is not None:
         with contextlib.suppress(msgspec.ValidationError):
-            return msgspec.json.decode(raw, type=view_type)
-    return msgspec.json.decode(raw)
+            return msgspec.json.decode(whole, type=view_type)
+    return msgspec.json.decode(whole)
 
 
 def typed_events(game: str, raw: msgspec.Raw) -> list[Any]:
@@ -93,7 +104,9 @@ class Client:
         self.moved: P.Moved | None = None
         """The last `moved` answer (the room runs on another process of the server)."""
         self._options: dict[str, Any] = {}
-        self._hello = P.Hello(name=name, client="warsuite", follows=True)
+        self._hello = P.Hello(name=name, client="warsuite", follows=True, lean=True)
+        self.static: dict[str, Any] = {}
+        """The room's unchanging view fields (`room_data`): views come without them."""
         self._timeout = 10.0
         self.welcome: P.Welcome | None = None
         self.code: str | None = None
@@ -130,7 +143,7 @@ class Client:
         client = cls(await _open(url, timeout, options), name)
         client.url, client._options, client._timeout = url, options, timeout
         client._hello = P.Hello(
-            name=name, client="warsuite", tactics_pack=tactics_pack, follows=True
+            name=name, client="warsuite", tactics_pack=tactics_pack, follows=True, lean=True
         )
         await client._greet()
         return client
@@ -203,6 +216,9 @@ class Client:
             self.chat.append(m)
         elif isinstance(m, P.Moved):
             self.moved = m
+        elif isinstance(m, P.RoomData):
+            data = msgspec.json.decode(m.data)
+            self.static = data if isinstance(data, dict) else {}
         for listener in self.listeners:
             listener(m)
 
@@ -586,7 +602,7 @@ async def play_bot(client: Client, bot: Bot | None = None, *, seed: int = 0) -> 
         legal = await client.legal(view)
         if client.view is not view:
             continue
-        seen = typed_view(game, view.view)
+        seen = typed_view(game, view.view, client.static)
         refused_here = view.state_id == acted_on
         if refused_here and isinstance(legal, Sequence) and legal:
             choice = RandomBot().choose(seen, legal, rng)

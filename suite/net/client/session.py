@@ -357,7 +357,7 @@ class RemoteSession:
             raise IllegalAction(f"this client sees seat {last.seat}'s view, not seat {seat}'s")
         cached = self._typed
         if cached is None or cached[0] != last.state_id:
-            cached = (last.state_id, typed_view(self.game, last.view))
+            cached = (last.state_id, typed_view(self.game, last.view, self.client.static))
             self._typed = cached
         view: View = cached[1]
         return view

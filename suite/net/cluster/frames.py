@@ -15,15 +15,16 @@ class Frame(msgspec.Struct, kw_only=True, omit_defaults=True):
     connection to the owner), `in` (a client message for the owner), `bye` (the client
     left or dropped), `out` (a server message for the client), `close` (the owner let
     the client go: close it so it reconnects), `adopt` (a process handed its rooms over:
-    adopt now). `p` is the sender's process id, `c` the connection's id there, `n` and
-    `a` the client's name and address; `d` is the payload (the message, or the reason
-    of a close), carried after the header."""
+    adopt now). `p` is the sender's process id, `c` the connection's id there; `n`,
+    `a` and `lean` the client's name, address and whether it takes lean views; `d` is
+    the payload (the message, or the reason of a close), carried after the header."""
 
     k: str
     p: str
     c: int = 0
     n: str = ""
     a: str = ""
+    lean: bool = False
     d: bytes = b""
 
 
@@ -33,6 +34,7 @@ class _Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     c: int = 0
     n: str = ""
     a: str = ""
+    lean: bool = False
 
 
 _encode_header = msgspec.json.Encoder().encode
@@ -41,7 +43,7 @@ _decode_header = msgspec.json.Decoder(_Header).decode
 
 def encode_frame(frame: Frame) -> bytes:
     """The header, a newline, the payload."""
-    header = _Header(k=frame.k, p=frame.p, c=frame.c, n=frame.n, a=frame.a)
+    header = _Header(k=frame.k, p=frame.p, c=frame.c, n=frame.n, a=frame.a, lean=frame.lean)
     return _encode_header(header) + b"\n" + frame.d
 
 
@@ -52,4 +54,4 @@ def decode_frame(data: bytes) -> Frame:
     if not newline:
         raise msgspec.DecodeError("a frame has a header line")
     h = _decode_header(header)
-    return Frame(k=h.k, p=h.p, c=h.c, n=h.n, a=h.a, d=payload)
+    return Frame(k=h.k, p=h.p, c=h.c, n=h.n, a=h.a, lean=h.lean, d=payload)

@@ -70,9 +70,17 @@ class RemotePeer:
     greeted = True
     """It said hello to the process it is connected to."""
 
-    def __init__(self, router: ForwardingRouting, origin: str, cid: int, name: str, address: str):
+    def __init__(
+        self,
+        router: ForwardingRouting,
+        origin: str,
+        cid: int,
+        name: str,
+        address: str,
+        lean: bool = False,
+    ):
         self.router, self.origin, self.cid = router, origin, cid
-        self.name, self.address = name, address
+        self.name, self.address, self.lean = name, address, lean
         self.room: Room | None = None
         self.dropped = False
         self._held: asyncio.Future[None] | None = None
@@ -310,7 +318,9 @@ class ForwardingRouting:
         self.host.enter(conn, None)
         conn.remote = (owner, code)
         self.forwarded[conn.cid] = conn
-        opened = Frame(k="open", p=self.process, c=conn.cid, n=conn.name, a=conn.address)
+        opened = Frame(
+            k="open", p=self.process, c=conn.cid, n=conn.name, a=conn.address, lean=conn.lean
+        )
         self._to(owner, opened)
 
     def _forward(self, conn: Connection, data: str | bytes) -> None:
@@ -376,7 +386,7 @@ class ForwardingRouting:
             old = self.remotes.pop((f.p, f.c), None)
             if old is not None:
                 self._drop_remote(old)
-            self.remotes[(f.p, f.c)] = RemotePeer(self, f.p, f.c, f.n, f.a)
+            self.remotes[(f.p, f.c)] = RemotePeer(self, f.p, f.c, f.n, f.a, f.lean)
         elif f.k == "in":
             peer = self.remotes.get((f.p, f.c))
             if peer is None:

@@ -26,16 +26,16 @@ from suite.net.screens.lobby import (
     open_lobby,
     remember_address,
 )
+from suite.net.screens.panel import ButtonScene
 from suite.ui import theme
-from suite.ui.app import App, Scene
-from suite.ui.backdrop import backdrop
+from suite.ui.app import App
 from suite.ui.hosting import HostPlan
-from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
+from suite.ui.widgets import Button, Cycler, draw_text, fit_text
 
 SUMMARY_LINES = 6
 
 
-class HostOnlineScene(Scene):
+class HostOnlineScene(ButtonScene):
     """Host `plan` online: see the module docstring."""
 
     def __init__(self, app: App, plan: HostPlan) -> None:
@@ -144,34 +144,10 @@ class HostOnlineScene(Scene):
 
     # -- frame -------------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.back()
-            return
-        for button in self.buttons:
-            if button.handle_event(event):
-                return
-
-    def animating(self) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        for button in self.buttons:
-            button.update(dt)
-
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(backdrop(surface.get_size()), (0, 0))
-        draw_panel(surface, self.panel, colour=theme.PANEL, radius=16, alpha=230)
         spec = registered_games().get(self.plan.game)
         title = f"HOST ONLINE: {(spec.title if spec else self.plan.game).upper()}"
-        draw_text(
-            surface,
-            title,
-            (self.panel.x + 30, self.panel.y + 24),
-            size=28,
-            bold=True,
-            colour=theme.ACCENT,
-        )
+        self.draw_panel_titled(surface, self.panel, title)
         width = self.panel.width - 60
         y = self.summary_top
         for line in self.plan.summary[:SUMMARY_LINES]:
@@ -186,10 +162,7 @@ class HostOnlineScene(Scene):
             colour=theme.TEXT_MUTED,
             anchor="bottomleft",
         )
-        for button in self.buttons:
-            button.draw(surface)
-        for button in self.buttons:
-            button.draw_tooltip(surface)
+        self.draw_buttons(surface)
 
 
 def provide(plan: HostPlan, data: Path) -> None:

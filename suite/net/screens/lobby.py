@@ -34,6 +34,7 @@ from suite.net.client.packs import client_cache_dir
 from suite.net.client.session import RemoteSession
 from suite.net.packsync import PackSyncError
 from suite.net.screens import games as game_screens
+from suite.net.screens.panel import ButtonScene
 from suite.net.screens.public import PublicRoomsScene
 from suite.net.screens.registry import online_screen
 from suite.net.server.app import MatchServer, Settings
@@ -139,7 +140,7 @@ def _wake() -> None:
         pygame.event.post(pygame.event.Event(NEWS))
 
 
-class OnlineScene(Scene):
+class OnlineScene(ButtonScene):
     """Host (through a game's own set-up), join or watch a room."""
 
     def __init__(self, app: App, *, address: str | None = None) -> None:
@@ -267,29 +268,8 @@ class OnlineScene(Scene):
 
     # -- frame -----------------------------------------------------------------------------
 
-    def handle_event(self, event: pygame.event.Event) -> None:
-        for button in self.buttons:
-            if button.handle_event(event):
-                return
-
-    def animating(self) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        for button in self.buttons:
-            button.update(dt)
-
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(backdrop(surface.get_size()), (0, 0))
-        draw_panel(surface, self.panel, colour=theme.PANEL, radius=16, alpha=230)
-        draw_text(
-            surface,
-            "PLAY ONLINE",
-            (self.panel.x + 30, self.panel.y + 24),
-            size=30,
-            bold=True,
-            colour=theme.ACCENT,
-        )
+        self.draw_panel_titled(surface, self.panel, "PLAY ONLINE")
         labels = [
             ("SERVER ADDRESS", self.address_rect.top),
             ("HOST A ROOM WITH EVERY SETTING OF THE GAME'S SET-UP", self.game.rect.top),
@@ -305,10 +285,7 @@ class OnlineScene(Scene):
                 colour=theme.TEXT_MUTED,
                 anchor="bottomleft",
             )
-        for button in self.buttons:
-            button.draw(surface)
-        for button in self.buttons:
-            button.draw_tooltip(surface)
+        self.draw_buttons(surface)
 
 
 class LobbyScene(Scene):

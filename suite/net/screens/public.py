@@ -22,8 +22,9 @@ from suite.core.match import registered_games
 from suite.net import protocol as P
 from suite.net.client.client import ServerError
 from suite.net.client.session import RemoteSession
+from suite.net.screens.panel import ButtonScene
 from suite.ui import theme
-from suite.ui.app import App, Scene
+from suite.ui.app import App
 from suite.ui.backdrop import backdrop
 from suite.ui.widgets import Button, Cycler, draw_panel, draw_text, fit_text
 
@@ -63,7 +64,7 @@ def settings_summary(config: dict[str, Any]) -> str:
     return " \u00b7 ".join(parts) or "default settings"
 
 
-class PublicRoomsScene(Scene):
+class PublicRoomsScene(ButtonScene):
     """The public lobbies of the server at `address`; a click on one joins it."""
 
     def __init__(self, app: App, address: str, connect: Connect, enter: Enter) -> None:
@@ -199,16 +200,7 @@ class PublicRoomsScene(Scene):
         if event.type == pygame.MOUSEWHEEL and self.list_panel.collidepoint(pygame.mouse.get_pos()):
             self._scroll(-event.y)
             return
-        for button in self.buttons:
-            if button.handle_event(event):
-                return
-
-    def animating(self) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        for button in self.buttons:
-            button.update(dt)
+        super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(backdrop(surface.get_size()), (0, 0))

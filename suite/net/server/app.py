@@ -561,7 +561,7 @@ class MatchServer:
             raise Refused("bad_name", f"a name is 1 to {P.MAX_NAME} printable characters")
         conn.name, conn.greeted = name, True
         if isinstance(conn, Connection):
-            conn.follows = m.follows
+            conn.follows, conn.lean = m.follows, m.lean
         games = tuple(
             P.GameInfo(
                 name=spec.name,
@@ -680,7 +680,12 @@ def game_players(game: str) -> tuple[int, int]:
 
 
 def run(settings: Settings) -> int:
-    """Run a server until SIGTERM (the `suite serve` command)."""
-    logs.configure(settings.log_level, settings.log)
-    asyncio.run(MatchServer(settings).serve_forever())
+    """Run a server until SIGTERM (the `suite serve` command); its log handler goes with it
+    (a server run inside another program leaves no handler on a stream it closed)."""
+    handler = logs.configure(settings.log_level, settings.log)
+    try:
+        asyncio.run(MatchServer(settings).serve_forever())
+    finally:
+        logging.getLogger("suite.net").removeHandler(handler)
+        handler.close()
     return 0

@@ -65,6 +65,8 @@ class Connection:
         self.greeted = False
         self.follows = False
         """Its hello said it follows `moved` to its room's process."""
+        self.lean = False
+        """Its hello said it takes a room's unchanging view fields once (`room_data`)."""
         self.room: Room | None = None
         self.queue: asyncio.Queue[bytes | asyncio.Future[None] | None] = asyncio.Queue(queue_size)
         self.limit = RateLimit(rate, burst, asyncio.get_running_loop().time)

@@ -77,6 +77,8 @@ class Peer(Protocol):
     name: str
     address: str
     """The client's IP address (for the logs and the per-address caps)."""
+    lean: bool
+    """It takes the game's unchanging view fields once (`room_data`), views without them."""
 
     def send(self, data: bytes) -> None:
         """Queue `data` (one encoded message) for the peer; never blocks."""
@@ -260,6 +262,8 @@ class Room:
         self._clock_saved: dict[str, Any] | None = None
         self.pending: asyncio.Future[None] | None = None
         """The latest write not committed yet: messages sent meanwhile wait for it."""
+        self._static: bytes | None = None
+        """The `room_data` message (built once: what it holds never changes)."""
         self.owned = True
         """False once this process let the room go (lost or handed over): nothing acts in
         it here any more, whatever its phase (the store keeps that)."""
@@ -403,7 +407,8 @@ class Room:
         self._detach_peer_elsewhere(peer)
         self.spectators.append(peer)
         self._out(peer, self._room_msg())
-        self._out(peer, self._view_bytes(None))
+        self._room_data(peer)
+        self._out(peer, self._view_bytes(None, lean=peer.lean))
         self._out(peer, P.encode(self._clock_msg()))
         self.event(f"{peer.name!r} is watching")
         self._broadcast_room(but=peer)
@@ -570,10 +575,9 @@ class Room:
         self._observe()
         for seat in self.seats:
             if seat.peer is not None:
-                self._out(seat.peer, self._view_bytes(seat.index))
-        view = self._view_bytes(None)
-        for spec in list(self.spectators):
-            self._out(spec, view)
+                self._out(seat.peer, self._view_bytes(seat.index, lean=seat.peer.lean))
+        for peer in list(self.spectators):
+            self._out(peer, self._view_bytes(None, lean=peer.lean))
         self._maybe_bots()
 
     # -- playing -----------------------------------------------------------------------------
@@ -791,11 +795,15 @@ class Room:
         for seat in self.seats:
             if seat.peer is not None:
                 shown = private if seat.index == actor else public
-                self._out(seat.peer, self._view_bytes(seat.index, events_raw, actor, shown))
-        if self.spectators:
-            view = self._view_bytes(None, events_raw, actor, public)
-            for peer in list(self.spectators):
-                self._out(peer, view)
+                view = self._view_bytes(seat.index, events_raw, actor, shown, lean=seat.peer.lean)
+                self._out(seat.peer, view)
+        watching: dict[bool, bytes] = {}
+        for peer in list(self.spectators):
+            if peer.lean not in watching:
+                watching[peer.lean] = self._view_bytes(
+                    None, events_raw, actor, public, lean=peer.lean
+                )
+            self._out(peer, watching[peer.lean])
         if outcome is not None:
             return
         self._observe()
@@ -864,12 +872,22 @@ class Room:
             ),
         )
         self._out(peer, self._room_msg())
+        self._room_data(peer)
         if since is not None and since < self.state_id:
             missed = self._missed(seat.index, since)
             if missed is not None:
                 self._out(peer, missed)
-        self._out(peer, self._view_bytes(seat.index))
+        self._out(peer, self._view_bytes(seat.index, lean=peer.lean))
         self._out(peer, P.encode(self._clock_msg()))
+
+    def _room_data(self, peer: Peer) -> None:
+        """The game's unchanging view fields, once, to a peer that takes them so."""
+        if peer.lean and self.spec.static_view:
+            if self._static is None:
+                view = msgspec.structs.asdict(self.state.view(None))
+                static = {name: view[name] for name in self.spec.static_view}
+                self._static = P.encode(P.RoomData(code=self.code, data=_raw(static)))
+            self._out(peer, self._static)
 
     def _missed(self, seat: int, since: int) -> bytes | None:
         """The kept updates after `since` as seen by `seat`, as many of the latest as fit."""
@@ -919,7 +937,11 @@ class Room:
         events: msgspec.Raw | None = None,
         actor: int | None = None,
         action: msgspec.Raw = P.NULL,
+        *,
+        lean: bool = False,
     ) -> bytes:
+        """The `view` message of `seat` (None: a spectator); `lean` leaves the game's
+        unchanging fields out (the peer had them in `room_data`)."""
         awaiting = tuple(sorted(self.state.awaiting())) if self.phase != "lobby" else ()
         legal = P.NULL
         pages = 0
@@ -940,7 +962,7 @@ class Room:
             code=self.code,
             seat=seat,
             state_id=self.state_id,
-            view=msgspec.Raw(_json.encode(self.state.view(seat))),
+            view=self._view_json(seat, lean),
             awaiting=awaiting,
             events=events if events is not None else msgspec.Raw(b"[]"),
             actor=actor,
@@ -956,6 +978,18 @@ class Room:
                 P.Error(code="too_large", message="your view is too large to send", ref="view")
             )
         return data
+
+    def _view_json(self, seat: int | None, lean: bool) -> msgspec.Raw:
+        view = self.state.view(seat)
+        if not (lean and self.spec.static_view):
+            return msgspec.Raw(_json.encode(view))
+        fields = msgspec.structs.asdict(view)
+        for name in self.spec.static_view:
+            del fields[name]
+        config = view.__struct_config__
+        if isinstance(config.tag_field, str):
+            fields = {config.tag_field: config.tag, **fields}
+        return _raw(fields)
 
     def _legal_of(self, seat: int) -> Legal:
         """The seat's legal actions now (asked of the engine once per state)."""
@@ -1047,6 +1081,10 @@ def chat_text(text: str) -> str:
     """`text` as a chat line shows it: one line of printable text, trimmed."""
     kept = (c for c in text if unicodedata.category(c) not in DROPPED_CATEGORIES)
     return "".join(kept).strip()
+
+
+def _raw(value: Any) -> msgspec.Raw:
+    return msgspec.Raw(_json.encode(value))
 
 
 def _builtins(action: Any) -> dict[str, Any]:

@@ -82,6 +82,7 @@ SPEC = register_game(
         # Orders and alliance declarations are secret (W13: an ally is told only when
         # the alliance is mutual, by the engine's alliance_changed event).
         public_actions=frozenset({"ready", "vote", "quit"}),
+        static_view=("rules", "map"),
     )
 )
 
