@@ -8,6 +8,7 @@ process ends, however it ends (even `kill -9`), so a stale lock never blocks a r
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import IO
 
@@ -51,12 +52,12 @@ class DataLock:
 
 def _lock(handle: IO[str]) -> None:
     """An exclusive, non-blocking lock on the open file (OSError when it is held)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows
+    if sys.platform == "win32":
         import msvcrt
 
         handle.seek(0)
         msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
         return
+    import fcntl
+
     fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -7,6 +7,7 @@ phase, connections) are read when the page is asked for.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 from prometheus_client import (
@@ -23,6 +24,10 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 PHASES = ("lobby", "playing", "paused", "over")
 
 
+def _count_of(counts: Callable[[], Mapping[str, int]], key: str) -> int:
+    return counts().get(key, 0)
+
+
 class Metrics:
     """The server's counters; `render()` is the /metrics page."""
 
@@ -36,7 +41,7 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         rooms = Gauge("suite_rooms", "Rooms in memory by phase", ["phase"], registry=self.registry)
         for phase in PHASES:
-            rooms.labels(phase).set_function(lambda p=phase: rooms_by_phase().get(p, 0))
+            rooms.labels(phase).set_function(functools.partial(_count_of, rooms_by_phase, phase))
         Gauge(
             "suite_connections", "Open websocket connections", registry=self.registry
         ).set_function(connections)
