@@ -65,18 +65,27 @@ def icns(images: dict[int, bytes]) -> bytes:
     return b"icns" + struct.pack(">I", 8 + len(body)) + body
 
 
+def write_icons(folder: Path) -> list[Path]:
+    """Write the three icon files into `folder`; their paths."""
+    sizes = sorted({*ICO_SIZES, *ICNS_TYPES})
+    pngs = {size: render_png(size) for size in sizes}
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {
+        "warsuite.png": pngs[256],
+        "warsuite.ico": ico({s: pngs[s] for s in ICO_SIZES}),
+        "warsuite.icns": icns({s: pngs[s] for s in ICNS_TYPES}),
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return [folder / name for name in files]
+
+
 def main() -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     sys.path.insert(0, str(ROOT))
-    sizes = sorted({*ICO_SIZES, *ICNS_TYPES})
-    pngs = {size: render_png(size) for size in sizes}
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "warsuite.png").write_bytes(pngs[256])
-    (OUT / "warsuite.ico").write_bytes(ico({s: pngs[s] for s in ICO_SIZES}))
-    (OUT / "warsuite.icns").write_bytes(icns({s: pngs[s] for s in ICNS_TYPES}))
-    for name in ("warsuite.png", "warsuite.ico", "warsuite.icns"):
-        print(f"wrote {(OUT / name).relative_to(ROOT)} ({(OUT / name).stat().st_size} bytes)")
+    for path in write_icons(OUT):
+        print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size} bytes)")
     return 0
 
 
