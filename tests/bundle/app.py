@@ -300,3 +300,43 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float, step: float = 
             return value
         assert time.monotonic() < deadline, f"waited {timeout} s for {what}"
         time.sleep(step)
+
+
+def window_brightness(display: str, window: str) -> float:
+    """The mean brightness (0-1) of the launcher's title area in `window`: 0 while the
+    window is still black, well above once a frame is drawn."""
+    result = subprocess.run(
+        [
+            "import",
+            "-window",
+            window,
+            "-crop",
+            "400x80+100+20",
+            "+repage",
+            "-format",
+            "%[fx:mean]",
+            "info:-",
+        ],  # fmt: skip
+        env={**os.environ, "DISPLAY": display},
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=False,
+    )
+    try:
+        return float(result.stdout.strip() or 0)
+    except ValueError:
+        return 0.0
+
+
+def seconds_to_first_frame(executable: Path, display: str, env: dict[str, str]) -> float:
+    """Seconds from starting the app to its first drawn launcher frame (the window found
+    by xdotool, then its title area polled with ImageMagick every few tens of ms)."""
+    app = AppWindow(executable, display, env)
+    try:
+        while window_brightness(display, app.window) < 0.05:
+            assert time.monotonic() - app.started < 60, "no frame within a minute"
+            assert app.process.poll() is None, app.output()
+        return time.monotonic() - app.started
+    finally:
+        app.close()
