@@ -1,7 +1,7 @@
 """The suite as a downloaded app: the `warsuite` executable of the one-folder bundle.
 
 `packaging/warsuite.py` (the script PyInstaller freezes, see packaging/warsuite.spec and
-docs/bundle.md) calls `main`, which is the `suite` command with three differences a player
+docs/bundle.md) calls `main`, which is the `suite` command with the differences a player
 without Python needs:
 
 - before anything runs it checks what the app cannot work without (its assets folder and

@@ -156,7 +156,7 @@ def test_the_folder_holds_every_asset_the_entry_points_and_the_compiled_engine(
 # -- the command line --------------------------------------------------------------------------
 
 SIMS = {
-    "worldwar": ["--players", "3", "--games", "2", "--bots", "expert,hard,easy"],
+    "worldwar": ["--players", "3", "--games", "1", "--bots", "expert,hard,easy"],
     "wok": ["--players", "3", "--games", "1", "--bots", "general,robot,robot"],
     "tactics": ["--players", "2", "--games", "1", "--bots", "normal"],
 }
