@@ -28,6 +28,7 @@ from typing import Any
 import pygame
 import pytest
 
+import suite.paths
 from suite.core.match import game_spec
 from suite.net.client import Client, play_bot
 from suite.ui.harness import Harness
@@ -48,6 +49,7 @@ from .app import (
     wait_for,
 )
 
+DOMINATION_MAP = Path(__file__).resolve().parents[1] / "worldwar" / "data" / "archipelago.map"
 MB = 1024 * 1024
 MAX_UNPACKED = 200 * MB
 MAX_PACKED = 80 * MB
@@ -170,6 +172,19 @@ def test_sim_runs_every_game_from_the_bundle(bundle: Bundle, tmp_path: Path, gam
     assert f"{game}: " in result.stdout and "how games ended" in result.stdout
     assert "Traceback" not in result.stderr
     print(f"bundle sim {game}: {time.monotonic() - started:.1f} s")
+
+
+def test_a_tactics_pack_of_the_players_own_is_checked_and_played(
+    bundle: Bundle, tmp_path: Path
+) -> None:
+    pack = tmp_path / "home" / "my pack"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "assets" / "tactics", pack)
+    env = clean_env(tmp_path / "home")
+    check = run_app(bundle, env, "tactics", "check", str(pack))
+    assert check.returncode == 0, check.stdout[-2000:] + check.stderr[-2000:]
+    sim = run_app(bundle, env, "sim", "tactics", "--games", "1", "--set", f"pack={pack}")
+    assert sim.returncode == 0, sim.stderr[-2000:]
+    assert "tactics: 1 games" in sim.stdout
 
 
 def test_missing_pieces_are_named_in_one_sentence(bundle: Bundle, tmp_path: Path) -> None:
@@ -299,8 +314,8 @@ def test_serve_hosts_a_room_that_clients_join_and_its_expert_thinks_in_workers(
 # -- the window ----------------------------------------------------------------------------
 
 
-def autosave(env: dict[str, str]) -> list[dict[str, Any]] | None:
-    """The actions in the app's World War autosave (None before it is written)."""
+def autosave_replay(env: dict[str, str]) -> dict[str, Any] | None:
+    """The replay in the app's World War autosave (None before it is written)."""
     saves = sorted((user_data(env) / "worldwar" / "saves").glob("autosave*.json"))
     if not saves:
         return None
@@ -308,7 +323,13 @@ def autosave(env: dict[str, str]) -> list[dict[str, Any]] | None:
         document = json.loads(saves[-1].read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None  # being written
-    return list(document["data"]["replay"]["actions"])
+    return dict(document["data"]["replay"])
+
+
+def autosave(env: dict[str, str]) -> list[dict[str, Any]] | None:
+    """The actions in the app's World War autosave (None before it is written)."""
+    replay = autosave_replay(env)
+    return None if replay is None else list(replay["actions"])
 
 
 def harness_actions(game: GameScene) -> list[dict[str, Any]]:
@@ -347,6 +368,10 @@ def test_the_launcher_opens_and_a_world_war_turn_is_played_against_the_expert(
     bundle: Bundle, xserver: XServer, tmp_path: Path, artifacts: Path
 ) -> None:
     env = clean_env(tmp_path / "home")
+    # A Domination map dropped where the README says, for the app and for the harness.
+    for maps in (user_data(env) / "maps", suite.paths.user_data_dir() / "maps"):
+        maps.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(DOMINATION_MAP, maps)
     with (
         running_app(bundle.executable, xserver.display, env) as app,
         Harness(size=WINDOW, root=LauncherScene) as h,
@@ -362,6 +387,8 @@ def test_the_launcher_opens_and_a_world_war_turn_is_played_against_the_expert(
         mirror.click(card.rect, pause=1.0)
         setup = h.scene
         assert isinstance(setup, SetupScene)
+        mirror.click_until(setup.map_choice, lambda: setup.map_choice.value.endswith(".map"))
+        assert Path(setup.map_choice.value).name == DOMINATION_MAP.name
         mirror.click_until(setup.rows[1].kind, lambda: setup.rows[1].kind.value == "expert")
         mirror.click_until(setup.deployment, lambda: setup.deployment.value is True)
         mirror.click_until(setup.speed, lambda: setup.speed.value == 0.0)
@@ -377,6 +404,9 @@ def test_the_launcher_opens_and_a_world_war_turn_is_played_against_the_expert(
         assert [s.kind for s in game.match.seats] == ["human", "expert"]
 
         before = human_moves_match(h, game, env)
+        replay = autosave_replay(env)
+        assert replay is not None
+        assert replay["config"]["map"] == str(user_data(env) / "maps" / DOMINATION_MAP.name)
         seat = game.human_turn()
         assert seat is not None and game.v.phase == "place"
         # The human's turn, by clicks: every army on the strongest border, then End turn.
