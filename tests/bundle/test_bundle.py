@@ -30,7 +30,7 @@ import pytest
 
 import suite.paths
 from suite.core.match import game_spec
-from suite.net.client import Client, play_bot
+from suite.net.client.client import Client, play_bot
 from suite.ui.harness import Harness
 from suite.ui.launcher import LauncherScene
 from suite.worldwar.screens.game import GameScene
@@ -143,7 +143,7 @@ def test_the_folder_holds_every_asset_the_entry_points_and_the_compiled_engine(
     assert "[warsuite.games]" in text
     assert all(f"{game} = suite." in text for game in ("worldwar", "wok", "tactics"))
     modules = packed_modules(bundle)
-    assert "suite.worldwar.screens.game" in modules and "suite.net.server" in modules
+    assert "suite.worldwar.screens.game" in modules and "suite.net.server.app" in modules
     left_in = sorted({m.split(".")[0] for m in modules} & set(LEFT_OUT))
     assert not left_in, f"the app carries {left_in}"
     assert not [name for name in LEFT_OUT if (internal / name).exists()]
@@ -438,7 +438,7 @@ def test_the_launcher_opens_and_a_world_war_turn_is_played_against_the_expert(
 def test_the_online_screen_hosts_a_server_inside_the_app_that_a_client_joins(
     bundle: Bundle, xserver: XServer, tmp_path: Path, artifacts: Path
 ) -> None:
-    from suite.net.screens import OnlineScene
+    from suite.net.screens.lobby import OnlineScene
 
     env = clean_env(tmp_path / "home")
     with (
