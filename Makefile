@@ -1,15 +1,18 @@
 # make play: set up .venv when missing and launch the suite.
 # make test: set up .venv (with the dev extra) when missing, then ruff, mypy and pytest.
 # make bench: run the benchmarks in tests/bench and print their figures.
+# make bundle: build the downloadable app (one folder with its own Python) and its archive
+#   in dist/ (packaging/warsuite.spec, docs/bundle.md).
 PYTHON ?= python3
 PIP = PYTHONWARNINGS=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 $(BIN)/python -m pip
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
+STAMP_BUNDLE := $(VENV)/.installed-bundle
 SDL_DUMMY := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
-.PHONY: play test bench lint typecheck clean
+.PHONY: play test bench bundle lint typecheck x-tools clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,9 +26,29 @@ $(STAMP_RUN): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
 	$(PIP) install --quiet -e .
 	touch $@
 
+# The dev extra includes the bundle extra.
 $(STAMP_DEV): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
 	$(PIP) install --quiet -e ".[dev]"
+	touch $@ $(STAMP_RUN) $(STAMP_BUNDLE)
+
+$(STAMP_BUNDLE): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
+	$(PIP) install --quiet -e ".[bundle]"
 	touch $@ $(STAMP_RUN)
+
+bundle: $(STAMP_BUNDLE)
+	$(BIN)/python tools/build_bundle.py --out dist
+
+# The bundle test (tests/bundle) shows the app on a real X server: Xvfb, xdotool and
+# ImageMagick's `import`, installed here with apt-get when missing (CI runs as root on
+# Debian); elsewhere the window tests skip, naming what is missing.
+X_TOOLS := Xvfb xdotool import
+x-tools:
+	@for tool in $(X_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing xvfb, xdotool and imagemagick for the bundle test"; \
+		apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install \
+			-y -qq --no-install-recommends xvfb xdotool imagemagick >/dev/null; \
+	fi
 
 play: $(STAMP_RUN)
 	$(BIN)/suite
@@ -37,10 +60,10 @@ lint: $(STAMP_DEV)
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy suite/core $(wildcard suite/*/rules)
 
-test: lint typecheck
+test: lint typecheck x-tools
 	$(SDL_DUMMY) $(BIN)/python -m pytest -q
 
-bench: $(STAMP_DEV)
+bench: $(STAMP_DEV) x-tools
 	$(SDL_DUMMY) $(BIN)/python -m pytest -q -s tests/bench -p no:cacheprovider
 
 clean:

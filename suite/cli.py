@@ -167,9 +167,11 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "suite") -> argparse.ArgumentParser:
+    """The command line; `prog` names the command in help and usage (`warsuite` in the
+    bundled app)."""
     parser = argparse.ArgumentParser(
-        prog="suite",
+        prog=prog,
         description="The war-games suite: World War, WoK and WoS Tactics. "
         "With no command it opens the launcher.",
     )
@@ -224,9 +226,9 @@ def _load_command_plugins() -> None:
                 raise
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "suite") -> int:
     _load_command_plugins()
-    parser = build_parser()
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     broken = unavailable_games()
     if broken and args.command == "sim" and args.game in broken:

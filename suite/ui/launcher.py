@@ -387,6 +387,20 @@ def _no_display() -> bool:
     return not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"))
 
 
+OFF_SCREEN_DRIVERS = ("offscreen", "dummy")
+
+
+def _off_screen_fallback() -> str | None:
+    """The off-screen driver SDL fell back to when no window system answered (a DISPLAY
+    naming no running X server: SDL then draws where nobody sees it, and the suite would
+    run on unseen), else None. A driver chosen through SDL_VIDEODRIVER is left alone."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    pygame.display.init()
+    driver = str(pygame.display.get_driver())
+    return driver if driver in OFF_SCREEN_DRIVERS else None
+
+
 def run_launcher(fullscreen: bool = False) -> int:
     """Open the suite's window on the launcher and run until the player quits.
 
@@ -397,6 +411,14 @@ def run_launcher(fullscreen: bool = False) -> int:
         print(NO_DISPLAY, file=sys.stderr)
         return 1
     try:
+        if _off_screen_fallback():
+            where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "none"
+            print(
+                f"The suite could not open its window: no desktop session answered "
+                f"(display {where}).",
+                file=sys.stderr,
+            )
+            return 1
         app = App(settings_file=settings_path(), fullscreen=True if fullscreen else None)
     except pygame.error as exc:
         print(f"The suite could not open its window: {exc}.", file=sys.stderr)

@@ -268,6 +268,24 @@ def test_run_launcher_when_the_window_cannot_open(monkeypatch, capsys) -> None:
     assert err.startswith("The suite could not open its window:") and err.count("\n") == 1
 
 
+def test_run_launcher_when_no_window_system_answers(monkeypatch, capsys) -> None:
+    """A DISPLAY naming no X server: SDL would fall back to drawing off screen and the
+    suite would run unseen; it says so and stops instead."""
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("DISPLAY", ":4999")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/nonexistent")
+    pygame.display.quit()
+    try:
+        assert run_launcher() == 1
+    finally:
+        pygame.display.quit()
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "The suite could not open its window: no desktop session answered (display :4999)."
+    )
+
+
 def test_escape_in_the_name_field_leaves_the_field_first(launcher: Harness) -> None:
     scene = _launcher(launcher)
     assert scene.name_entry is not None
