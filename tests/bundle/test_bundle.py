@@ -438,6 +438,7 @@ def test_the_launcher_opens_and_a_world_war_turn_is_played_against_the_expert(
 def test_the_online_screen_hosts_a_server_inside_the_app_that_a_client_joins(
     bundle: Bundle, xserver: XServer, tmp_path: Path, artifacts: Path
 ) -> None:
+    from suite.net.screens.hosting import HostOnlineScene
     from suite.net.screens.lobby import OnlineScene
 
     env = clean_env(tmp_path / "home")
@@ -452,8 +453,16 @@ def test_the_online_screen_hosts_a_server_inside_the_app_that_a_client_joins(
         mirror.click(launcher.online_button, pause=1.0)
         online = h.scene
         assert isinstance(online, OnlineScene)
-        mirror.click_until(online.public, lambda: online.public.value is True)
-        app.click(online.host_here.rect.center, pause=1.0)  # the harness hosts nothing
+        mirror.click_until(online.game, lambda: online.game.value == "worldwar")
+        mirror.click(online.set_up, pause=1.0)  # World War's own set-up
+        setup = h.scene
+        second = setup.rows[1].kind  # type: ignore[attr-defined]
+        mirror.click_until(second, lambda: second.value == "human")  # open for a player
+        mirror.click(setup.host_button, pause=1.0)  # type: ignore[attr-defined]
+        hosting = h.scene
+        assert isinstance(hosting, HostOnlineScene)
+        mirror.click_until(hosting.public, lambda: hosting.public.value is True)
+        app.click(hosting.host_here.rect.center, pause=1.0)  # the harness hosts nothing
         ports = wait_for("the app's local server", app.listening_ports, 20)
         (port,) = ports
         assert (user_data(env) / "server-local").is_dir()
