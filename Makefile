@@ -1,5 +1,6 @@
 # make play: set up .venv when missing and launch the suite.
-# make test: set up .venv (with the dev extra) when missing, then ruff, mypy and pytest.
+# make test: set up .venv (with the dev extra) when missing, then ruff, mypy and pytest
+#   (one test process per core).
 # make bench: run the benchmarks in tests/bench and print their figures.
 # make bundle: build the downloadable app (one folder with its own Python) and its archive
 #   in dist/ (packaging/warsuite.spec, docs/bundle.md).
@@ -60,8 +61,9 @@ lint: $(STAMP_DEV)
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy suite/core $(wildcard suite/*/rules)
 
+# One test process per core (pytest-xdist): most tests wait on servers, sockets or frames.
 test: lint typecheck x-tools
-	$(SDL_DUMMY) $(BIN)/python -m pytest -q
+	$(SDL_DUMMY) $(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP_DEV) x-tools
 	$(SDL_DUMMY) $(BIN)/python -m pytest -q -s tests/bench -p no:cacheprovider
