@@ -71,16 +71,20 @@ export class LobbyPage {
   }
 
   receive(m: P.ServerMessage): void {
+    // The form is drawn again only when its choices change (a reconnection says hello
+    // again and asks again): what the player chose so far stays.
     if (m.type === "welcome") {
+      const changed = JSON.stringify(m.games) !== JSON.stringify(this.welcome?.games);
       this.welcome = m;
       this.renderRooms();
-      this.renderCreate();
+      if (changed) this.renderCreate();
     } else if (m.type === "rooms") {
       this.rooms = m.rooms;
       this.renderRooms();
     } else if (m.type === "maps") {
+      const changed = JSON.stringify(m) !== JSON.stringify(this.maps);
       this.maps = m;
-      this.renderCreate();
+      if (changed) this.renderCreate();
     } else if (m.type === "error") {
       this.notice = m.message;
       this.parts.notice!.textContent = this.notice;

@@ -316,6 +316,9 @@ export class RoomPage {
   // -- drawing ---------------------------------------------------------------------------
 
   private render(): void {
+    // What the tests read, as a person reads the turn line: the state shown.
+    this.el.dataset.state = String(this.view === null ? -1 : this.stateId);
+    this.el.dataset.turn = String(this.view?.turn ?? 0);
     this.renderHead();
     this.renderStatus();
     this.renderActions();
@@ -388,8 +391,8 @@ export class RoomPage {
       const text = this.clockText();
       if (text !== null) items.push(h("p", { id: "clock", class: "clock" }, text));
       if (this.room?.phase === "paused") items.push(h("p", { class: "notice" }, "Paused by the host."));
-      if (v.seat === null) items.push(h("p", { class: "muted" }, "You are watching."));
     }
+    if (v !== null && v.seat === null) items.push(h("p", { class: "muted" }, "You are watching."));
     if (this.gameOver !== null) items.push(this.endPanel(this.gameOver));
     if (v !== null && this.seat !== null && this.room?.phase !== "lobby") {
       const colour = h("span", { class: "swatch" });
