@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = TARGET.read_text(encoding="utf-8") if TARGET.is_file() else ""
         if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run python tools/gen_web_types.py")
+            print(f"{TARGET} is stale: run python tools/gen_web_types.py")
             return 1
         return 0
     TARGET.write_text(text, encoding="utf-8")
