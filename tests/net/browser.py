@@ -148,7 +148,7 @@ def play_turn(page: Any, attacked: set[str]) -> None:
     if page.locator("#place-amount").count():
         options = page.locator("#place-amount option")
         page.select_option("#place-amount", options.nth(options.count() - 1).get_attribute("value"))
-        act(page, ".territory.pickable")
+        act(page, ".territory.pickable .disc")  # a shape's middle may be another's land
         return
     if page.locator("#occupy").count():
         act(page, "#occupy")
@@ -156,7 +156,7 @@ def play_turn(page: Any, attacked: set[str]) -> None:
     turn = page.get_attribute("main.room", "data-turn") or ""
     if turn not in attacked:
         attacked.add(turn)
-        sources = page.locator(".territory.pickable")
+        sources = page.locator(".territory.pickable .disc")
         for i in range(min(sources.count(), 6)):
             sources.nth(i).click()
             targets = page.locator(".territory.pickable")

@@ -83,7 +83,9 @@ export class RoomPage {
   private enterRoom(): void {
     const memo = savedSeat(this.code);
     if (memo !== null && !this.watch) {
-      this.net.send({ type: "rejoin", token: memo.token, since: this.view === null ? null : this.stateId });
+      // `since`: the last state seen here (before a reload, the one kept with the seat),
+      // so the server sends what happened meanwhile first.
+      this.net.send({ type: "rejoin", token: memo.token, since: this.view === null ? memo.since : this.stateId });
     } else {
       this.net.send({ type: "spectate", code: this.code });
     }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import get_args, get_type_hints
+from typing import TYPE_CHECKING, get_args, get_type_hints
 
 import msgspec
 
@@ -23,6 +23,9 @@ from suite.core.board import Board
 from suite.net import protocol as P
 from suite.net.server.configs import MapBook
 from suite.net.server.errors import Refused
+
+if TYPE_CHECKING:
+    from suite.worldwar.rules.data import Battle
 
 BOARD_PAGE = 48 * 1024
 """Bytes of territories one `board` message carries at most (under `P.MAX_MESSAGE`)."""
@@ -155,13 +158,11 @@ def map_list(maps: MapBook, game: str) -> P.MapList:
     )
 
 
-def odds(code: str, dice: object, attackers: int, defenders: int) -> P.Odds:
+def odds(code: str, dice: Battle, attackers: int, defenders: int) -> P.Odds:
     """The odds of attacking to the end (`suite.worldwar.rules.odds`) under the room's
-    dice rules `dice` (a `Battle`); Refused `bad_odds` outside 1..`P.MAX_ODDS_ARMIES`."""
-    from suite.worldwar.rules.data import Battle
+    dice rules `dice`; Refused `bad_odds` outside 1..`P.MAX_ODDS_ARMIES`."""
     from suite.worldwar.rules.odds import odds_for
 
-    assert isinstance(dice, Battle)
     for what, value in (("attackers", attackers), ("defenders", defenders)):
         if not 1 <= value <= P.MAX_ODDS_ARMIES:
             raise Refused("bad_odds", f"{what} must be 1 to {P.MAX_ODDS_ARMIES}, not {value}")
