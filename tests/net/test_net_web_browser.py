@@ -28,6 +28,7 @@ from .browser import (
     stop,
 )
 from .processes import ServerProcess
+from .test_net_web import DOMINATION, png
 
 HOSTILE = "<img src=x onerror=__pwned=1>"  # a name: at most 32 characters
 
@@ -130,6 +131,25 @@ def test_a_generated_map_match_with_a_desktop_seat(pages: Pages, server: ServerP
     assert desk.outcome() is not None
 
 
+def test_a_hosts_domination_map_is_drawn_on_its_own_artwork(
+    pages: Pages, server: ServerProcess
+) -> None:
+    folder = server.data / "maps" / "worldwar"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tiny.map").write_text(DOMINATION)
+    (folder / "tiny_pic.png").write_bytes(png(200, 120))
+    (folder / "tiny_map.png").write_bytes(png(200, 120))
+    page = pages.open("/")
+    page.wait_for_selector("#map option[value=tiny]", state="attached")
+    create_room(page, "dee", {"map": "tiny", "deploy": "auto"}, {1: "easy"})
+    art = page.locator("svg.board image")
+    url = art.get_attribute("href") or ""
+    assert url.startswith("/art/") and url.endswith(".png")
+    assert page.request.get(pages.base + url).body() == (folder / "tiny_pic.png").read_bytes()
+    assert page.locator("svg.board .territory").count() == 4
+    assert page.locator(".territory title").first.text_content() == "North West"
+
+
 def test_hostile_names_and_chat_show_as_text(pages: Pages) -> None:
     page = pages.open("/")
     code = create_room(page, HOSTILE, {"map": "random", "territories": "12"}, {1: "human"})
@@ -147,6 +167,13 @@ def test_hostile_names_and_chat_show_as_text(pages: Pages) -> None:
         assert HOSTILE in seen.locator("#room-seats").inner_text()
         assert seen.locator("#room-chat img, #room-seats img").count() == 0
         assert seen.evaluate("window.__pwned") is None
+    # host controls: list the room, then let the guest go (its seat is free again)
+    page.click("#public")
+    page.wait_for_selector("#public:text('Make private')")
+    page.click(".seat:nth-child(2) button:text('Kick')")
+    guest.wait_for_selector(".take")  # watching now, and offered the free seat
+    assert "open seat" in page.locator("#room-seats").inner_text()
+    assert "watching" in guest.locator("#room-status").inner_text()
 
 
 def test_the_page_rejoins_by_itself_after_a_restart(
@@ -175,6 +202,10 @@ def test_the_page_rejoins_by_itself_after_a_restart(
             page.wait_for_selector("#room-actions h2")
             assert state(page) == seen
             assert page.url.endswith(f"/r/{code}")
+            page.click("button:text('Pause')")
+            page.wait_for_selector("#room-status :text('Paused by the host.')")
+            page.click("button:text('Resume')")
+            page.wait_for_selector("button:text('Pause')")
             play_to_the_end(page)
         finally:
             stop(second)

@@ -169,9 +169,11 @@ export class RoomPage {
       return;
     }
     if (m.code === "kicked" || m.code === "replaced") {
+      // The seat is gone and this connection left the room: go on watching it.
       saveSeat(this.code, null);
       this.seat = this.token = null;
       this.host = false;
+      this.net.send({ type: "spectate", code: this.code });
     }
     if (m.ref === "spectate" || m.ref === "join") this.notice = `${m.message}`;
     else this.notice = m.message;
@@ -328,7 +330,8 @@ export class RoomPage {
     this.renderSeats();
     this.renderHostbar();
     this.renderStats();
-    fill(this.parts.log!, h("h2", {}, "Latest"), h("ol", { class: "events" }, ...this.log.slice(-12).map((line) => h("li", {}, line))));
+    if (this.log.length === 0) fill(this.parts.log!);
+    else fill(this.parts.log!, h("h2", {}, "Latest"), h("ol", { class: "events" }, ...this.log.slice(-12).map((line) => h("li", {}, line))));
     this.renderChat();
     if (this.board !== null && this.view !== null) {
       this.board.update(this.view.owner, this.view.armies, this.marks(), this.view.capitals ?? []);
