@@ -95,7 +95,7 @@ def test_a_generated_map_match_with_a_desktop_seat(pages: Pages, server: ServerP
         page,
         "bea",
         {"map": "random", "territories": "12", "continents": "2", "deploy": "auto"}
-        | {"max-turns": "2"},
+        | {"max-turns": "2", "clock": "60"},
         {1: "human"},
     )
     desk = RemoteSession.connect(server.url, "desk")
@@ -124,6 +124,7 @@ def test_a_generated_map_match_with_a_desktop_seat(pages: Pages, server: ServerP
     worker.start()
     page.locator(".seat .name", has_text="desk").wait_for()
     page.click("#ready")
+    assert page.locator("#clock").inner_text().endswith(" s left")  # the turn clock runs
     play_to_the_end(page)
     worker.join(timeout=60)
     desk.close()
