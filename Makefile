@@ -13,7 +13,23 @@ STAMP_DEV := $(VENV)/.installed-dev
 STAMP_BUNDLE := $(VENV)/.installed-bundle
 SDL_DUMMY := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
-.PHONY: play test bench bundle lint typecheck x-tools clean
+.PHONY: play test bench bundle lint typecheck x-tools web clean
+
+# The web client (web/): npm installs its build tools from the committed lock file, and
+# tools/build_web.py bundles it into the package data folder the server serves
+# (suite/net/server/webroot, not checked in: built here, shipped by `pip install .`).
+WEB_MODULES := web/node_modules/.installed
+WEB_BUILT := suite/net/server/webroot/index.html
+WEB_SOURCES := $(wildcard web/src/*.ts web/src/*.css) web/index.html web/tsconfig.json
+
+$(WEB_MODULES): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(WEB_BUILT): $(WEB_SOURCES) tools/build_web.py $(WEB_MODULES) | $(BIN)/python
+	$(BIN)/python tools/build_web.py
+
+web: $(WEB_BUILT)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +52,7 @@ $(STAMP_BUNDLE): pyproject.toml $(COMPILED_FROM) | $(BIN)/python
 	$(PIP) install --quiet -e ".[bundle]"
 	touch $@ $(STAMP_RUN)
 
-bundle: $(STAMP_BUNDLE)
+bundle: $(STAMP_BUNDLE) $(WEB_BUILT)
 	$(BIN)/python tools/build_bundle.py --out dist
 
 # The bundle test (tests/bundle) shows the app on a real X server: Xvfb, xdotool and
@@ -51,23 +67,24 @@ x-tools:
 			-y -qq --no-install-recommends xvfb xdotool imagemagick >/dev/null; \
 	fi
 
-play: $(STAMP_RUN)
+play: $(STAMP_RUN) $(WEB_BUILT)
 	$(BIN)/suite
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check --quiet .
 
-typecheck: $(STAMP_DEV)
+typecheck: $(STAMP_DEV) $(WEB_MODULES)
 	$(BIN)/mypy suite/core $(wildcard suite/*/rules)
+	cd web && node_modules/.bin/tsc --noEmit -p .
 
 # One test process per core (pytest-xdist): most tests wait on servers, sockets or frames.
-test: lint typecheck x-tools
+test: lint typecheck x-tools $(WEB_BUILT)
 	$(SDL_DUMMY) $(BIN)/python -m pytest -q -n auto
 
-bench: $(STAMP_DEV) x-tools
+bench: $(STAMP_DEV) x-tools $(WEB_BUILT)
 	$(SDL_DUMMY) $(BIN)/python -m pytest -q -s tests/bench -p no:cacheprovider
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info web/node_modules suite/net/server/webroot
 	find . -name '*.so' -not -path './$(VENV)/*' -delete

@@ -100,6 +100,11 @@ def test_the_wheel_ships_the_assets(wheel_install: tuple[Path, Path, set[str]]) 
     missing = {a for a in assets if f"suite/assets/{a}" not in names}
     assert not missing, f"assets missing from the wheel: {sorted(missing)[:10]}"
     assert "suite/core/match.py" in names and "suite/cli.py" in names
+    # the web client `make` built ships as package data, so `suite serve` serves it
+    built = ROOT / "suite" / "net" / "server" / "webroot"
+    web = {p.relative_to(ROOT).as_posix() for p in built.rglob("*") if p.is_file()}
+    assert "suite/net/server/webroot/index.html" in web, "make builds the web client first"
+    assert web <= names, f"web client files missing from the wheel: {sorted(web - names)}"
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "suite = suite.cli:main" in text and "[warsuite.games]" in text

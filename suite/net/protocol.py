@@ -34,6 +34,10 @@ MAX_NAME = 32
 MAX_CHAT = 300
 MAX_PUBLIC_ROOMS = 100
 """Public lobbies one `rooms` answer lists at most."""
+MAX_ODDS_ARMIES = 1000
+"""The largest side an `odds_request` may ask about."""
+MAX_MAPS = 200
+"""Maps one `maps` answer lists at most (the host's folder may hold more)."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -239,6 +243,38 @@ class ListRooms(Message, frozen=True, tag="rooms"):
     game: str | None = None
 
 
+class BoardRequest(Message, frozen=True, tag="board_request"):
+    """Ask for page `page` of the board of World War room `code` (answered by `board`;
+    page 0 says how many pages there are), so a client draws the room's map, generated or
+    the host's own, without a copy of its files."""
+
+    code: str
+    page: int = 0
+
+
+class MapsRequest(Message, frozen=True, tag="maps_request"):
+    """Ask which maps a room of `game` may name (answered by `maps`)."""
+
+    game: str
+
+
+class OddsRequest(Message, frozen=True, tag="odds_request"):
+    """Ask for the exact odds of an attack to the end in World War room `code`, under its
+    dice rules: `attackers` armies in the attacking territory (those that must stay behind
+    included) against `defenders` (both 1 to `MAX_ODDS_ARMIES`); answered by `odds`."""
+
+    code: str
+    attackers: int
+    defenders: int
+
+
+class SetPublic(Message, frozen=True, tag="set_public"):
+    """Host: list the lobby in `rooms` answers (`public`) or stop listing it."""
+
+    token: str
+    public: bool
+
+
 ClientMessage = (
     Hello
     | Create
@@ -261,6 +297,10 @@ ClientMessage = (
     | PackRequest
     | ReplayRequest
     | ListRooms
+    | BoardRequest
+    | MapsRequest
+    | OddsRequest
+    | SetPublic
 )
 
 SeatMessage = (
@@ -278,6 +318,7 @@ SeatMessage = (
     | Pause
     | Resume
     | End
+    | SetPublic
 )
 """The client messages that may carry a seat token."""
 
@@ -498,8 +539,98 @@ class RoomList(Message, frozen=True, tag="rooms"):
     rooms: tuple[PublicRoom, ...]
 
 
+class BoardRegion(msgspec.Struct, frozen=True, kw_only=True):
+    """A continent: its id, name, the armies holding all of it gives, and its colour."""
+
+    id: str
+    name: str
+    bonus: int
+    colour: str
+
+
+class BoardTerritory(msgspec.Struct, frozen=True, kw_only=True):
+    """A territory as drawn: `region` is its continent's id, `neighbours` the territories
+    it touches and `sea_lanes` those it reaches over the sea (ids); `polygon` its outline
+    and `label` where its name and armies go, in the board's own units (empty / null when
+    the map gives none)."""
+
+    id: str
+    name: str
+    region: str
+    neighbours: tuple[str, ...]
+    sea_lanes: tuple[str, ...] = ()
+    polygon: tuple[tuple[float, float], ...] = ()
+    label: tuple[float, float] | None = None
+
+
+class BoardArtwork(msgspec.Struct, frozen=True, kw_only=True):
+    """A Domination map's own picture: fetched over HTTP from `url` (content-addressed,
+    on the server's port), `width` x `height` pixels in the board's units."""
+
+    url: str
+    width: int
+    height: int
+
+
+class Board(Message, frozen=True, tag="board"):
+    """Page `page` of `pages` of the board of room `code`: its territories in board order
+    (the order of the view's territories) split so that each page fits in a message, with
+    everything a client needs to draw them (the engine's `suite.core.board.Board.to_json`
+    layout); every page repeats the name, the continents and the artwork."""
+
+    code: str
+    name: str
+    page: int
+    pages: int
+    regions: tuple[BoardRegion, ...]
+    territories: tuple[BoardTerritory, ...]
+    artwork: BoardArtwork | None = None
+
+
+class MapEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A map a room may name: `name` goes in the config's `map`; `kind` is "classic",
+    "random", "tiled", "json" or "domination"."""
+
+    name: str
+    title: str
+    kind: str
+
+
+class MapList(Message, frozen=True, tag="maps"):
+    """The set-up choices of a room of `game`: the maps it may name (at most `MAX_MAPS`:
+    the shipped ones, the host's own, and for generated maps their range, `random:N:K`
+    with N in `territories` and K in `continents`), and the values the engine takes for
+    the config's `cards`, `clock` (seconds, 0: none), `mode` and `defender`."""
+
+    game: str
+    maps: tuple[MapEntry, ...]
+    territories: tuple[int, int] | None = None
+    continents: tuple[int, int] | None = None
+    cards: tuple[str, ...] = ()
+    clocks: tuple[int, ...] = ()
+    modes: tuple[str, ...] = ()
+    defenders: tuple[str, ...] = ()
+
+
+class Odds(Message, frozen=True, tag="odds"):
+    """The exact odds of attacking `defenders` with `attackers` to the end in room `code`:
+    the chance of taking the territory and the armies each side loses on average."""
+
+    code: str
+    attackers: int
+    defenders: int
+    win: float
+    attacker_loss: float
+    defender_loss: float
+    exact: bool = True
+    """False only for battles too large to compute exactly (a normal approximation)."""
+
+
 ServerMessage = (
-    Welcome
+    Board
+    | MapList
+    | Odds
+    | Welcome
     | Seated
     | Room
     | ViewMsg

@@ -303,6 +303,8 @@ def test_serve_hosts_a_room_that_clients_join_and_its_expert_thinks_in_workers(
         assert seats[2] == "expert" and all(o is not None for o in over)
         assert bot_workers(server.pid), "the server's expert did not think in a worker process"
         assert "ok" in (healthz(port) or "")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+            assert page.status == 200 and b"<script" in page.read()  # the web client too
     finally:
         server.terminate()
         code = server.wait(20)

@@ -15,6 +15,7 @@ class ServerProcess:
     """`python -m suite serve` on a free port, its log read until it is listening."""
 
     def __init__(self, data: Path, *extra: str) -> None:
+        self.data = data
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import ssl
 import subprocess
 from pathlib import Path
@@ -130,5 +131,20 @@ def test_tls_with_cert_and_key(tmp_path: Path) -> None:
             # without the certificate, the system's authorities do not vouch for it
             with pytest.raises(ssl.SSLCertVerificationError):
                 await Client.connect(f"wss://127.0.0.1:{server.port}", "untrusting", timeout=2)
+            # the web client is served over HTTPS on the same port as over HTTP
+            answer = await asyncio.to_thread(_https_get, server.port, context, "/r/ABC123")
+            assert answer.startswith(b"HTTP/1.1 200") and b"Content-Security-Policy" in answer
 
     run(main())
+
+
+def _https_get(port: int, context: ssl.SSLContext, path: str) -> bytes:
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as raw,
+        context.wrap_socket(raw, server_hostname="127.0.0.1") as sock,
+    ):
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data

@@ -131,7 +131,7 @@ def test_an_online_world_war_game_through_the_real_screens(
         session.close()
 
 
-def test_a_random_map_is_drawn_from_the_rooms_public_map_seed(
+def test_a_random_map_is_drawn_from_the_servers_board(
     server: MatchServer,  # noqa: F811
 ) -> None:
     import pytest
@@ -149,11 +149,49 @@ def test_a_random_map_is_drawn_from_the_rooms_public_map_seed(
         seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, ONLINE)]
         match = Match.over_session(session, seats, room.config)
         assert len(match.board) == 18 and match.online
-        other = {**room.config, "map_seed": room.config["map_seed"] + 1}
-        with pytest.raises(ValueError, match="differs from the server's"):
-            Match.over_session(session, seats, other)
-        with pytest.raises(ValueError, match="cannot be drawn here"):
-            Match.over_session(session, seats, {**room.config, "map": "/nowhere/x.map"})
+        assert match.board.ids() == server.rooms[room.code].state.board.ids()  # type: ignore[attr-defined]
+        # The board is the server's: the config's map is not read on this machine.
+        moved = Match.over_session(session, seats, {**room.config, "map": "/nowhere/x.map"})
+        assert moved.board == match.board
+        other = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Bo")
+        other.create("worldwar", {"players": 2})  # the classic map: another board
+        try:
+            # a session whose board is not its view's map is refused
+            class Mixed(RemoteSession):
+                def board(self):  # type: ignore[no-untyped-def]
+                    return other.board()
+
+            session.__class__ = Mixed
+            with pytest.raises(ValueError, match="differs from the server's"):
+                Match.over_session(session, seats, room.config)
+        finally:
+            session.__class__ = RemoteSession
+            other.close()
+    finally:
+        session.close()
+
+
+def test_a_hosts_own_map_needs_no_copy_on_the_desktop(
+    server: MatchServer,  # noqa: F811
+) -> None:
+    """docs/hosting.md: players need none of the host's files; the desktop client takes
+    the board of a room on the host's Domination map from the server."""
+    from suite.worldwar.screens.match import ONLINE, Match, SeatInfo
+
+    from .test_net_web import DOMINATION
+
+    folder = server.data / "maps" / "worldwar"
+    folder.mkdir(parents=True)
+    (folder / "hosts_own.map").write_text(DOMINATION)
+    session = RemoteSession.connect(f"ws://127.0.0.1:{server.port}", "Ann")
+    try:
+        session.create("worldwar", {"players": 2, "map": "hosts_own"})
+        room = session.room
+        assert room is not None and room.config["map"] == "hosts_own"
+        seats = [SeatInfo("Ann", 0), SeatInfo("Bo", 1, ONLINE)]
+        match = Match.over_session(session, seats, room.config)
+        assert match.board.ids() == ["1", "2", "3", "4"]
+        assert match.board.nodes["1"].name == "North West"
     finally:
         session.close()
 

@@ -13,7 +13,7 @@ import base64
 import contextlib
 import logging
 import ssl
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from suite.core.board import Board
 from suite.core.bots import Bot, RandomBot
 from suite.core.match import Action, Replay, decode_action, game_spec
 from suite.core.rng import Rng
@@ -363,9 +364,9 @@ class Client:
         return out
 
 
-def _answered(chunks: dict[int, P.ReplayChunk], offset: int, errors: int, c: Client) -> bool:
-    """The chunk at `offset` came, or an error since `errors` were counted (the answer may
-    come before the wait begins)."""
+def _answered(chunks: Mapping[int, object], offset: int, errors: int, c: Client) -> bool:
+    """The answer at `offset` (a replay chunk's offset, a board's page) came, or an error
+    since `errors` were counted (the answer may come before the wait begins)."""
     return offset in chunks or len(c.errors) > errors
 
 
@@ -396,6 +397,54 @@ async def fetch_replay(client: Client, code: str) -> Replay:
     finally:
         client.listeners.remove(take)
     return decode_replay(bytes(data))
+
+
+async def fetch_board(client: Client, code: str) -> Board:
+    """The board of World War room `code`, page by page from the server's `board`
+    messages, as the engine's `Board` (ServerError with the server's reason: `no_room`,
+    `not_worldwar`; BoardError when the pages do not make a valid board)."""
+    code = code.strip().upper()
+    pages: dict[int, P.Board] = {}
+
+    def take(m: P.ServerMessage) -> None:
+        if isinstance(m, P.Board) and m.code == code:
+            pages[m.page] = m
+
+    client.listeners.append(take)
+    try:
+        page, total = 0, 1
+        while page < total:
+            errors = len(client.errors)
+            await client.send(P.BoardRequest(code=code, page=page))
+            await client.wait(partial(_answered, pages, page, errors))
+            if page not in pages:
+                raise ServerError(client.errors[errors])
+            total = pages[page].pages
+            page += 1
+    finally:
+        client.listeners.remove(take)
+    return board_from_pages([pages[i] for i in range(total)])
+
+
+def board_from_pages(pages: Sequence[P.Board]) -> Board:
+    """The `Board` that `board` pages describe (BoardError when they are not one)."""
+    first = pages[0]
+    nodes = []
+    for page in pages:
+        for t in page.territories:
+            node: dict[str, Any] = {
+                "id": t.id,
+                "name": t.name,
+                "region": t.region,
+                "neighbours": list(t.neighbours),
+                "sea_lanes": list(t.sea_lanes),
+                "polygon": [list(xy) for xy in t.polygon],
+            }
+            if t.label is not None:
+                node["label"] = list(t.label)
+            nodes.append(node)
+    regions = [P.to_json(r) for r in first.regions]
+    return Board.from_json({"name": first.name, "regions": regions, "nodes": nodes}, "server")
 
 
 async def sync_pack(

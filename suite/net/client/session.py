@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
+from suite.core.board import Board
 from suite.core.match import (
     Action,
     IllegalAction,
@@ -44,6 +45,7 @@ from suite.net import protocol as P
 from suite.net.client.client import (
     Client,
     ServerError,
+    fetch_board,
     fetch_replay,
     sync_pack,
     typed_events,
@@ -270,6 +272,18 @@ class RemoteSession:
         self._background.add(future)
         future.add_done_callback(self._background.discard)
         return future
+
+    def board(self) -> Board:
+        """This World War room's board as the server has it (its `board` messages), so
+        a room on a host's own or generated map is drawn without a copy of its files
+        (ValueError naming why not: the server's refusal, or pages that make no board)."""
+        code = self.code
+        if code is None:
+            raise IllegalAction("this connection is in no room")
+        try:
+            return self._call(fetch_board(self.client, code), timeout=60)
+        except ServerError as exc:
+            raise ValueError(f"the server has no board for this room: {exc}") from exc
 
     def fetch_replay(self) -> Replay:
         """This room's replay from the server's log, once the match is over (ServerError

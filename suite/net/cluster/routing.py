@@ -194,14 +194,14 @@ class ForwardingRouting:
             conn.backlog = []
             self.host.spawn(self._create(conn, m))
             return True
-        if isinstance(m, P.Hello | P.ListRooms | P.ReplayRequest):
+        if isinstance(m, P.Hello | P.ListRooms | P.ReplayRequest | P.MapsRequest):
             return False
         rooms = self.host.rooms
         movable = conn.follows and isinstance(m, P.Join | P.Spectate | P.Rejoin)
-        if isinstance(m, P.Join | P.Spectate | P.PackRequest):
+        if isinstance(m, P.Join | P.Spectate | P.PackRequest | P.BoardRequest | P.OddsRequest):
             code = m.code.strip().upper()
             if code in rooms:
-                if not isinstance(m, P.PackRequest):
+                if isinstance(m, P.Join | P.Spectate):
                     self._detach(conn)
                 return False
             self._route(conn, data, movable, code=code)

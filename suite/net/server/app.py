@@ -47,6 +47,7 @@ from suite.net.backends.store import MatchStore, RoomRow
 from suite.net.cluster.routing import RemotePeer
 from suite.net.cluster.seams import seams_for
 from suite.net.server import logs
+from suite.net.server.boards import artwork_of, board_pages, map_list, odds
 from suite.net.server.bots import BotRunner
 from suite.net.server.clock import Clock, SystemClock
 from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
@@ -114,6 +115,8 @@ class MatchServer:
         self.replays = Replays(self.store)
         self.draw_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS)
         self.rooms: dict[str, Room] = {}
+        self._boards: dict[str, tuple[object, tuple[P.Board, ...]]] = {}
+        """Per room code: the board its `board` pages were made from, and the pages."""
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
@@ -345,6 +348,7 @@ class MatchServer:
 
     def _forget_room(self, room: Room, lost: bool = False) -> None:
         del self.rooms[room.code]
+        self._boards.pop(room.code, None)
         if lost:
             self.ownership.lost(room.code)
         else:
@@ -519,6 +523,14 @@ class MatchServer:
             self._pack(conn, m)
         elif isinstance(m, P.ReplayRequest):
             self.spawn(self._replay(conn, m))
+        elif isinstance(m, P.BoardRequest):
+            conn.send(P.encode(self._board_page(m.code, m.page)))
+        elif isinstance(m, P.MapsRequest):
+            conn.send(P.encode(map_list(self.maps, m.game)))
+        elif isinstance(m, P.OddsRequest):
+            room = self._worldwar_room(m.code)
+            dice = room.state.view(None).rules.dice()  # type: ignore[attr-defined]
+            conn.send(P.encode(odds(room.code, dice, m.attackers, m.defenders)))
         elif isinstance(m, P.Chat):
             self._current(conn, m.token).chat(conn, m.token, m.text)
         elif isinstance(m, P.Leave):
@@ -549,6 +561,8 @@ class MatchServer:
             room.resume(conn, token)
         elif isinstance(m, P.End):
             room.end(conn, token)
+        elif isinstance(m, P.SetPublic):
+            room.set_public(conn, token, m.public)
 
     def _hello(self, conn: Sender, m: P.Hello) -> None:
         if m.protocol != P.PROTOCOL_VERSION:
@@ -637,6 +651,26 @@ class MatchServer:
         if room is None:
             raise Refused("no_room", f"no room {code[:16]!r} on this server")
         return room
+
+    def _worldwar_room(self, code: str) -> Room:
+        room = self._room_by_code(code)
+        if room.game != "worldwar":
+            raise Refused("not_worldwar", f"room {room.code} plays {room.game}, not World War")
+        return room
+
+    def _board_page(self, code: str, page: int) -> P.Board:
+        """Page `page` of a World War room's board (made once per room and board)."""
+        room = self._worldwar_room(code)
+        board = room.state.board  # type: ignore[attr-defined]
+        cached = self._boards.get(room.code)
+        if cached is None or cached[0] is not board:
+            pages = board_pages(room.code, board, artwork_of(board, self.http.web.publish))
+            cached = (board, pages)
+            self._boards[room.code] = cached
+        pages = cached[1]
+        if not 0 <= page < len(pages):
+            raise Refused("bad_page", f"the board has pages 0 to {len(pages) - 1}, not {page}")
+        return pages[page]
 
     def _room_by_token(self, token: str) -> Room:
         room = self.tokens.get(token)

@@ -542,6 +542,15 @@ class Room:
         self._broadcast_clock()
         self._maybe_bots()
 
+    def set_public(self, peer: Peer, token: str, public: bool) -> None:
+        """Host: list the room in `rooms` answers while it is a lobby, or stop listing it
+        (like the `public` of `create`, it is not stored: a rebuilt room is unlisted)."""
+        self._host(token, peer)
+        if self.public != public:
+            self.public = public
+            self.event("listed by the host" if public else "unlisted by the host")
+        self._broadcast_room()
+
     def end(self, peer: Peer, token: str) -> None:
         self._host(token, peer)
         if self.phase == "over":

@@ -2,7 +2,8 @@
 
 Format, line by line (`;` starts a comment, blank lines are skipped):
 - before the first section: `name Some Map Name` (other header lines are ignored);
-- `[files]`: pic/map/crd/prv lines, ignored (so is any other unknown section);
+- `[files]`: pic/map/crd/prv lines: the board ignores them (so is any other unknown
+  section); `artwork_files` names the pic/map images they point to;
 - `[continents]`: `Name bonus colour`; line order gives ids 1..n;
 - `[countries]`: `id Name continentId x y`; ids must run 1..n in order;
 - `[borders]`: `id neighbour neighbour ...`; every border must be listed both ways.
@@ -271,3 +272,26 @@ def map_title(path: str | Path) -> str:
     except OSError:
         pass
     return p.stem
+
+
+def artwork_files(map_file: Path) -> tuple[Path, Path] | None:
+    """The (pic, map) images the `.map` file's `[files]` section names, as paths beside
+    it (None when it names no such pair or cannot be read)."""
+    try:
+        text = map_file.read_bytes().decode("utf-8-sig", errors="replace")
+    except OSError:
+        return None
+    section = ""
+    found: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip().lower()
+            continue
+        parts = line.split(None, 1)
+        if section == "files" and len(parts) == 2 and parts[0].lower() in ("pic", "map"):
+            found[parts[0].lower()] = parts[1].strip()
+    if "pic" not in found or "map" not in found:
+        return None
+    pic, index = (map_file.parent / Path(found[k]).name for k in ("pic", "map"))
+    return pic, index

@@ -20,6 +20,7 @@ import numpy.typing as npt
 import pygame
 
 from suite.core.board import Board
+from suite.worldwar.rules.domination import artwork_files
 
 MAX_PIXELS = 16_000_000
 """Images past this many pixels are not used (a broken or hostile file)."""
@@ -38,29 +39,6 @@ class Artwork:
     def size(self) -> tuple[int, int]:
         w, h = self.index.shape
         return (int(w), int(h))
-
-
-def artwork_files(map_file: Path) -> tuple[Path, Path] | None:
-    """The (pic, map) images the `.map` file's `[files]` section names, as paths beside
-    it (None when it names no such pair or cannot be read)."""
-    try:
-        text = map_file.read_bytes().decode("utf-8-sig", errors="replace")
-    except OSError:
-        return None
-    section = ""
-    found: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.split(";", 1)[0].strip()
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip().lower()
-            continue
-        parts = line.split(None, 1)
-        if section == "files" and len(parts) == 2 and parts[0].lower() in ("pic", "map"):
-            found[parts[0].lower()] = parts[1].strip()
-    if "pic" not in found or "map" not in found:
-        return None
-    pic, index = (map_file.parent / Path(found[k]).name for k in ("pic", "map"))
-    return pic, index
 
 
 def load_artwork(board: Board) -> Artwork | None:

@@ -10,8 +10,10 @@ screen's animations). A match is saved as a `suite.core.store` document of kind
 saved one.
 
 `Match.over_session` plays any other `Session`, e.g. an online room (`suite.net`): there
-the seed stays secret, the board comes from the public config (its `map_seed`) and is
-checked against the view's map tables, the seats not played here are nobody's business on
+the seed stays secret, the board comes from the server when the session serves one
+(`ServedBoard`: a `RemoteSession` asks for the room's `board` messages, so a host's own
+map needs no copy here), else from the public config (its `map_seed`), and is checked
+against the view's map tables, the seats not played here are nobody's business on
 this machine (the server runs its bots), and saves and replays are refused with the reason
 (`ONLINE_NOTE`): the server keeps the match.
 """
@@ -24,7 +26,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 
@@ -54,6 +56,13 @@ AUTOSAVE_PREFIX = "autosave-"
 AUTOSAVES_KEPT = 5
 """Autosaves kept (one per match, the newest); older ones are removed as matches start."""
 SEAT_KINDS = ("human", *BOT_KINDS)
+
+
+@runtime_checkable
+class ServedBoard(Protocol):
+    """A session that has the match's board from where the match runs (its server)."""
+
+    def board(self) -> Board: ...
 
 
 @dataclass
@@ -190,8 +199,9 @@ class Match:
         ONLINE_NOTE; `fetch_replay` gets the finished match's replay from where it is
         kept (SaveError saying why not); `link` tells the connection's state
         ("connected", "reconnecting" or "closed"); `time_left` the seconds left before the
-        server's turn deadline (R7; None: none runs). ValueError when this machine cannot
-        draw the match's board."""
+        server's turn deadline (R7; None: none runs). The board is the server's when the
+        session serves it (`ServedBoard`), else the config's map drawn here. ValueError
+        when the board cannot be had or differs from the view's map."""
         match = cls.__new__(cls)
         match.local = None
         match.fetch_replay = fetch_replay
@@ -199,9 +209,12 @@ class Match:
         match.time_left = time_left
         match.seed = None
         match.bot_seats = frozenset()
-        cfg = parse_config(SPEC, {**config, "players": len(seats)})
         try:
-            board = board_for(cfg, cfg.map_seed or 0)
+            if isinstance(session, ServedBoard):
+                board = session.board()
+            else:
+                cfg = parse_config(SPEC, {**config, "players": len(seats)})
+                board = board_for(cfg, cfg.map_seed or 0)
         except (OSError, ValueError) as exc:
             raise ValueError(f"the match's map cannot be drawn here: {exc}") from exc
         view = session.view(None)
