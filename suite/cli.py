@@ -14,7 +14,13 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from suite.core.match import UnknownGame, registered_games, unavailable_games
+from suite.core.match import (
+    GameSpec,
+    UnknownGame,
+    load_game,
+    registered_games,
+    unavailable_games,
+)
 
 if TYPE_CHECKING:
     SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -127,10 +133,10 @@ def _sim_players(game: str, players: int | None, options: dict[str, Any]) -> int
     return int(count()) if callable(count) else 2
 
 
-def _add_game_sim_options(sim: argparse.ArgumentParser) -> None:
-    """Add every installed game's own sim flags (each flag once, stored under its key)."""
+def _add_game_sim_options(sim: argparse.ArgumentParser, specs: Sequence[GameSpec]) -> None:
+    """Add the sim flags of `specs` (each flag once, stored under its key)."""
     added: set[str] = set()
-    for spec in registered_games().values():
+    for spec in specs:
         for opt in spec.sim_options:
             if opt.flag in added:
                 continue
@@ -175,7 +181,10 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(sim_games: Sequence[GameSpec] | None = None) -> argparse.ArgumentParser:
+    """The `suite` command's parser; `sim` knows the flags of `sim_games` (default: every
+    installed game, all loaded)."""
+    specs = list(registered_games().values()) if sim_games is None else list(sim_games)
     parser = argparse.ArgumentParser(
         prog="suite",
         description="The war-games suite: World War, WoK and WoS Tactics. "
@@ -189,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     play.set_defaults(func=_cmd_play)
 
-    games = sorted(registered_games())
+    games = sorted(spec.name for spec in specs)
     sim = sub.add_parser("sim", help="play games between random bots and print statistics")
     sim.add_argument("game", help=f"the game to play ({', '.join(games) or 'none installed'})")
     sim.add_argument(
@@ -204,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--cards", help="card mode (World War: increasing, royalty, poker, none)")
     sim.add_argument("--max-turns", type=int, help="end a game by its tie rule after N turns")
     sim.add_argument("--bots", help="comma-separated bot names, one per seat or one for all")
-    _add_game_sim_options(sim)
+    _add_game_sim_options(sim, specs)
     sim.add_argument(
         "--set",
         action="append",
@@ -231,13 +240,35 @@ def _load_command_plugins() -> None:
                 raise
 
 
+def _one_game_sim(argv: list[str]) -> argparse.Namespace | None:
+    """`suite sim GAME ...` parsed with GAME alone loaded: importing the other games and
+    the other commands' modules took a third of a second of every `suite sim`. None when
+    the command is another one, asks for help, names no loadable game or gives a flag
+    GAME does not know: the full parser (every game loaded) then reads it as before."""
+    if len(argv) < 2 or argv[0] != "sim" or argv[1].startswith("-"):
+        return None
+    if "-h" in argv or "--help" in argv:
+        return None
+    spec = load_game(argv[1])
+    if spec is None:
+        return None
+    args, unknown = build_parser([spec]).parse_known_args(argv)
+    return None if unknown else args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_command_plugins()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    broken = unavailable_games()
-    if broken and args.command == "sim" and args.game in broken:
-        print(f"error: game {args.game!r} is not available: {broken[args.game]}", file=sys.stderr)
-        return 2
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = _one_game_sim(words)
+    if args is None:
+        _load_command_plugins()
+        parser = build_parser()
+        args = parser.parse_args(words)
+        broken = unavailable_games()
+        if broken and args.command == "sim" and args.game in broken:
+            print(
+                f"error: game {args.game!r} is not available: {broken[args.game]}",
+                file=sys.stderr,
+            )
+            return 2
     result: int = args.func(args)
     return result
