@@ -21,6 +21,7 @@ from setuptools import Extension, find_namespace_packages, setup
 
 COMPILED = [
     "suite/core/rng.py",
+    "suite/core/selfplay.py",
     "suite/worldwar/rules/bots.py",
     "suite/worldwar/rules/engine.py",
     "suite/worldwar/rules/legal.py",

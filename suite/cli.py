@@ -14,7 +14,13 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
-from suite.core.match import UnknownGame, registered_games, unavailable_games
+from suite.core.match import (
+    GameSpec,
+    UnknownGame,
+    load_game,
+    registered_games,
+    unavailable_games,
+)
 
 if TYPE_CHECKING:
     SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -66,9 +72,17 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         if args.games <= 10:
             report = run()
         else:
-            with Progress(console=console, transient=True) as bar:
+            # The bar moves in steps of about 1 % (and redraws twice a second): updating
+            # it after every game cost fast games a tenth of their speed.
+            step = max(1, args.games // 100)
+            with Progress(console=console, transient=True, refresh_per_second=2) as bar:
                 task = bar.add_task(f"{args.game}: playing", total=args.games)
-                report = run(progress=lambda done: bar.update(task, completed=done))
+
+                def progress(done: int) -> None:
+                    if done % step == 0 or done == args.games:
+                        bar.update(task, completed=done)
+
+                report = run(progress=progress)
     except (UnknownGame, ValueError) as exc:
         Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         return 2
@@ -119,10 +133,10 @@ def _sim_players(game: str, players: int | None, options: dict[str, Any]) -> int
     return int(count()) if callable(count) else 2
 
 
-def _add_game_sim_options(sim: argparse.ArgumentParser) -> None:
-    """Add every installed game's own sim flags (each flag once, stored under its key)."""
+def _add_game_sim_options(sim: argparse.ArgumentParser, specs: Sequence[GameSpec]) -> None:
+    """Add the sim flags of `specs` (each flag once, stored under its key)."""
     added: set[str] = set()
-    for spec in registered_games().values():
+    for spec in specs:
         for opt in spec.sim_options:
             if opt.flag in added:
                 continue
@@ -167,9 +181,13 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def build_parser(prog: str = "suite") -> argparse.ArgumentParser:
-    """The command line; `prog` names the command in help and usage (`warsuite` in the
-    bundled app)."""
+def build_parser(
+    sim_games: Sequence[GameSpec] | None = None, prog: str = "suite"
+) -> argparse.ArgumentParser:
+    """The `suite` command's parser; `sim` knows the flags of `sim_games` (default: every
+    installed game, all loaded); `prog` names the command in help and usage (`warsuite`
+    in the bundled app)."""
+    specs = list(registered_games().values()) if sim_games is None else list(sim_games)
     parser = argparse.ArgumentParser(
         prog=prog,
         description="The war-games suite: World War, WoK and WoS Tactics. "
@@ -183,7 +201,7 @@ def build_parser(prog: str = "suite") -> argparse.ArgumentParser:
     play.add_argument("--fullscreen", action="store_true", help="start in fullscreen")
     play.set_defaults(func=_cmd_play)
 
-    games = sorted(registered_games())
+    games = sorted(spec.name for spec in specs)
     sim = sub.add_parser("sim", help="play games between random bots and print statistics")
     sim.add_argument("game", help=f"the game to play ({', '.join(games) or 'none installed'})")
     sim.add_argument(
@@ -198,7 +216,7 @@ def build_parser(prog: str = "suite") -> argparse.ArgumentParser:
     sim.add_argument("--cards", help="card mode (World War: increasing, royalty, poker, none)")
     sim.add_argument("--max-turns", type=int, help="end a game by its tie rule after N turns")
     sim.add_argument("--bots", help="comma-separated bot names, one per seat or one for all")
-    _add_game_sim_options(sim)
+    _add_game_sim_options(sim, specs)
     sim.add_argument(
         "--set",
         action="append",
@@ -226,13 +244,35 @@ def _load_command_plugins() -> None:
                 raise
 
 
+def _one_game_sim(argv: list[str], prog: str = "suite") -> argparse.Namespace | None:
+    """`suite sim GAME ...` parsed with GAME alone loaded: importing the other games and
+    the other commands' modules took a third of a second of every `suite sim`. None when
+    the command is another one, asks for help, names no loadable game or gives a flag
+    GAME does not know: the full parser (every game loaded) then reads it as before."""
+    if len(argv) < 2 or argv[0] != "sim" or argv[1].startswith("-"):
+        return None
+    if "-h" in argv or "--help" in argv:
+        return None
+    spec = load_game(argv[1])
+    if spec is None:
+        return None
+    args, unknown = build_parser([spec], prog).parse_known_args(argv)
+    return None if unknown else args
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "suite") -> int:
-    _load_command_plugins()
-    parser = build_parser(prog)
-    args = parser.parse_args(argv)
-    broken = unavailable_games()
-    if broken and args.command == "sim" and args.game in broken:
-        print(f"error: game {args.game!r} is not available: {broken[args.game]}", file=sys.stderr)
-        return 2
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = _one_game_sim(words, prog)
+    if args is None:
+        _load_command_plugins()
+        parser = build_parser(prog=prog)
+        args = parser.parse_args(words)
+        broken = unavailable_games()
+        if broken and args.command == "sim" and args.game in broken:
+            print(
+                f"error: game {args.game!r} is not available: {broken[args.game]}",
+                file=sys.stderr,
+            )
+            return 2
     result: int = args.func(args)
     return result

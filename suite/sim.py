@@ -7,9 +7,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from suite.core.bots import Bot, RandomBot, make_bot
-from suite.core.match import GameSpec, Outcome, State, game_spec, new_game
+from suite.core.bots import Bot, make_bot
+from suite.core.match import GameSpec, game_spec, new_game
 from suite.core.rng import Rng
+from suite.core.selfplay import GameRun, play_one
+
+__all__ = ["GameRun", "SimReport", "make_bots", "play_one", "simulate"]
 
 
 @dataclass
@@ -64,47 +67,6 @@ def make_bots(spec: GameSpec, names: list[str] | None, players: int) -> list[Bot
     if len(chosen) != players:
         raise ValueError(f"--bots names {len(chosen)} bots for {players} players")
     return [make_bot(spec, name) for name in chosen]
-
-
-@dataclass
-class GameRun:
-    """One simulated game: its outcome (None when cut off), actions and engine time."""
-
-    outcome: Outcome | None
-    steps: int
-    engine_seconds: float
-
-
-def play_one(
-    state: State, rng: Rng, max_steps: int = 200_000, bots: list[Bot] | None = None
-) -> GameRun:
-    """Let bots (default: random) play `state` to its end.
-
-    Every awaited seat acts in seat order each step, so simultaneous-order games work.
-    The outcome is None when `max_steps` passed first. Engine time counts only `apply`.
-    """
-    fallback = RandomBot()
-    steps = 0
-    engine = 0.0
-    while state.outcome() is None:
-        if steps >= max_steps:
-            return GameRun(None, steps, engine)
-        waiting = sorted(state.awaiting())
-        if not waiting:
-            raise RuntimeError(f"{state.game}: no outcome yet nobody is awaited")
-        for seat in waiting:
-            # An earlier seat's action may have changed who is awaited.
-            if seat not in state.awaiting():
-                continue
-            bot = bots[seat] if bots is not None else fallback
-            action = bot.choose(state.view(seat), state.legal(seat), rng)
-            started = time.perf_counter()
-            state.apply(seat, action)
-            engine += time.perf_counter() - started
-            steps += 1
-            if state.outcome() is not None:
-                break
-    return GameRun(state.outcome(), steps, engine)
 
 
 def simulate(

@@ -320,8 +320,28 @@ def registered_games() -> dict[str, GameSpec]:
     return dict(_REGISTRY)
 
 
+def load_game(name: str) -> GameSpec | None:
+    """Game `name`, importing only its own entry point when it is not registered yet (a
+    command that plays one game need not import the others: a third of a second); None
+    when no game of that name loads (`game_spec` and `unavailable_games` then say why)."""
+    spec = _REGISTRY.get(name)
+    if spec is not None or _ENTRY_POINTS_LOADED:
+        return spec
+    for ep in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        try:
+            loaded = ep.load()
+        except Exception:
+            return None  # `_load_entry_points` records why
+        if isinstance(loaded, GameSpec) and loaded.name == name:
+            return register_game(loaded)
+    return None
+
+
 def game_spec(name: str) -> GameSpec:
     """The spec of game `name`; UnknownGame lists the known ones."""
+    spec = _REGISTRY.get(name)
+    if spec is not None:
+        return spec
     games = registered_games()
     if name not in games:
         known = ", ".join(sorted(games)) or "none"

@@ -7,6 +7,10 @@ on wall-clock time.
   The best run is the figure to compare (as `timeit` advises: other load on the machine
   only ever slows a run down); on this shared machine whole minutes run up to 40 %
   slower, which the median shows;
+- the same self-play through `suite sim`'s own path (`suite.sim.simulate`: a new match,
+  bots and random source per game, the compiled `play_one` loop), 2 and 4 players, cards
+  off and increasing: the figure `suite sim` prints (issue 35 compares it with pyrisk's
+  StupidAI self-play outside the project: 2p cards off >= 10 times pyrisk);
 - what one decision costs, part by part (view, legal, the bot's choice, apply);
 - exact odds time for 200 v 200 and 1000 v 1000;
 - the hard bot's time per turn (4 players: hard against three easy bots);
@@ -24,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from suite.core.rng import Rng
+from suite.sim import simulate
 from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules import engine as engine_module
 from suite.worldwar.rules.bots import AggressiveBot
@@ -73,6 +78,29 @@ def test_bench_throughput() -> None:
                 f"(median {statistics.median(rates):.0f}; runs {listed}"
                 f"; {runs[0][1]:.0f} actions/game)"
             )
+
+
+def test_bench_sim_command() -> None:
+    """Issue 35: `suite sim worldwar --bots aggressive` as players and modders run it."""
+    options = {"map": "classic", "max_turns": None}
+    simulate("worldwar", 2, 1, 20, options={**options, "cards": "none"}, bot_names=["aggressive"])
+    print("\n`suite sim worldwar --bots aggressive` (simulate), classic map: games/s, best of 3")
+    for cards in ("none", "increasing"):
+        for players in (2, 4):
+            games = {2: 1000, 4: 300}[players]
+            rates = [
+                simulate(
+                    "worldwar",
+                    players,
+                    1,
+                    games,
+                    options={**options, "cards": cards},
+                    bot_names=["aggressive"],
+                ).games_per_second
+                for _ in range(3)
+            ]
+            listed = ", ".join(f"{r:.0f}" for r in rates)
+            print(f"  {players}p cards {cards:10s}: {max(rates):7.1f} games/s (runs {listed})")
 
 
 def decision_cost(cards: str, games: int) -> dict[str, float]:

@@ -288,6 +288,11 @@ FINISH_ODDS: Final = 0.5
 """A beaten opponent is attacked first when the conquest is at least this likely."""
 MISS_COST: Final = 0.5
 """What a failed attack costs in the attack score, in territory values."""
+DEFEND_RATIO: Final = 1.2
+"""The hard policy reinforces a border of a continent it holds whose enemy neighbours
+hold more than this many times its armies,..."""
+DEFEND_BELOW: Final = 2.0
+"""...unless it has an attack scoring this much (`placement`)."""
 
 
 Ints = list[int]
@@ -382,6 +387,62 @@ def finishing_attack(
     return best_s, best_t
 
 
+def placement(
+    seat: int,
+    owner: Ints,
+    armies: Ints,
+    adj: Rows,
+    continent_of: tuple[int, ...],
+    members: Rows,
+    odds: Odds,
+    stay: int,
+    values: list[float],
+    n: int,
+) -> int:
+    """Where the hard policy puts all its `n` armies: on the border of a continent `seat`
+    holds whole that its enemy neighbours outnumber most (by more than DEFEND_RATIO times
+    its armies), unless an attack scores DEFEND_BELOW or more (`best_attack` with the `n`
+    armies added); else on the source of that best attack; else on the border most
+    threatened (the sum of its enemy neighbours' armies). Ties go to the first territory.
+    The hard bot and the expert's playouts both place by it."""
+    score, best, _t = best_attack(seat, owner, armies, adj, odds, stay, values, n)
+    held: list[bool] = []
+    for m in members:
+        whole = len(m) > 0
+        for t in m:
+            if owner[t] != seat:
+                whole = False
+                break
+        held.append(whole)
+    weak, weak_gap = -1, 0
+    busiest, busiest_threat = -1, -1
+    first = -1
+    for t in range(len(owner)):
+        if owner[t] != seat:
+            continue
+        if first < 0:
+            first = t
+        threat = 0
+        border = False
+        for x in adj[t]:
+            if owner[x] != seat:
+                border = True
+                threat += armies[x]
+        if not border:
+            continue
+        if threat > busiest_threat:
+            busiest, busiest_threat = t, threat
+        if held[continent_of[t]] and threat > armies[t] * DEFEND_RATIO:
+            gap = threat - armies[t]
+            if weak < 0 or gap > weak_gap:
+                weak, weak_gap = t, gap
+    if weak >= 0 and score < DEFEND_BELOW:
+        return weak
+    if best >= 0:
+        return best
+    return busiest if busiest >= 0 else first
+
+
 def worth_attacking(odds: float, score: float, needs_card: bool) -> bool:
     """The hard policy's rule for making its best attack (see ATTACK_ODDS)."""
     return odds >= ATTACK_ODDS and score > ATTACK_SCORE or needs_card and odds >= CARD_ODDS
@@ -454,30 +515,22 @@ class HardBot:
             source,
         )
 
-    def _threat(self, view: View, seat: int, t: int) -> int:
-        owner, armies, adj = view.owner, view.armies, view.map.neighbours
-        return sum(armies[n] for n in adj[t] if owner[n] != seat)
-
     def _place(self, view: View, seat: int) -> Action:
-        ids = view.map.territories
-        armies = view.armies
+        board = view.map
         n = _armies_to_place(view)
-        score, s, _t = self._best_attack(view, seat, n)
-        borders = _borders(view, seat) or _mine(view, seat)
-        # Defend a held continent whose border is badly outnumbered.
-        owner, members = view.owner, view.map.continent_members
-        held = {c for c, m in enumerate(members) if m and all(owner[x] == seat for x in m)}
-        weak = [
-            b
-            for b in borders
-            if view.map.continent_of[b] in held and self._threat(view, seat, b) > armies[b] * 1.2
-        ]
-        if weak and score < 2.0:
-            b = max(weak, key=lambda x: (self._threat(view, seat, x) - armies[x], -x))
-            return A.Place(ids[b], n)
-        if s < 0:
-            s = max(borders, key=lambda x: (self._threat(view, seat, x), -x))
-        return A.Place(ids[s], n)
+        t = placement(
+            seat,
+            list(view.owner),
+            list(view.armies),
+            board.neighbours,
+            board.continent_of,
+            board.continent_members,
+            _odds(view.rules),
+            view.rules.stay_behind,
+            self._values(view, seat),
+            n,
+        )
+        return A.Place(board.territories[t], n)
 
     def _attack(self, view: View, seat: int) -> Action | None:
         ids = view.map.territories

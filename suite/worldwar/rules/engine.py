@@ -126,6 +126,7 @@ class WorldWarState:
         "version",
         "_pair",
         "_placing",
+        "alone",
         "view_shared",
         "view_templates",
         "last_views",
@@ -211,6 +212,8 @@ class WorldWarState:
         """Capital and mission modes: who took each seat's last territory (-1: alive)."""
         self.start_events: list[Event] = []
         self.version = 0
+        # `awaiting`'s answers, one frozenset per seat (frozen: shared by every call).
+        self.alone: tuple[frozenset[Seat], ...] = tuple(frozenset((s,)) for s in range(players))
         self._pair = (0, 0)
         # The armies a `PlaceMany` puts on each territory (index), and their total, left
         # by its check for the action that follows.
@@ -313,8 +316,8 @@ class WorldWarState:
         if self.phase == "over":
             return frozenset()
         if self.phase == "defend" and self.pending is not None:
-            return frozenset((self.owner[self.pending["target"]],))
-        return frozenset((self.current,))
+            return self.alone[self.owner[int(self.pending["target"])]]
+        return self.alone[self.current]
 
     def actor(self) -> Seat | None:
         """The single awaited seat (None once the game is over)."""

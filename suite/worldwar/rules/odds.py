@@ -64,11 +64,25 @@ def roll_counts(
     """
     n_sides = default_rules().battle.dice_sides if sides is None else sides
     counts: dict[tuple[int, int], int] = {}
-    faces = range(1, n_sides + 1)
-    for roll in product(faces, repeat=att_dice + def_dice):
-        key = risk_losses(roll[:att_dice], roll[att_dice:])
-        counts[key] = counts.get(key, 0) + 1
+    # Each side's rolls grouped by their sorted faces (56 kinds of three dice instead of
+    # 216 rolls), so that each pair of kinds is compared once, weighted by how many rolls
+    # it stands for: the same counts as every roll of both sides, a tenth of the work.
+    attacker = _sorted_rolls(att_dice, n_sides)
+    defender = _sorted_rolls(def_dice, n_sides)
+    for att, att_n in attacker.items():
+        for dfn, def_n in defender.items():
+            key = risk_losses(att, dfn)
+            counts[key] = counts.get(key, 0) + att_n * def_n
     return tuple((a, d, c) for (a, d), c in sorted(counts.items()))
+
+
+def _sorted_rolls(dice: int, sides: int) -> dict[tuple[int, ...], int]:
+    """How many rolls of `dice` dice give each set of faces (sorted, highest first)."""
+    kinds: dict[tuple[int, ...], int] = {}
+    for roll in product(range(1, sides + 1), repeat=dice):
+        key = tuple(sorted(roll, reverse=True))
+        kinds[key] = kinds.get(key, 0) + 1
+    return kinds
 
 
 @lru_cache(maxsize=64)

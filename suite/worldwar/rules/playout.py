@@ -17,6 +17,7 @@ from suite.worldwar.rules.bots import (
     _odds,
     best_attack,
     finishing_attack,
+    placement,
     territory_values,
     worth_attacking,
 )
@@ -147,29 +148,21 @@ class Board:
         )
 
     def place(self, seat: int, armies: int) -> None:
-        """Everything on the source of the best attack those armies make (the hard bot's
-        placement, without its defence of a continent it holds); with no attack possible,
-        on the own territory that outnumbers its weakest enemy neighbour the most (the
-        first such territory on ties)."""
-        owner, army = self.owner, self.armies
-        values = self.values(seat)
-        _score, best, _t = best_attack(
-            seat, owner, army, self.adj, self.odds, self.stay, values, armies
+        """Everything where the hard bot puts it (`bots.placement`: the defence of a
+        continent it holds, else the best attack, else the most threatened border)."""
+        t = placement(
+            seat,
+            self.owner,
+            self.armies,
+            self.adj,
+            self.continent_of,
+            self.members,
+            self.odds,
+            self.stay,
+            self.values(seat),
+            armies,
         )
-        if best < 0:
-            best_edge = -(10**9)
-            for t in range(len(owner)):
-                if owner[t] != seat:
-                    continue
-                weakest = -1
-                for n in self.adj[t]:
-                    if owner[n] != seat and (weakest < 0 or army[n] < weakest):
-                        weakest = army[n]
-                if weakest >= 0 and army[t] - weakest > best_edge:
-                    best, best_edge = t, army[t] - weakest
-        if best < 0:
-            best = owner.index(seat)
-        army[best] += armies
+        self.armies[t] += armies
 
     def next_attack(self, seat: int, conquered: bool) -> tuple[int, int]:
         """(source, target) of the attack the hard bot makes next: a beaten opponent
