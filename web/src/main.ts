@@ -78,6 +78,5 @@ function route(push: boolean): void {
 }
 
 window.addEventListener("popstate", () => route(false));
-lobby = null;
 route(false);
 net.connect();

@@ -175,8 +175,7 @@ export class RoomPage {
       this.host = false;
       this.net.send({ type: "spectate", code: this.code });
     }
-    if (m.ref === "spectate" || m.ref === "join") this.notice = `${m.message}`;
-    else this.notice = m.message;
+    this.notice = m.message;
   }
 
   private takeBoard(m: P.Board): void {
@@ -560,7 +559,10 @@ export class RoomPage {
       if (room.phase === "lobby" && info.kind !== "open") facts.push(info.ready ? "ready" : "not ready");
       if (v !== null && room.phase !== "lobby") {
         facts.push(`${v.territory_counts[info.seat] ?? 0} terr.`);
-        if (v.rules.has_cards) facts.push(`${v.hand_sizes?.[info.seat] ?? 0} cards`);
+        if (v.rules.has_cards) {
+          const cards = v.hand_sizes?.[info.seat] ?? 0;
+          facts.push(`${cards} ${cards === 1 ? "card" : "cards"}`);
+        }
         if (v.alive[info.seat] === false) facts.push("out");
       }
       const controls: HTMLElement[] = [];
