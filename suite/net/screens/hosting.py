@@ -17,7 +17,6 @@ import pygame
 from pygame_gui.elements import UITextEntryLine
 
 from suite.core.match import registered_games
-from suite.net.client.client import ServerError
 from suite.net.client.session import RemoteSession
 from suite.net.screens.lobby import (
     LocalServer,
@@ -126,14 +125,12 @@ class HostOnlineScene(ButtonScene):
 
     @staticmethod
     def _create(session: RemoteSession, plan: HostPlan, public: bool) -> None:
-        """Open the room, then seat the plan's bots (a refused bot is a refusal: the
-        room stays open for the host to fix in the lobby)."""
+        """Open the room, then ask for the plan's bots (the set-up offers the game's own
+        bots, which every server of this suite has; a seat whose bot a server refused
+        would show open in the lobby, where the host seats another)."""
         session.create(plan.game, plan.config, public=public)
         for seat, bot in sorted(plan.bots.items()):
-            try:
-                session.seat_bot(seat, bot)
-            except ServerError:
-                continue  # the lobby shows the open seat; the host picks a bot there
+            session.seat_bot(seat, bot)
 
     def on_exit(self) -> None:
         """Leaving this screen (not just covering it with the lobby) stops the background
