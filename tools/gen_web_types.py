@@ -113,7 +113,7 @@ def _raw_default(value: Any) -> Any:
     """A `msgspec.Raw` field default (raw JSON such as ``null``) as the JSON it holds."""
     if isinstance(value, msgspec.Raw):
         return msgspec.json.decode(bytes(value))
-    raise NotImplementedError(f"no JSON default for {type(value).__name__}")
+    raise TypeError(f"no JSON default for {type(value).__name__}")
 
 
 def generate() -> str:
