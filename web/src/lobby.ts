@@ -1,8 +1,11 @@
 // The lobby: the player's name, the public rooms (filtered by game), joining or watching
-// a room by its code, and a World War room with every set-up choice the server offers
-// (its `maps` answer: maps, card modes, clocks, victory modes, defender dice).
+// a room by its code, and a new room of any game the page knows, set up with that game's
+// own form (`games.ts`): every choice the server offers for it.
 
 import { button, fill, h, on } from "./dom";
+import { field } from "./forms";
+import type { SetupForm } from "./game";
+import { GAMES } from "./games";
 import type * as P from "./protocol.gen";
 import type { Net } from "./net";
 import { saveName, savedName } from "./store";
@@ -14,34 +17,11 @@ export interface LobbyHooks {
   create(game: string, config: Record<string, unknown>, isPublic: boolean, bots: string[]): void;
 }
 
-const LABELS: Record<string, string> = {
-  increasing: "Increasing sets",
-  royalty: "Royalty",
-  poker: "Poker",
-  none: "No cards",
-  domination: "Conquest",
-  capital: "Capitals",
-  mission: "Secret mission",
-  auto: "Automatic",
-  ask: "Defender chooses",
-};
-
-function label(value: string): string {
-  return LABELS[value] ?? value;
-}
-
-function select(id: string, values: readonly (string | number)[], text: (v: string) => string = label): HTMLSelectElement {
-  return h("select", { id }, ...values.map((v) => h("option", { value: v }, text(String(v)))));
-}
-
-function field(text: string, control: HTMLElement): HTMLElement {
-  return h("label", { class: "field" }, h("span", {}, text), control);
-}
-
 export class LobbyPage {
   readonly el: HTMLElement;
   private welcome: P.Welcome | null = null;
-  private maps: P.MapList | null = null;
+  private readonly forms: ReadonlyMap<string, SetupForm>;
+  private chosen = "worldwar";
   private rooms: readonly P.PublicRoom[] = [];
   private notice = "";
   private filter = "";
@@ -58,11 +38,12 @@ export class LobbyPage {
       create: h("section", { class: "card", id: "create" }),
       notice: h("p", { class: "notice", role: "alert" }),
     };
+    this.forms = new Map(GAMES.map((g) => [g.name, g.setup(net)]));
     const p = this.parts;
     this.el = h("main", { class: "lobby" }, h("h1", {}, "warsuite"), p.notice!, p.name!, p.create!, p.code!, p.rooms!);
     this.net.enter = () => {
       this.net.send({ type: "rooms", game: this.filter === "" ? null : this.filter });
-      this.net.send({ type: "maps_request", game: "worldwar" });
+      for (const form of this.forms.values()) form.ask();
     };
     this.renderName();
     this.renderCode();
@@ -71,6 +52,7 @@ export class LobbyPage {
   }
 
   receive(m: P.ServerMessage): void {
+    if ([...this.forms.values()].some((form) => form.receive(m))) this.renderCreate();
     // The form is drawn again only when its choices change (a reconnection says hello
     // again and asks again): what the player chose so far stays.
     if (m.type === "welcome") {
@@ -81,10 +63,6 @@ export class LobbyPage {
     } else if (m.type === "rooms") {
       this.rooms = m.rooms;
       this.renderRooms();
-    } else if (m.type === "maps") {
-      const changed = JSON.stringify(m) !== JSON.stringify(this.maps);
-      this.maps = m;
-      if (changed) this.renderCreate();
     } else if (m.type === "error") {
       this.notice = m.message;
       this.parts.notice!.textContent = this.notice;
@@ -150,61 +128,33 @@ export class LobbyPage {
   }
 
   private renderCreate(): void {
-    const ww = this.welcome?.games.find((g) => g.name === "worldwar");
-    const maps = this.maps;
-    if (ww === undefined || maps === null) {
-      fill(this.parts.create!, h("h2", {}, "New World War room"), h("p", { class: "muted" }, "Asking the server…"));
+    const offered = (this.welcome?.games ?? []).filter((g) => this.forms.has(g.name));
+    if (offered.length === 0) {
+      fill(this.parts.create!, h("h2", {}, "New room"), h("p", { class: "muted" }, "Asking the server…"));
       return;
     }
-    const [lo, hi] = ww.players;
-    const mapPick = h("select", { id: "map" }, ...maps.maps.map((m) => h("option", { value: m.name }, m.title)));
-    const [tLo, tHi] = maps.territories ?? [12, 42];
-    const [cLo, cHi] = maps.continents ?? [1, 8];
-    const territories = h("input", { type: "number", id: "territories", min: tLo, max: tHi, value: Math.min(tHi, Math.max(tLo, 24)) });
-    const continents = h("input", { type: "number", id: "continents", min: cLo, max: cHi, value: Math.min(cHi, 4) });
-    const generated = h("div", { class: "row generated", hidden: true }, field("Territories", territories), field("Continents", continents));
-    on(mapPick, "change", () => (generated.hidden = mapPick.value !== "random"));
-    const players = select("players", Array.from({ length: hi - lo + 1 }, (_, i) => lo + i), (v) => v);
-    const seatsBox = h("div", { class: "bots" });
-    const botChoices = ["human", ...ww.bots];
-    const drawSeats = (): void => {
-      const n = Number(players.value);
-      fill(seatsBox, ...Array.from({ length: n - 1 }, (_, i) => field(`Seat ${i + 2}`, select(`seat-${i + 1}`, botChoices, (v) => (v === "human" ? "a person" : `${v} bot`)))));
-    };
-    on(players, "change", drawSeats);
-    drawSeats();
-    const cards = select("cards", maps.cards);
-    const mode = select("mode", maps.modes);
-    const clock = select("clock", maps.clocks, (v) => (v === "0" ? "off" : `${v} s`));
-    const defender = select("defender", maps.defenders);
-    const deploy = select("deploy", ["hand", "auto"], (v) => (v === "auto" ? "Automatic" : "By hand"));
-    const turns = h("input", { type: "number", id: "max-turns", min: 0, max: 1000, value: 0, "aria-label": "Turn limit (0: none)" });
+    const info = offered.find((g) => g.name === this.chosen) ?? offered[0]!;
+    this.chosen = info.name;
+    const form = this.forms.get(info.name)!;
+    const gamePick = h("select", { id: "game" }, ...offered.map((g) => h("option", { value: g.name, selected: g.name === info.name }, g.title)));
+    on(gamePick, "change", () => {
+      this.chosen = gamePick.value;
+      this.renderCreate();
+    });
+    const fields = form.fields(info);
     const isPublic = h("input", { type: "checkbox", id: "public" });
     const create = (): void => {
-      const n = Number(players.value);
-      const map = mapPick.value === "random" ? `random:${territories.value}:${continents.value}` : mapPick.value;
-      const config: Record<string, unknown> = {
-        players: n,
-        map,
-        cards: cards.value,
-        mode: mode.value,
-        clock: Number(clock.value),
-        defender: defender.value,
-        auto_place: deploy.value === "auto",
-      };
-      if (Number(turns.value) > 0) config.max_turns = Number(turns.value);
-      const bots = Array.from({ length: n - 1 }, (_, i) => (seatsBox.querySelector(`#seat-${i + 1}`) as HTMLSelectElement | null)?.value ?? "human");
+      const { config, bots } = form.read();
       saveName(this.name());
-      this.hooks.create("worldwar", config, isPublic.checked, bots);
+      this.hooks.create(info.name, config, isPublic.checked, [...bots]);
     };
     fill(
       this.parts.create!,
-      h("h2", {}, "New World War room"),
-      h("div", { class: "grid" }, field("Map", mapPick), field("Players", players), field("Cards", cards), field("Victory", mode), field("Turn clock", clock), field("Defender dice", defender), field("Deployment", deploy), field("Turn limit (0: none)", turns)),
-      generated,
-      seatsBox,
+      h("h2", {}, `New ${info.title} room`),
+      offered.length > 1 ? field("Game", gamePick) : null,
+      fields ?? h("p", { class: "muted" }, "Asking the server…"),
       h("label", { class: "check" }, isPublic, " List it in the public rooms"),
-      button("Create room", create, { id: "create-room", class: "primary" }),
+      fields === null ? null : button("Create room", create, { id: "create-room", class: "primary" }),
     );
   }
 }

@@ -4,9 +4,9 @@
 // focusable buttons (Enter or Space picks one, as a click or a tap does). Drawing
 // happens only when `update` is called with something new: nothing animates.
 
-import { s, on } from "./dom";
-import type * as P from "./protocol.gen";
-import { PLAYER_COLOURS } from "./protocol.gen";
+import { s, on } from "../dom";
+import type * as P from "../protocol.gen";
+import { UNOWNED, seatColour } from "../colours";
 
 export type Mark = "source" | "target" | "pickable";
 
@@ -16,14 +16,6 @@ interface Drawn {
   readonly disc: SVGCircleElement;
   readonly count: SVGTextElement;
   key: string;
-}
-
-const UNOWNED = "#4b5568";
-
-/** A seat's colour (the suite's colour-blind-safe palette). */
-export function seatColour(seat: number): string {
-  const colour = PLAYER_COLOURS[((seat % PLAYER_COLOURS.length) + PLAYER_COLOURS.length) % PLAYER_COLOURS.length];
-  return colour === undefined ? UNOWNED : colour.hex;
 }
 
 function centroid(points: readonly (readonly [number, number])[]): [number, number] {

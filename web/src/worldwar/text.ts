@@ -1,6 +1,6 @@
 // Words for what happened: one line per game event (null for those not worth a line).
 
-import type * as P from "./protocol.gen";
+import type * as P from "../protocol.gen";
 
 /** The name of territory `index` (or id) as the view's map names it. */
 export function territoryName(v: P.WorldWarView, territory: number | string): string {
