@@ -20,7 +20,7 @@ SDL_DUMMY := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 # (suite/net/server/webroot, not checked in: built here, shipped by `pip install .`).
 WEB_MODULES := web/node_modules/.installed
 WEB_BUILT := suite/net/server/webroot/index.html
-WEB_SOURCES := $(wildcard web/src/*.ts web/src/*.css) web/index.html web/tsconfig.json
+WEB_SOURCES := $(shell find web/src -name "*.ts" -o -name "*.css") web/index.html web/tsconfig.json
 
 $(WEB_MODULES): web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund --loglevel=error
