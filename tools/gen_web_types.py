@@ -2,8 +2,9 @@
 msgspec types, so the browser and the server cannot drift apart.
 
 The source of truth is Python: the protocol's `ClientMessage` and `ServerMessage`
-unions (`suite.net.protocol`) and World War's view, action and event records
-(`suite.worldwar.rules`). msgspec describes them as JSON Schema
+unions (`suite.net.protocol`), World War's and WoS Tactics' view, action and event
+records (`suite.worldwar.rules`, `suite.tactics.rules`) and the document a browser draws
+a Tactics battle from (`protocol.TacticsArt`). msgspec describes them as JSON Schema
 (`msgspec.json.schema_components`); this script turns each component into a TypeScript
 type. `python tools/gen_web_types.py` rewrites the file; with `--check` it writes
 nothing and exits 1 when the checked-in file differs (tests/net/test_net_web_types.py
@@ -32,6 +33,8 @@ def roots() -> dict[str, Any]:
     """The types the client needs, by the name of the union type written for them."""
     from suite.core.match import Outcome
     from suite.net import protocol as P
+    from suite.tactics.rules.actions import TacticsAction, TacticsEvent
+    from suite.tactics.rules.view import TacticsView
     from suite.worldwar.rules.actions import WorldWarAction, WorldWarEvent
     from suite.worldwar.rules.views import WorldWarView
 
@@ -42,11 +45,32 @@ def roots() -> dict[str, Any]:
         "WorldWarAction": WorldWarAction,
         "WorldWarEvent": WorldWarEvent,
         "Outcome": Outcome,
+        "TacticsView": TacticsView,
+        "TacticsAction": TacticsAction,
+        "TacticsEvent": TacticsEvent,
+        "TacticsArt": P.TacticsArt,
     }
 
 
+PREFIXES = {"worldwar": "WorldWar", "tactics": "Tactics", "wok": "Wok"}
+
+
+def type_name(component: str) -> str:
+    """A TypeScript name for a component: msgspec names two records of one name by their
+    whole module path (`suite.tactics.rules.view.Odds`); the protocol's keeps its bare
+    name, a game's takes the game's prefix (`TacticsOdds`)."""
+    if "." not in component:
+        return component
+    module, name = component.rsplit(".", 1)
+    if module == "suite.net.protocol":
+        return name
+    parts = module.split(".")
+    game = parts[1] if len(parts) > 1 else parts[0]
+    return PREFIXES.get(game, game.capitalize()) + name
+
+
 def _ref(schema: dict[str, Any]) -> str:
-    return str(schema["$ref"]).rsplit("/", 1)[-1]
+    return type_name(str(schema["$ref"]).rsplit("/", 1)[-1])
 
 
 def ts_type(schema: dict[str, Any]) -> str:
@@ -137,8 +161,8 @@ def generate() -> str:
         if "$ref" in schema and _ref(schema) == name:
             continue  # a single record: its component carries the name already
         out.append(f"\nexport type {name} = {ts_type(schema)};\n")
-    for name in sorted(components):
-        out.append("\n" + declaration(name, components[name], name in sent))
+    for name in sorted(components, key=type_name):
+        out.append("\n" + declaration(type_name(name), components[name], name in sent))
     out.append(palette())
     return "".join(out)
 

@@ -38,6 +38,13 @@ MAX_ODDS_ARMIES = 1000
 """The largest side an `odds_request` may ask about."""
 MAX_MAPS = 200
 """Maps one `maps` answer lists at most (the host's folder may hold more)."""
+MAX_PROBLEMS = 20
+"""Pack problems one Tactics answer lists at most (each cut to `MAX_PROBLEM` characters)."""
+MAX_PROBLEM = 200
+MAX_SETUP_PIECES = 300
+"""Pieces a `tactics_setup` answer lists at most (real packs hold about 100)."""
+MAX_PACKS = 50
+"""Server pack folders a `tactics_setup` answer lists at most."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -268,6 +275,29 @@ class OddsRequest(Message, frozen=True, tag="odds_request"):
     defenders: int
 
 
+class TacticsSetupRequest(Message, frozen=True, tag="tactics_setup_request"):
+    """Ask for the Book of Tactics' choices with pack `pack` (None: the shipped pack; else
+    the name of a folder in the server's packs folder, never a path): answered by
+    `tactics_setup`."""
+
+    pack: str | None = None
+
+
+class TacticsArtRequest(Message, frozen=True, tag="tactics_art_request"):
+    """Ask what a browser needs to draw Tactics room `code` (answered by `tactics_art`)."""
+
+    code: str
+
+
+class ReplayStepRequest(Message, frozen=True, tag="replay_step_request"):
+    """Ask for the spectator's view of finished room `code` after its first `step`
+    actions (0: the opening), answered by `replay_step`: a match watched step by step
+    from the server, of any game."""
+
+    code: str
+    step: int = 0
+
+
 class SetPublic(Message, frozen=True, tag="set_public"):
     """Host: list the lobby in `rooms` answers (`public`) or stop listing it."""
 
@@ -301,6 +331,9 @@ ClientMessage = (
     | MapsRequest
     | OddsRequest
     | SetPublic
+    | TacticsSetupRequest
+    | TacticsArtRequest
+    | ReplayStepRequest
 )
 
 SeatMessage = (
@@ -626,8 +659,150 @@ class Odds(Message, frozen=True, tag="odds"):
     """False only for battles too large to compute exactly (a normal approximation)."""
 
 
+class TacticsMapEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A map of a Tactics pack as the set-up lists it: `id` goes in the config's `map`;
+    `elevation` is "flat", "bumpy (roughness R)" (generated from its seed) or "elevation
+    bitmap"; `starts` how many armies it holds; `requirements` what the host needs (T12)."""
+
+    id: int
+    name: str
+    size: int
+    elevation: str
+    starts: int
+    author: str = ""
+    requirements: str = ""
+
+
+class TacticsPieceEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A piece an army may hold: `short` is the original's "17/7" (HP + STR + DEF + AGI,
+    then MOB + RANGE), `max_count` its max# in one army, `requirements` what a seat needs
+    to field it (T12)."""
+
+    id: int
+    name: str
+    short: str
+    max_count: int
+    requirements: str
+    hp: int
+    strength: int
+    defense: int
+    agility: int
+    mobility: int
+    range: int
+    weapon: str
+
+
+class TacticsSetup(Message, frozen=True, tag="tactics_setup"):
+    """The Book of Tactics' choices with pack `pack` (None: the shipped one): the packs
+    the server offers (`packs`, its folder names), the playable maps, the pieces an army
+    may hold (at most `MAX_SETUP_PIECES`), the pieces-per-turn choices (0: all rested),
+    the formation's side (3: a 3x3 army), the army size limit and the round cap, and the
+    pack's problems (at most `MAX_PROBLEMS`)."""
+
+    pack: str | None
+    packs: tuple[str, ...]
+    maps: tuple[TacticsMapEntry, ...]
+    pieces: tuple[TacticsPieceEntry, ...]
+    pieces_per_turn: tuple[int, ...]
+    default_pieces_per_turn: int
+    formation_side: int
+    max_pieces: int
+    max_rounds: int
+    problems: tuple[str, ...] = ()
+
+
+class TacticsArtMsg(Message, frozen=True, tag="tactics_art"):
+    """Where a browser finds what it needs to draw Tactics room `code`: `url`, a
+    content-addressed JSON document (`TacticsArt`) on the server's port, and the problems
+    of the room's pack (broken files are drawn as placeholders or stay silent; at most
+    `MAX_PROBLEMS`)."""
+
+    code: str
+    url: str
+    problems: tuple[str, ...] = ()
+
+
+class TileArt(msgspec.Struct, frozen=True, kw_only=True):
+    """A tile of the map: its palette index (as in `TacticsArt.tiles`), name and picture
+    (a 128 x 128 PNG: the top diamond over the cube sides)."""
+
+    index: int
+    name: str
+    url: str
+
+
+class SkinArt(msgspec.Struct, frozen=True, kw_only=True):
+    """A piece kind's filmstrip recoloured for army `army` (0 red, 1 green, 2 yellow,
+    3 blue), its shadow drawn in: a PNG of `frames` square frames `size` pixels high, side
+    by side, named as `TacticsArt.frame_names` says."""
+
+    piece: int
+    army: int
+    url: str
+    size: int
+    frames: int
+
+
+class SoundSetArt(msgspec.Struct, frozen=True, kw_only=True):
+    """A sound set of the pack: play any one of `urls` (checked PCM WAV files)."""
+
+    id: int
+    name: str
+    urls: tuple[str, ...]
+
+
+class PieceArt(msgspec.Struct, frozen=True, kw_only=True):
+    """A piece kind on the field: its name and its sound sets by event (`ready`, `go`,
+    `attack`, `pain`, `death` and its weapon's `hit`, `miss`, `crit`; 0 or absent:
+    silent)."""
+
+    kind: int
+    name: str
+    sets: dict[str, int]
+
+
+class TacticsArt(msgspec.Struct, frozen=True, kw_only=True):
+    """What a browser needs to draw one Tactics battle (served as JSON under the hash of
+    its bytes): the map as the engine loaded it (`size` x `size` cells; `tiles` and
+    `heights` base64, one byte per cell row by row: the tile's palette index, 0 the
+    border, and the height 0-255), its tiles, the armies' colours (`#rrggbb`, 0 red to 3
+    blue) and the palette indices the server recoloured with them, the skins of the
+    pieces on the field, their sounds and the pack's named sets (`turn`, `win`,
+    `lose`)."""
+
+    name: str
+    size: int
+    tiles: str
+    heights: str
+    tile_table: tuple[TileArt, ...]
+    armies: tuple[str, ...]
+    team_indices: tuple[int, ...]
+    frame_names: tuple[str, ...]
+    skins: tuple[SkinArt, ...]
+    pieces: tuple[PieceArt, ...]
+    sound_sets: tuple[SoundSetArt, ...]
+    named_sets: dict[str, int]
+
+
+class ReplayStep(Message, frozen=True, tag="replay_step"):
+    """The spectator's view of finished room `code` after its first `step` of `steps`
+    actions (the game's typed view as JSON), the events that step made and the seat that
+    acted (None at the opening)."""
+
+    code: str
+    game: str
+    step: int
+    steps: int
+    view: msgspec.Raw
+    events: msgspec.Raw = msgspec.Raw(b"[]")
+    actor: int | None = None
+
+
 ServerMessage = (
-    Board
+    TacticsSetup
+    | TacticsArtMsg
+    | ReplayStep
+    | Board
     | MapList
     | Odds
     | Welcome

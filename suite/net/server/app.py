@@ -58,9 +58,10 @@ from suite.net.server.http import HttpFront
 from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
 from suite.net.server.packs import PackServer
-from suite.net.server.replays import Replays
+from suite.net.server.replays import Replays, Stepper
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
+from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
 
 log = logging.getLogger("suite.net")
 
@@ -113,6 +114,8 @@ class MatchServer:
         self.packs = PackServer(self.data / "packs")
         self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
+        self.steps = Stepper(self.store, self.maps.engine_config)
+        self.art = ArtBook()
         self.draw_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS)
         self.rooms: dict[str, Room] = {}
         self._boards: dict[str, tuple[object, tuple[P.Board, ...]]] = {}
@@ -142,6 +145,7 @@ class MatchServer:
             health=self.ownership.healthy,
             admits=lambda address: self.per_address[address] < settings.max_connections_per_address,
         )
+        self.http.web.pack_files = self.art.file
         self._server: Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopped = asyncio.Event()
@@ -522,7 +526,17 @@ class MatchServer:
         elif isinstance(m, P.PackRequest):
             self._pack(conn, m)
         elif isinstance(m, P.ReplayRequest):
-            self.spawn(self._replay(conn, m))
+            code = m.code.strip().upper()
+            self.spawn(self._later(conn, "replay_request", self.replays.answer(code, m.offset)))
+        elif isinstance(m, P.ReplayStepRequest):
+            code = m.code.strip().upper()
+            self.spawn(self._later(conn, "replay_step_request", self.steps.answer(code, m.step)))
+        elif isinstance(m, P.TacticsSetupRequest):
+            folder = self._pack_folder(m.pack)
+            work = asyncio.to_thread(self._tactics_setup, m.pack or None, folder)
+            self.spawn(self._later(conn, "tactics_setup_request", work))
+        elif isinstance(m, P.TacticsArtRequest):
+            self._tactics_art(conn, m.code)
         elif isinstance(m, P.BoardRequest):
             conn.send(P.encode(self._board_page(m.code, m.page)))
         elif isinstance(m, P.MapsRequest):
@@ -691,17 +705,53 @@ class MatchServer:
             raise Refused("no_pack", "this room has no Tactics pack")
         conn.send(P.encode(self.packs.answer(room.code, room.pack, m.path, m.offset)))
 
-    async def _replay(self, conn: Sender, m: P.ReplayRequest) -> None:
-        """A chunk of a finished match's replay (read from the store off the message path)."""
+    async def _later(self, conn: Sender, ref: str, work: Coroutine[Any, Any, P.Message]) -> None:
+        """Send what `work` answers to a `ref` message, done off the message path (a
+        store read, a replay, a pack's art); a refusal or a failure becomes an `error`."""
         try:
-            chunk = await self.replays.answer(m.code.strip().upper(), m.offset)
+            answer = await work
         except Refused as exc:
-            conn.error(exc.code, exc.message, "replay_request")
+            conn.error(exc.code, exc.message, ref)
         except Exception:
-            log.exception("internal error on a replay_request message")
+            log.exception("internal error on a %s message", ref)
             conn.error("server_error", "the server failed on that message")
         else:
-            conn.send(P.encode(chunk))
+            conn.send(P.encode(answer))
+
+    def _pack_folder(self, choice: str | None) -> Path:
+        """The pack folder a set-up names (the packs folder's own checks: no path)."""
+        from suite.net.packsync import PackSyncError
+
+        try:
+            return self.packs.folder(choice)
+        except PackSyncError as exc:
+            raise Refused("no_pack", str(exc)) from None
+
+    def _tactics_setup(self, name: str | None, folder: Path) -> P.TacticsSetup:
+        """The Book of Tactics' choices with the pack in `folder` (in a worker thread)."""
+        from suite.tactics.rules.packs import PackError, get_pack
+
+        try:
+            pack = get_pack(folder)
+        except PackError as exc:
+            raise Refused("no_pack", str(exc)) from None
+        return setup_choices(pack, name, server_packs(self.packs.packs_dir))
+
+    def _tactics_art(self, conn: Sender, code: str) -> None:
+        """Answer a `tactics_art_request`: at once when the battle's art is built, else
+        once a worker thread has built it."""
+        room = self._room_by_code(code)
+        if room.game != "tactics":
+            raise Refused("not_tactics", f"room {room.code} plays {room.game}, not WoS Tactics")
+        battle = battle_of(room.state)  # type: ignore[arg-type]
+
+        async def answer() -> P.Message:
+            built = self.art.cached(battle)
+            if built is None:
+                built = await asyncio.to_thread(self.art.build_for, battle)
+            return P.TacticsArtMsg(code=room.code, url=built.url, problems=built.problems)
+
+        self.spawn(self._later(conn, "tactics_art_request", answer()))
 
 
 def game_players(game: str) -> tuple[int, int]:

@@ -8,7 +8,11 @@ answers these paths and nothing else (None lets the request go on):
 - `/assets/NAME`: the built bundle, whose names carry a hash of their content, so they
   are cached for a year as immutable;
 - `/art/SHA256.EXT`: a Domination map's picture, published by `publish` under the hash
-  of its bytes (the `board` message names it); immutable too.
+  of its bytes (the `board` message names it); immutable too;
+- `/pack/SHA256.EXT`: what a browser draws and plays a Tactics battle with (its JSON
+  document, PNG tiles and skins, WAV sounds), made from the room's pack by
+  `tactics_art.ArtBook` under the hash of their bytes (`pack_files` looks them up);
+  immutable too.
 
 Every answer carries a strict Content-Security-Policy (scripts, styles, images and
 connections from this origin only: no inline script, no other host) and `nosniff`.
@@ -23,6 +27,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -34,6 +39,8 @@ WEBROOT = Path(__file__).resolve().parent / "webroot"
 """Where the build puts the page and its assets (package data)."""
 GZIP_FROM = 1024
 """Smaller bodies are sent as they are (compressing them does not pay)."""
+PACK_FILES_KEPT = 512
+"""Tactics art files kept ready to serve (see `WebFront._forget_packs`)."""
 MAX_ART_BYTES = 32 * 1024 * 1024
 """A map picture larger than this is not published (the board is drawn without it)."""
 CSP = (
@@ -53,6 +60,7 @@ TYPES = {
     ".jpeg": "image/jpeg",
     ".gif": "image/gif",
     ".bmp": "image/bmp",
+    ".wav": "audio/wav",
     ".ico": "image/x-icon",
     ".map": "application/json",
 }
@@ -60,6 +68,7 @@ COMPRESSIBLE = {".html", ".js", ".css", ".json", ".svg", ".map"}
 _ROOM_LINK = re.compile(r"/r/[A-Za-z0-9]{1,16}(/watch)?/?")
 _ASSET = re.compile(r"/assets/([A-Za-z0-9][A-Za-z0-9._-]{0,127})")
 _ART = re.compile(r"/art/([0-9a-f]{64}\.[a-z]{3,4})")
+_PACK = re.compile(r"/pack/([0-9a-f]{64}\.(png|wav|json))")
 NOT_BUILT = (
     b"<!doctype html><meta charset=utf-8><title>warsuite</title>"
     b"<h1>The web client was not built</h1>"
@@ -87,6 +96,8 @@ class WebFront:
         self._gzipped: dict[str, bytes] = {}
         self._art: dict[str, Path] = {}
         self._published: dict[Path, str | None] = {}
+        self.pack_files: Callable[[str], bytes | None] = lambda name: None
+        """The bytes of `/pack/NAME` (set by the server: `tactics_art.ArtBook.file`)."""
 
     @property
     def built(self) -> bool:
@@ -109,7 +120,10 @@ class WebFront:
         if match is not None and match.group(1) in self._art:
             name = match.group(1)
             return self._serve(f"art/{name}", self._art[name], request)
-        if path.startswith(("/assets/", "/art/")):
+        match = _PACK.fullmatch(path)
+        if match is not None:
+            return self._serve_pack(match.group(1), request)
+        if path.startswith(("/assets/", "/art/", "/pack/")):
             return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
         return None
 
@@ -133,6 +147,33 @@ class WebFront:
                 url = f"/art/{name}"
         self._published[picture] = url
         return url
+
+    def _serve_pack(self, name: str, request: Request) -> Response:
+        """`/pack/NAME`: a file of a Tactics battle's art, immutable (its name is the hash
+        of its bytes); 404 once no kept battle has it."""
+        key = f"pack/{name}"
+        if key not in self._files:
+            body = self.pack_files(name)
+            if body is None:
+                return _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+            suffix = "." + name.rsplit(".", 1)[1]
+            self._files[key] = _File(
+                body=body,
+                content_type=TYPES[suffix],
+                etag='"' + name[:32] + '"',
+                immutable=True,
+                compressible=suffix in COMPRESSIBLE and len(body) >= GZIP_FROM,
+            )
+            self._forget_packs()
+        return self._serve(key, Path(name), request)
+
+    def _forget_packs(self) -> None:
+        """Keep at most `PACK_FILES_KEPT` served pack files (the oldest go first; the art
+        book still has them and they are loaded again when asked for)."""
+        kept = [k for k in self._files if k.startswith("pack/")]
+        for key in kept[: max(0, len(kept) - PACK_FILES_KEPT)]:
+            del self._files[key]
+            self._gzipped.pop(key, None)
 
     def _load(self, key: str, path: Path) -> _File | None:
         cached = self._files.get(key)
