@@ -58,6 +58,9 @@ export interface GameRoom {
   statusLines(): HTMLElement[];
   /** Facts shown beside a seat in the players' list (territories, cards, out...). */
   seatFacts(seat: number): string[];
+  /** A seat's colour when the game has its own (Tactics' army colours); null or absent:
+   * the suite's seat palette. */
+  colour?(seat: number): string | null;
   /** Extra lines for the end panel (ratings, a top ten...). */
   endLines(over: P.GameOverMsg): HTMLElement[];
   /** Draw the game's parts. */

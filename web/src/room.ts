@@ -3,7 +3,7 @@
 // Everything shown comes from the server's messages; every action sent is one of the
 // seat's legal actions as the server listed them. No rule lives here.
 
-import { seatColour } from "./colours";
+import { seatColour as paletteColour } from "./colours";
 import { button, fill, h, on } from "./dom";
 import type { GameRoom, RoomContext } from "./game";
 import { gameModule } from "./games";
@@ -192,6 +192,11 @@ export class RoomPage {
     }
   }
 
+  /** A seat's colour: the game's own (Tactics' armies) or the suite's palette. */
+  private seatColour(seat: number): string {
+    return this.game?.colour?.(seat) ?? paletteColour(seat);
+  }
+
   private seatName(seat: number): string {
     const info = this.room?.seats[seat];
     if (info === undefined || info.name === "") return `Seat ${seat + 1}`;
@@ -245,22 +250,38 @@ export class RoomPage {
     this.leave();
   }
 
+  /** The turn clock's text: the time left before a deadline, or how long the room has
+   * waited for its seats once that passes the server's `show_after` (Tactics' waiting
+   * timer); null when neither shows. */
   private clockText(): string | null {
-    const deadline = this.clock?.deadline;
-    if (deadline === null || deadline === undefined || this.clock?.paused === true) return null;
-    const left = Math.max(0, Math.ceil(deadline - (Date.now() / 1000 - this.clockSkew)));
-    return `${left} s left`;
+    const clock = this.clock;
+    if (clock === null || clock.paused) return null;
+    const now = Date.now() / 1000 - this.clockSkew;
+    if (clock.deadline !== null) return `${Math.max(0, Math.ceil(clock.deadline - now))} s left`;
+    if (clock.waiting_since === null || clock.show_after === null || clock.waiting.length === 0) return null;
+    const waited = Math.floor(now - clock.waiting_since);
+    if (waited < clock.show_after) return null;
+    const who = clock.waiting.map((s) => this.seatName(s)).join(", ");
+    return `Waiting for ${who}: ${waited} s`;
+  }
+
+  /** Whether the clock may show text later without a new message (a waiting timer not
+   * shown yet). */
+  private clockPending(): boolean {
+    const clock = this.clock;
+    return clock !== null && !clock.paused && clock.deadline === null && clock.waiting_since !== null && clock.show_after !== null && clock.waiting.length > 0;
   }
 
   /** The turn clock's text changes once a second while a deadline runs; nothing else
    * runs on a timer. */
   private runTicker(): void {
-    const running = this.clockText() !== null && this.room?.phase === "playing";
+    const running = (this.clockText() !== null || this.clockPending()) && this.room?.phase === "playing";
     if (running && this.ticker === null) {
       this.ticker = window.setInterval(() => {
         const el = document.getElementById("clock");
         const text = this.clockText();
         if (el !== null && text !== null) el.textContent = text;
+        else if (el === null && text !== null) this.renderStatus();
       }, 1000);
     } else if (!running && this.ticker !== null) {
       window.clearInterval(this.ticker);
@@ -286,14 +307,14 @@ export class RoomPage {
     if (this.gameOver !== null) items.push(this.endPanel(this.gameOver));
     if (turn !== null && this.seat !== null && this.room?.phase !== "lobby") {
       const colour = h("span", { class: "swatch" });
-      colour.style.background = seatColour(this.seat);
+      colour.style.background = this.seatColour(this.seat);
       items.push(h("p", { class: "you" }, colour, `You are ${this.seatName(this.seat)}`));
     }
     items.push(...(this.game?.statusLines() ?? []));
     fill(this.parts.status!, ...items);
     const swatch = this.parts.status!.querySelector(".turn .swatch") as HTMLElement | null;
     const who = turn?.awaiting[0];
-    if (swatch !== null && who !== undefined) swatch.style.background = seatColour(who);
+    if (swatch !== null && who !== undefined) swatch.style.background = this.seatColour(who);
   }
 
   private endPanel(over: P.GameOverMsg): HTMLElement {
@@ -317,7 +338,7 @@ export class RoomPage {
     }
     const rows = room.seats.map((info) => {
       const swatch = h("span", { class: "swatch" });
-      swatch.style.background = seatColour(info.seat);
+      swatch.style.background = this.seatColour(info.seat);
       const name = info.kind === "open" ? "open seat" : info.name;
       const facts: string[] = [];
       if (info.kind === "human" && !info.connected) facts.push("away");
