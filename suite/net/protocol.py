@@ -289,6 +289,13 @@ class TacticsArtRequest(Message, frozen=True, tag="tactics_art_request"):
     code: str
 
 
+class TacticsResultRequest(Message, frozen=True, tag="tactics_result_request"):
+    """Ask what finished Tactics room `code`'s battle changed on the server's ladder
+    (answered by `tactics_result`, also sent to the room when the battle ends)."""
+
+    code: str
+
+
 class ReplayStepRequest(Message, frozen=True, tag="replay_step_request"):
     """Ask for the spectator's view of finished room `code` after its first `step`
     actions (0: the opening), answered by `replay_step`: a match watched step by step
@@ -333,6 +340,7 @@ ClientMessage = (
     | SetPublic
     | TacticsSetupRequest
     | TacticsArtRequest
+    | TacticsResultRequest
     | ReplayStepRequest
 )
 
@@ -784,6 +792,32 @@ class TacticsArt(msgspec.Struct, frozen=True, kw_only=True):
     named_sets: dict[str, int]
 
 
+class TacticsResultLine(msgspec.Struct, frozen=True, kw_only=True):
+    """What a finished battle changed for one seat on the server's ladder: its player's
+    Elo after it (`rating`, None for a bot: bots are never rated, T10) and the `change`,
+    the war points it earned (T11) and its total, its wins, losses and level, and the
+    tokens it earned (T12)."""
+
+    seat: int
+    name: str
+    human: bool
+    rating: float | None
+    change: float
+    war_points: int
+    war_total: int
+    wins: int
+    losses: int
+    level: int
+    new_tokens: tuple[int, ...] = ()
+
+
+class TacticsResult(Message, frozen=True, tag="tactics_result"):
+    """What Tactics room `code`'s battle changed on the server's ladder, seat by seat."""
+
+    code: str
+    lines: tuple[TacticsResultLine, ...]
+
+
 class ReplayStep(Message, frozen=True, tag="replay_step"):
     """The spectator's view of finished room `code` after its first `step` of `steps`
     actions (the game's typed view as JSON), the events that step made and the seat that
@@ -801,6 +835,7 @@ class ReplayStep(Message, frozen=True, tag="replay_step"):
 ServerMessage = (
     TacticsSetup
     | TacticsArtMsg
+    | TacticsResult
     | ReplayStep
     | Board
     | MapList

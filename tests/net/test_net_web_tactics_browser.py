@@ -55,7 +55,9 @@ def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
     assert opened.errors() == []
 
 
-def create_battle(page: Any, settings: dict[str, str], armies: dict[int, list[int]] | None = None) -> str:
+def create_battle(
+    page: Any, settings: dict[str, str], armies: dict[int, list[int]] | None = None
+) -> str:
     """Fill the lobby's Tactics form by hand (seat 2 a normal bot) and create the room."""
     page.fill("#name", "tia")
     page.press("#name", "Tab")
@@ -143,6 +145,12 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
     clicks = play_by_clicks(page)
     assert clicks >= 3
     watcher.wait_for_selector(".end")
+    # The end: places, then what the battle changed on the server's ladder.
+    for seen in (page, watcher):
+        ladder = seen.locator("#ladder")
+        ladder.locator("li").nth(1).wait_for()
+        assert "tia: rating" in ladder.inner_text() and "war points" in ladder.inner_text()
+        assert "normal bot: a bot: not rated" in ladder.inner_text()
     assert "watching" in watcher.locator("#room-status").inner_text()
     assert watcher.locator("#room-actions *").count() == 0
     assert "pieces" in watcher.locator("#tactics-scores").inner_text()

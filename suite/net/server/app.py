@@ -31,7 +31,7 @@ import secrets
 import signal
 import ssl
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
 from suite.net.server.errors import Refused
 from suite.net.server.http import HttpFront
+from suite.net.server.ladder import Ladder
 from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
 from suite.net.server.packs import PackServer
@@ -69,6 +70,8 @@ SERVER_NAME = "warsuite-serve/1"
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 SEED_BITS = 128
 """Bits of every match's seed, drawn from `secrets`: too many to search."""
+RESULTS_KEPT = 256
+"""Finished Tactics battles whose ladder result is kept for a `tactics_result_request`."""
 PRUNE_EVERY = 86400.0
 """Seconds between prunings of old finished matches."""
 
@@ -116,6 +119,9 @@ class MatchServer:
         self.replays = Replays(self.store)
         self.steps = Stepper(self.store, self.maps.engine_config)
         self.art = ArtBook()
+        self.ladder = Ladder(self.data)
+        self._results: OrderedDict[str, P.TacticsResult] = OrderedDict()
+        """The latest Tactics battles' ladder results, by room code (`RESULTS_KEPT`)."""
         self.draw_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS)
         self.rooms: dict[str, Room] = {}
         self._boards: dict[str, tuple[object, tuple[P.Board, ...]]] = {}
@@ -196,6 +202,39 @@ class MatchServer:
         log.warning("room lost: %s", reason, extra={"room": room.code})
         room.let_go()
         self._forget_room(room, lost=True)
+
+    def finished(self, room: Room, outcome: dict[str, Any] | None) -> None:
+        """A room's match ended: a Tactics battle with a result goes on the server's
+        ladder (off the event loop), then its seats and watchers are told what changed."""
+        if room.game != "tactics" or outcome is None:
+            return
+        names = [s.name or (f"{s.bot} bot" if s.bot else f"Seat {s.index + 1}") for s in room.seats]
+        humans = [s.kind == "human" for s in room.seats]
+        units = getattr(room.state, "units", [])
+        lost = [sum(1 for u in units if u.seat == s.index and u.hp <= 0) for s in room.seats]
+        self.spawn(self._record(room, names, humans, lost, outcome))
+
+    async def _record(
+        self,
+        room: Room,
+        names: list[str],
+        humans: list[bool],
+        lost: list[int],
+        outcome: dict[str, Any],
+    ) -> None:
+        try:
+            result = await asyncio.to_thread(
+                self.ladder.record, room.code, names, humans, lost, outcome
+            )
+        except Exception:
+            log.exception("the ladder could not record the battle", extra={"room": room.code})
+            return
+        self._results[room.code] = result
+        while len(self._results) > RESULTS_KEPT:
+            self._results.popitem(last=False)
+        data = P.encode(result)
+        for peer in room.connected_peers():
+            peer.send(data)
 
     def restore(self, row: RoomRow, why: str) -> Room:
         """Rebuild the stored room `row` by replaying its log, and run it here."""
@@ -537,6 +576,11 @@ class MatchServer:
             self.spawn(self._later(conn, "tactics_setup_request", work))
         elif isinstance(m, P.TacticsArtRequest):
             self._tactics_art(conn, m.code)
+        elif isinstance(m, P.TacticsResultRequest):
+            result = self._results.get(m.code.strip().upper())
+            if result is None:
+                raise Refused("no_result", "the server's ladder holds no result of that battle")
+            conn.send(P.encode(result))
         elif isinstance(m, P.BoardRequest):
             conn.send(P.encode(self._board_page(m.code, m.page)))
         elif isinstance(m, P.MapsRequest):

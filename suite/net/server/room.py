@@ -113,6 +113,9 @@ class Hub(Protocol):
     def bots_due(self, room: Room) -> None:
         """A bot seat is awaited: call `room.bot_step()` soon (after the bot delay)."""
 
+    def finished(self, room: Room, outcome: dict[str, Any] | None) -> None:
+        """The room's match ended (`outcome` None: the host ended it)."""
+
     def lost(self, room: Room, reason: str) -> None:
         """A write of the room failed (the store refused the epoch or is down): the room's
         memory is ahead of the store and must go (it is rebuilt from the store by whichever
@@ -842,6 +845,7 @@ class Room:
         self.event(f"over: {reason}")
         self._broadcast_room()
         self._send_all(P.encode(P.GameOverMsg(code=self.code, outcome=outcome, reason=reason)))
+        self.hub.finished(self, outcome)
 
     # -- messages ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ const ATTACK_MS = 420;
 const FLOAT_MS = 800;
 const MAX_STATIC_PIXELS = 12_000_000;
 const BACKGROUND = "#0c0e16";
+const MIN_START_TILE = 34; // a first view shows tiles at least this wide (CSS px): tappable
 
 export type Cell = readonly [number, number];
 
@@ -59,11 +60,17 @@ export class FieldView {
   private readonly ctx: CanvasRenderingContext2D;
   private zoom = 0.5;
   private fitted = false;
+  private cssW = 0;
+  private cssH = 0;
+  private looking: Cell | null = null;
   private rotation = 0;
   private panX = 0;
   private panY = 0;
   private staticMap: HTMLCanvasElement | null = null;
   private staticKey = "";
+  private marksLayer: HTMLCanvasElement | null = null;
+  private marksKey = "";
+  private marksVersion = 0;
   private figures: Figure[] = [];
   private marks = new Map<string, MarkKind[]>();
   private picks: readonly { readonly label: string; readonly cell: Cell }[] = [];
@@ -124,7 +131,15 @@ export class FieldView {
       },
       { passive: false },
     );
-    new ResizeObserver(() => this.resize()).observe(this.canvas);
+    // The canvas's size is taken from the observer, never read while drawing: reading
+    // layout in a frame would make the browser lay out the whole page there.
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      if (box === undefined) return;
+      this.cssW = box.width;
+      this.cssH = box.height;
+      this.resize();
+    }).observe(this.canvas);
   }
 
   // -- geometry (the desktop's iso.py) -------------------------------------------------------
@@ -187,7 +202,7 @@ export class FieldView {
   /** Where map pixel (0, 0) is on the canvas (CSS pixels). */
   private origin(): [number, number] {
     const [mw, mh] = this.mapSize();
-    return [Math.round((this.canvas.clientWidth - mw) / 2 + this.panX), Math.round((this.canvas.clientHeight - mh) / 2 + this.panY)];
+    return [Math.round((this.cssW - mw) / 2 + this.panX), Math.round((this.cssH - mh) / 2 + this.panY)];
   }
 
   /** The cell under canvas point (px, py): the nearest top diamond holding it. */
@@ -235,7 +250,11 @@ export class FieldView {
   }
 
   setMarks(marks: ReadonlyMap<string, MarkKind[]>): void {
-    this.marks = new Map(marks);
+    const next = new Map(marks);
+    const same = next.size === this.marks.size && [...next].every(([k, v]) => this.marks.get(k)?.join() === v.join());
+    if (same) return;
+    this.marks = next;
+    this.marksVersion += 1;
     this.ask();
   }
 
@@ -267,6 +286,24 @@ export class FieldView {
     this.ask();
   }
 
+  /** Zoom so that tiles can be tapped when the whole map cannot show at that size, and
+   * centre `cell` (done at the first layout when the canvas has no size yet). */
+  lookAt(cell: Cell): void {
+    this.looking = cell;
+    if (this.fitted) this.centreOn(cell);
+  }
+
+  private centreOn(cell: Cell): void {
+    if (this.tileW >= MIN_START_TILE) return;
+    this.zoom = Math.min(1, MIN_START_TILE / TILE);
+    this.panX = 0;
+    this.panY = 0;
+    const [sx, sy] = this.screenOf(cell[0], cell[1]);
+    this.panX = Math.round(this.cssW / 2 - sx);
+    this.panY = Math.round(this.cssH / 2 - sy);
+    this.ask();
+  }
+
   rotate(): void {
     this.rotation = (this.rotation + 1) % 4;
     this.ask();
@@ -274,7 +311,7 @@ export class FieldView {
 
   zoomBy(factor: number): void {
     const [mw, mh] = this.mapSize();
-    const fit = Math.min(this.canvas.clientWidth / mw, this.canvas.clientHeight / mh) * this.zoom;
+    const fit = Math.min(this.cssW / mw, this.cssH / mh) * this.zoom;
     const most = Math.min(1, Math.sqrt(MAX_STATIC_PIXELS / (this.n * TILE * this.n * TILE * 0.6)));
     const next = Math.max(Math.min(fit, 0.1) * 0.5, Math.min(most, this.zoom * factor));
     this.panX *= next / this.zoom;
@@ -285,14 +322,15 @@ export class FieldView {
 
   private resize(): void {
     const ratio = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(this.canvas.clientWidth * ratio));
-    const h = Math.max(1, Math.round(this.canvas.clientHeight * ratio));
-    if (!this.fitted && this.canvas.clientWidth > 0) {
+    const w = Math.max(1, Math.round(this.cssW * ratio));
+    const h = Math.max(1, Math.round(this.cssH * ratio));
+    if (!this.fitted && this.cssW > 0 && this.cssH > 0) {
       this.fitted = true;
       this.zoom = 1;
       const [mw, mh] = this.mapSize();
-      const fit = Math.min(this.canvas.clientWidth / mw, this.canvas.clientHeight / mh);
+      const fit = Math.min(this.cssW / mw, this.cssH / mh);
       this.zoom = Math.max(0.08, Math.min(1, fit * 0.98));
+      if (this.looking !== null) this.centreOn(this.looking);
     }
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
@@ -369,20 +407,27 @@ export class FieldView {
   private draw(now: number): void {
     const started = performance.now();
     const ctx = this.ctx;
-    const ratio = this.canvas.width / Math.max(1, this.canvas.clientWidth);
+    const ratio = this.canvas.width / Math.max(1, this.cssW);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
     const [ox, oy] = this.origin();
     ctx.drawImage(this.staticCanvas(), ox, oy);
-    this.drawMarks(ox, oy);
+    if (this.marks.size > 0) ctx.drawImage(this.marksCanvas(), ox, oy);
     const motion = this.advance(now);
+    const moving = motion === null ? "0" : "1";
+    if (this.canvas.dataset.moving !== moving) this.canvas.dataset.moving = moving;
     this.drawFigures(ox, oy, motion);
     this.draws += 1;
     this.lastDrawMs = performance.now() - started;
     this.canvas.dataset.draws = String(this.draws);
     this.canvas.dataset.picksFor = this.picksFor;
-    this.canvas.dataset.picks = this.picks.map((p) => `${p.label}@${this.screenOf(p.cell[0], p.cell[1]).join(",")}`).join(" ");
+    const inside = (x: number, y: number): boolean => x >= 4 && y >= 4 && x <= this.cssW - 4 && y <= this.cssH - 4;
+    this.canvas.dataset.picks = this.picks
+      .map((p) => [p.label, ...this.screenOf(p.cell[0], p.cell[1])] as const)
+      .filter(([, x, y]) => inside(x, y))
+      .map(([label, x, y]) => `${label}@${x},${y}`)
+      .join(" ");
     if (this.queue.length > 0) this.ask();
   }
 
@@ -399,8 +444,30 @@ export class FieldView {
     return null;
   }
 
-  private drawMarks(ox: number, oy: number): void {
-    const ctx = this.ctx;
+  /** The highlights on a canvas of the static map's size, drawn again only when they,
+   * the zoom or the rotation change (a frame then copies it whole). */
+  private marksCanvas(): HTMLCanvasElement {
+    const key = `${this.zoom}|${this.rotation}|${this.marksVersion}`;
+    if (this.marksLayer !== null && this.marksKey === key) return this.marksLayer;
+    const [mw, mh] = this.mapSize();
+    const layer = this.marksLayer ?? document.createElement("canvas");
+    const w = Math.max(1, Math.ceil(mw));
+    const h = Math.max(1, Math.ceil(mh));
+    if (layer.width !== w || layer.height !== h) {
+      layer.width = w;
+      layer.height = h;
+    }
+    const ctx = layer.getContext("2d");
+    if (ctx !== null) {
+      ctx.clearRect(0, 0, w, h);
+      this.drawMarks(ctx, 0, 0);
+    }
+    this.marksLayer = layer;
+    this.marksKey = key;
+    return layer;
+  }
+
+  private drawMarks(ctx: CanvasRenderingContext2D, ox: number, oy: number): void {
     const w = this.tileW;
     const cells = [...this.marks.entries()].map(([key, kinds]) => {
       const [x, y] = key.split(",").map(Number) as [number, number];

@@ -21,16 +21,20 @@ const LOG_KEEP = 60;
 class TacticsRoom implements GameRoom {
   readonly parts;
   private view: P.TacticsView | null = null;
+  /** The latest view of the match itself (the view shown may be a replay's step). */
+  private live: P.TacticsView | null = null;
   private legal: Action[] = [];
   private art: BattleArt | null = null;
   private field: FieldView | null = null;
   private asked = false;
+  private looked = false;
   private problems: readonly string[] = [];
   private artError = "";
   private hover: Cell | null = null;
   private readonly log: string[] = [];
   private readonly sounds = new PackSounds();
   private replay: P.ReplayStep | null = null;
+  private result: P.TacticsResult | null = null;
   private readonly stage = h("div", { class: "field-stage" });
   private readonly tools = h("div", { class: "field-tools row" });
   private readonly notes = h("div", { class: "pack-notes", id: "pack-problems", role: "status" });
@@ -46,10 +50,13 @@ class TacticsRoom implements GameRoom {
     this.stage.append(h("p", { class: "muted loading" }, "Loading the pack's pictures…"));
   }
 
-  opened(): void {
+  opened(room: P.Room): void {
     if (this.asked) return;
     this.asked = true;
     this.ctx.net.send({ type: "tactics_art_request", code: this.ctx.code });
+    // A battle over before this page came: ask what it changed on the ladder (a battle
+    // that ends while the page is here sends it by itself).
+    if (room.phase === "over") this.ctx.net.send({ type: "tactics_result_request", code: this.ctx.code });
   }
 
   receive(m: P.ServerMessage): boolean {
@@ -59,8 +66,13 @@ class TacticsRoom implements GameRoom {
         this.problems = m.problems;
         void this.takeArt(m.url);
         return true;
+      case "tactics_result":
+        if (m.code !== this.ctx.code) return false;
+        this.result = m;
+        return true;
       case "replay_step":
         if (m.code !== this.ctx.code) return false;
+        if (this.replay === null) this.log.splice(0);
         this.replay = m;
         this.showView(m.view as P.TacticsView, m.events, true);
         return true;
@@ -81,6 +93,7 @@ class TacticsRoom implements GameRoom {
         (cell) => this.hovered(cell),
       );
       fill(this.stage, this.field.canvas);
+      this.lookAtArmy();
     } catch (error) {
       this.artError = error instanceof Error ? error.message : String(error);
       fill(this.stage, h("p", { class: "notice" }, this.artError));
@@ -92,15 +105,30 @@ class TacticsRoom implements GameRoom {
     const view = m.view as P.TacticsView;
     if (view.kind !== "tactics") return;
     this.legal = [...(legal as Action[])];
+    this.live = view;
     if (this.replay === null) this.showView(view, m.events, false);
-    else this.view = this.view ?? view;
   }
 
   private showView(view: P.TacticsView, events: unknown, replaying: boolean): void {
     const before = this.view;
     this.view = view;
+    this.lookAtArmy();
     this.hover = null;
     if (Array.isArray(events)) this.playEvents(events as P.TacticsEvent[], before ?? view, replaying);
+  }
+
+  /** Once the field and a view are there: turn the camera to this seat's army (or the
+   * army to play), for a field too large to show whole at a size one can tap. */
+  private lookAtArmy(): void {
+    const v = this.view;
+    if (this.field === null || v === null || this.looked) return;
+    this.looked = true;
+    const seat = this.ctx.seat() ?? v.current ?? 0;
+    const mine = v.pieces.filter((p) => p.alive && p.owner === seat);
+    if (mine.length === 0) return;
+    const x = mine.reduce((sum, p) => sum + p.x, 0) / mine.length;
+    const y = mine.reduce((sum, p) => sum + p.y, 0) / mine.length;
+    this.field.lookAt([Math.round(x), Math.round(y)]);
   }
 
   moreLegal(actions: readonly unknown[]): void {
@@ -403,7 +431,7 @@ class TacticsRoom implements GameRoom {
       const swatch = h("span", { class: "swatch" });
       swatch.style.background = this.art?.army(line.colour) ?? "#888";
       const current = v.current === line.seat ? "▶ " : "";
-      return h("li", { class: line.eliminated ? "out" : "" }, swatch, `${current}${this.ctx.seatName(line.seat)}: ${line.pieces_left} pieces · ${line.total_hp} HP${line.eliminated ? " · out" : ""}`);
+      return h("li", { class: line.eliminated ? "out" : "" }, swatch, `${current}${this.ctx.seatName(line.seat)}: ${line.pieces_left} ${line.pieces_left === 1 ? "piece" : "pieces"} · ${line.total_hp} HP${line.eliminated ? " · out" : ""}`);
     });
     const title = v.outcome === null ? `Round ${v.round} of ${v.rules.max_rounds}` : `Over after ${Math.max(1, v.round - 1)} ${v.round === 2 ? "round" : "rounds"}`;
     fill(this.scores, h("h2", {}, title), h("ul", { class: "score-lines" }, ...rows));
@@ -428,10 +456,10 @@ class TacticsRoom implements GameRoom {
       h(
         "div",
         { class: "row" },
-        button("⏮", () => ask(0), { "aria-label": "First step" }),
-        button("◀", () => ask(step - 1), { "aria-label": "Step back", id: "replay-back" }),
-        button("▶", () => ask(step + 1), { "aria-label": "Step on", id: "replay-next" }),
-        button("⏭", () => ask(steps), { "aria-label": "Last step" }),
+        button("« First", () => ask(0), { "aria-label": "First step" }),
+        button("◀ Back", () => ask(step - 1), { "aria-label": "Step back", id: "replay-back" }),
+        button("On ▶", () => ask(step + 1), { "aria-label": "Step on", id: "replay-next" }),
+        button("Last »", () => ask(steps), { "aria-label": "Last step" }),
       ),
     );
   }
@@ -450,7 +478,7 @@ class TacticsRoom implements GameRoom {
   seatFacts(seat: number): string[] {
     const line = this.view?.seats[seat];
     if (line === undefined || this.ctx.phase() === "lobby") return [];
-    return [line.team, `${line.pieces_left} pieces`, ...(line.eliminated ? ["out"] : [])];
+    return [line.team, `${line.pieces_left} ${line.pieces_left === 1 ? "piece" : "pieces"}`, ...(line.eliminated ? ["out"] : [])];
   }
 
   colour(seat: number): string | null {
@@ -459,10 +487,19 @@ class TacticsRoom implements GameRoom {
   }
 
   endLines(): HTMLElement[] {
-    const v = this.view;
+    const v = this.live;
     if (v === null) return [];
-    return [h("p", { class: "muted" }, "Left standing: " + v.seats.map((l) => `${this.ctx.seatName(l.seat)} ${l.pieces_left} pieces, ${l.total_hp} HP`).join(" · "))];
+    const ladder = this.result === null ? [] : [h("h3", {}, "Ratings and war points"), h("ul", { class: "ladder", id: "ladder" }, ...this.result.lines.map((l) => h("li", {}, ladderText(l))))];
+    return [...ladder, h("p", { class: "muted" }, "Left standing: " + v.seats.map((l) => `${this.ctx.seatName(l.seat)} ${l.pieces_left} pieces, ${l.total_hp} HP`).join(" · "))];
   }
+}
+
+/** One seat's line of the server's ladder after the battle. */
+function ladderText(l: P.TacticsResultLine): string {
+  const sign = (n: number): string => (n >= 0 ? `+${n}` : String(n));
+  const rating = l.rating === null ? "a bot: not rated" : `rating ${Math.round(l.rating)} (${sign(Math.round(l.change))})`;
+  const tokens = l.new_tokens.length === 0 ? "" : ` · new tokens ${l.new_tokens.join(", ")}`;
+  return `${l.name}: ${rating} · war points ${sign(l.war_points)} (${l.war_total} in all) · ${l.wins} won, ${l.losses} lost · level ${l.level}${tokens}`;
 }
 
 /** An attack's forecast in words, from the server's numbers. */
