@@ -212,6 +212,11 @@ class MatchServer:
         humans = [s.kind == "human" for s in room.seats]
         units = getattr(room.state, "units", [])
         lost = [sum(1 for u in units if u.seat == s.index and u.hp <= 0) for s in room.seats]
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # driven without a running loop (tests): record it now
+            self._recorded(room, self.ladder.record(room.code, names, humans, lost, outcome))
+            return
         self.spawn(self._record(room, names, humans, lost, outcome))
 
     async def _record(
@@ -229,6 +234,10 @@ class MatchServer:
         except Exception:
             log.exception("the ladder could not record the battle", extra={"room": room.code})
             return
+        self._recorded(room, result)
+
+    def _recorded(self, room: Room, result: P.TacticsResult) -> None:
+        """Keep a battle's ladder result and tell its room."""
         self._results[room.code] = result
         while len(self._results) > RESULTS_KEPT:
             self._results.popitem(last=False)
