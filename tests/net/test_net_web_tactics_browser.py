@@ -42,7 +42,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     for name, keep in (("skins/archer.bmp", 300), ("sounds/hit.wav", 30)):
         path = broken / name
         path.write_bytes(path.read_bytes()[:keep])
-    running = server_process(data)
+    (data / "serve.toml").write_text("show_after = 1.0\n")  # the waiting timer, soon
+    running = server_process(data, "--config", str(data / "serve.toml"))
     yield running
     stop(running)
 
@@ -167,6 +168,8 @@ def test_a_battle_on_a_generated_bumpy_map(pages: Pages, artifacts: Path) -> Non
     create_battle(page, {"tactics-map": "3", "army-size": "1", "rounds": "2"}, {0: [2]})
     page.click("#ready")
     page.wait_for_selector("#room-actions h2")
+    # the waiting timer shows once the turn has waited past the server's show_after
+    page.wait_for_selector("#clock:text('Waiting for tia')")
     page.screenshot(path=str(artifacts / "web-tactics-battle-phone.png"), full_page=True)
     play_by_clicks(page)
     assert page.locator(".places li").count() >= 1

@@ -79,6 +79,7 @@ export class FieldView {
   private motionStart = 0;
   private frameAsked = 0;
   private drag: { x: number; y: number; moved: boolean } | null = null;
+  private cursor: Cell | null = null;
   /** Draws made (tests and the bench read it) and the time of the last, in ms. */
   draws = 0;
   lastDrawMs = 0;
@@ -90,8 +91,9 @@ export class FieldView {
   ) {
     this.canvas = document.createElement("canvas");
     this.canvas.className = "field";
-    this.canvas.setAttribute("role", "img");
-    this.canvas.setAttribute("aria-label", `The battlefield: ${art.doc.name}`);
+    this.canvas.setAttribute("role", "application");
+    this.canvas.setAttribute("tabindex", "0");
+    this.canvas.setAttribute("aria-label", `The battlefield: ${art.doc.name}. Arrow keys move the cursor, Enter picks the tile.`);
     const ctx = this.canvas.getContext("2d");
     if (ctx === null) throw new Error("no 2D canvas");
     this.ctx = ctx;
@@ -122,7 +124,8 @@ export class FieldView {
       const cell = this.cellAtEvent(e);
       if (cell !== null) this.onPick(cell);
     });
-    this.canvas.addEventListener("pointerleave", () => this.onHover(null));
+    this.canvas.addEventListener("pointerleave", () => this.onHover(this.cursor));
+    this.canvas.addEventListener("keydown", (e) => this.key(e));
     this.canvas.addEventListener(
       "wheel",
       (e) => {
@@ -240,6 +243,43 @@ export class FieldView {
     const [ox, oy] = this.origin();
     const [cx, cy] = this.centre(x, y);
     return [Math.round(cx + ox), Math.round(cy + oy)];
+  }
+
+  /** The keyboard: arrows move a cursor over the turned grid (as the field is seen),
+   * Enter or Space picks its tile. */
+  private key(e: KeyboardEvent): void {
+    const steps: Record<string, Cell> = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    const step = steps[e.key];
+    if (step !== undefined) {
+      e.preventDefault();
+      e.stopPropagation();
+      const start = this.cursor ?? this.cellAt(this.cssW / 2, this.cssH / 2) ?? [0, 0];
+      const [u, v] = this.turned(start[0], start[1]);
+      const nu = Math.max(0, Math.min(this.n - 1, u + step[0]));
+      const nv = Math.max(0, Math.min(this.n - 1, v + step[1]));
+      this.cursor = this.unturned(nu, nv);
+      this.onHover(this.cursor);
+      this.ask();
+    } else if ((e.key === "Enter" || e.key === " ") && this.cursor !== null) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.onPick(this.cursor);
+    }
+  }
+
+  private unturned(u: number, v: number): Cell {
+    const back = (4 - this.rotation) % 4;
+    const n = this.n;
+    switch (back) {
+      case 1:
+        return [n - 1 - v, u];
+      case 2:
+        return [n - 1 - u, n - 1 - v];
+      case 3:
+        return [v, n - 1 - u];
+      default:
+        return [u, v];
+    }
   }
 
   // -- what is shown --------------------------------------------------------------------------
@@ -414,6 +454,13 @@ export class FieldView {
     const [ox, oy] = this.origin();
     ctx.drawImage(this.staticCanvas(), ox, oy);
     if (this.marks.size > 0) ctx.drawImage(this.marksCanvas(), ox, oy);
+    if (this.cursor !== null) {
+      const [cx, cy] = this.centre(this.cursor[0], this.cursor[1]);
+      this.diamond(ctx, cx + ox, cy + oy, this.tileW, 1);
+      ctx.lineWidth = Math.max(2, this.tileW / 24);
+      ctx.strokeStyle = "#ffffff";
+      ctx.stroke();
+    }
     const motion = this.advance(now);
     const moving = motion === null ? "0" : "1";
     if (this.canvas.dataset.moving !== moving) this.canvas.dataset.moving = moving;
