@@ -169,7 +169,7 @@ def test_a_battle_on_a_generated_bumpy_map(pages: Pages, artifacts: Path) -> Non
     page.click("#ready")
     page.wait_for_selector("#room-actions h2")
     # the waiting timer shows once the turn has waited past the server's show_after
-    page.wait_for_selector("#clock:text('Waiting for tia')")
+    page.wait_for_selector("#clock:text('Waiting for you')")
     page.screenshot(path=str(artifacts / "web-tactics-battle-phone.png"), full_page=True)
     play_by_clicks(page)
     assert page.locator(".places li").count() >= 1

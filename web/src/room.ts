@@ -261,7 +261,7 @@ export class RoomPage {
     if (clock.waiting_since === null || clock.show_after === null || clock.waiting.length === 0) return null;
     const waited = Math.floor(now - clock.waiting_since);
     if (waited < clock.show_after) return null;
-    const who = clock.waiting.map((s) => this.seatName(s)).join(", ");
+    const who = clock.waiting.map((s) => (s === this.seat ? "you" : this.seatName(s))).join(", ");
     return `Waiting for ${who}: ${waited} s`;
   }
 

@@ -565,7 +565,7 @@ export class FieldView {
       const [cx, cy] = this.centre(x, y);
       const skin = this.art.skin(f.kind, f.army);
       // A small skin on a far zoom is drawn at least about half a tile wide.
-      const side = skin === null ? w * 0.6 : Math.max(4, Math.round(skin.size * this.zoom), Math.round(w * 0.6));
+      const side = skin === null ? w * 0.6 : Math.max(4, Math.round(skin.size * this.zoom), Math.round(w * 0.7));
       const left = cx + ox - side / 2;
       const top = cy + oy + side / 6 - side;
       ctx.globalAlpha = f.dim ? 0.6 : 1;
