@@ -41,8 +41,9 @@ MAX_MAPS = 200
 MAX_PROBLEMS = 20
 """Pack problems one Tactics answer lists at most (each cut to `MAX_PROBLEM` characters)."""
 MAX_PROBLEM = 200
-MAX_SETUP_PIECES = 300
-"""Pieces a `tactics_setup` answer lists at most (real packs hold about 100)."""
+MAX_SETUP_PIECES = 200
+"""Pieces a `tactics_setup` answer lists at most (real packs hold about 100; fewer when
+they would not fit in one message)."""
 MAX_PACKS = 50
 """Server pack folders a `tactics_setup` answer lists at most."""
 
@@ -698,6 +699,8 @@ class TacticsPieceEntry(msgspec.Struct, frozen=True, kw_only=True):
     mobility: int
     range: int
     weapon: str
+    portrait: str = ""
+    """Its stand frame in red, a PNG under `/pack/` (empty when the server made none)."""
 
 
 class TacticsSetup(Message, frozen=True, tag="tactics_setup"):

@@ -27,7 +27,7 @@ window.requestAnimationFrame = (callback) => {
   return ask((now) => {
     const started = performance.now();
     callback(now);
-    const field = document.querySelector("canvas.field");
+    const field = document.querySelector("canvas.tactics-field");
     if (field !== null && field.dataset.moving === "1") {
       window.__frameMs.push(performance.now() - started);
     }
@@ -62,7 +62,7 @@ def test_bench_web_tactics_field(tmp_path: Path) -> None:
             context.add_init_script(TIME_FRAMES)
             page = context.new_page()
             page.goto(f"http://127.0.0.1:{port}/r/{session.code}/watch")
-            page.wait_for_selector("canvas.field[data-draws]")
+            page.wait_for_selector("canvas.tactics-field[data-draws]")
             page.evaluate("window.__frameMs = []")
             session.ready()
             rng = random.Random(1)

@@ -67,7 +67,7 @@ def create_battle(
     if "pack" in settings:
         page.wait_for_selector(f"#tactics-pack option[value={settings['pack']}]", state="attached")
         page.select_option("#tactics-pack", settings["pack"])
-        page.wait_for_timeout(300)  # the form is drawn again for that pack
+        page.wait_for_selector(f"#tactics-form[data-pack={settings['pack']}]")
     page.wait_for_selector("#tactics-map")
     for select in ("tactics-map", "army-size", "pieces-per-turn"):
         if select in settings:
@@ -76,21 +76,22 @@ def create_battle(
     page.select_option("#seat-1", "normal")
     for seat, slots in (armies or {}).items():
         page.select_option(f"#army-{seat}", "chosen")
-        for i, piece in enumerate(slots):
-            page.select_option(f"#slot-{seat}-{i}", str(piece))
+        for i, piece in enumerate(slots):  # the 3x3 picker: a slot, then its piece
+            page.click(f"#slot-{seat}-{i}")
+            page.click(f".piece-menu [data-piece='{piece}']")
     page.click("#create-room")
     page.wait_for_url("**/r/*")
-    page.wait_for_selector("canvas.field")
+    page.wait_for_selector("canvas.tactics-field")
     return str(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
 def picks(page: Any) -> tuple[str, list[tuple[str, float, float]]]:
     """The phase and the cells a click may pick now, once the field drew the state shown."""
     shown = state(page)
-    page.wait_for_selector(f"canvas.field[data-picks-for='{shown}']", state="attached")
-    phase = page.get_attribute("canvas.field", "data-phase") or "wait"
+    page.wait_for_selector(f"canvas.tactics-field[data-picks-for='{shown}']", state="attached")
+    phase = page.get_attribute("canvas.tactics-field", "data-phase") or "wait"
     spots = []
-    for item in (page.get_attribute("canvas.field", "data-picks") or "").split():
+    for item in (page.get_attribute("canvas.tactics-field", "data-picks") or "").split():
         label, where = item.split("@")
         x, y = where.split(",")
         spots.append((label, float(x), float(y)))
@@ -118,7 +119,7 @@ def play_by_clicks(page: Any, limit: float = 50.0) -> int:
         chosen = next((s for kind in wanted.get(phase, ()) for s in spots if s[0] == kind), None)
         if chosen is not None:
             spot = {"x": chosen[1], "y": chosen[2]}
-            click_and_wait(page, lambda: page.locator("canvas.field").click(position=spot))
+            click_and_wait(page, lambda: page.locator("canvas.tactics-field").click(position=spot))
             clicks += 1
             continue
         for kind in ("skip_attack", "skip_move", "end_turn"):
@@ -136,7 +137,7 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
     page = pages.open("/", "desktop")
     code = create_battle(page, {"tactics-map": "1", "army-size": "2", "rounds": "3"})
     watcher = pages.open(f"/r/{code}/watch", "phone")
-    watcher.wait_for_selector("canvas.field")
+    watcher.wait_for_selector("canvas.tactics-field")
     page.click("#ready")
     page.wait_for_selector("#room-actions h2")
     # The field is drawn with the pack's own pictures, served content-addressed.

@@ -1198,6 +1198,7 @@ export interface TacticsPieceEntry {
   readonly mobility: number;
   readonly range: number;
   readonly weapon: string;
+  readonly portrait: string;
 }
 
 /**

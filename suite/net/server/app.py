@@ -788,7 +788,8 @@ class MatchServer:
             pack = get_pack(folder)
         except PackError as exc:
             raise Refused("no_pack", str(exc)) from None
-        return setup_choices(pack, name, server_packs(self.packs.packs_dir))
+        pictures = self.art.portraits(pack)
+        return setup_choices(pack, name, server_packs(self.packs.packs_dir), pictures)
 
     def _tactics_art(self, conn: Sender, code: str) -> None:
         """Answer a `tactics_art_request`: at once when the battle's art is built, else

@@ -28,7 +28,7 @@ import base64
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from suite.tactics.rules.state import TacticsState
 
 KEEP = 16
-"""Battles whose art is kept built."""
+"""Battles (and packs' army picker pictures) whose art is kept built."""
 PIECE_EVENTS = ("ready", "go", "attack", "pain", "death")
 WEAPON_EVENTS = {"hit": "set_hit", "miss": "set_miss", "crit": "set_crit"}
 NAMED_SETS = ("turn", "win", "lose")
@@ -78,9 +78,16 @@ def _elevation_text(pack: Pack, map_id: int) -> str:
     return f"bumpy (roughness {span})" if span else "flat"
 
 
-def setup_choices(pack: Pack, name: str | None, packs: Iterable[str]) -> P.TacticsSetup:
+def setup_choices(
+    pack: Pack,
+    name: str | None,
+    packs: Iterable[str],
+    portraits: dict[int, str] | None = None,
+) -> P.TacticsSetup:
     """The Book of Tactics' choices for `pack` (`name`: its folder name on the server,
-    None for the shipped one); `packs` the server's pack folder names."""
+    None for the shipped one); `packs` the server's pack folder names; `portraits` the
+    URL of each piece's picture (`ArtBook.portraits`). Pieces past what fits in one
+    message are left out."""
     from suite.tactics.rules.data import load_rules
     from suite.tactics.rules.packs import playable_maps
 
@@ -124,9 +131,10 @@ def setup_choices(pack: Pack, name: str | None, packs: Iterable[str]) -> P.Tacti
                 mobility=piece.mobility,
                 range=piece.range,
                 weapon=(weapon.name if weapon else "")[: P.MAX_NAME],
+                portrait=(portraits or {}).get(pid, ""),
             )
         )
-    return P.TacticsSetup(
+    answer = P.TacticsSetup(
         pack=name,
         packs=tuple(sorted(packs))[: P.MAX_PACKS],
         maps=tuple(maps),
@@ -138,6 +146,23 @@ def setup_choices(pack: Pack, name: str | None, packs: Iterable[str]) -> P.Tacti
         max_rounds=rules.turn.max_rounds,
         problems=problems_of(pack),
     )
+    while len(P.encode(answer)) > P.MAX_MESSAGE - 1024 and answer.pieces:
+        answer = msgspec.structs.replace(
+            answer, pieces=answer.pieces[: len(answer.pieces) * 3 // 4]
+        )
+    return answer
+
+
+def portraits(pack: Pack, built: Built) -> dict[int, str]:
+    """The stand frame of each piece an army may hold (the first `P.MAX_SETUP_PIECES`),
+    in red with its shadow, as PNGs kept in `built`: the army picker's pictures."""
+    cache = SkinCache(pack)
+    stand = FRAME_NAMES.index("stand")
+    out = {}
+    for pid in list(pack.playable_pieces())[: P.MAX_SETUP_PIECES]:
+        frame = cache.frames(pid, 0, shadow=True)[stand]
+        out[pid] = built.add(encode_png(np.ascontiguousarray(frame)), "png")
+    return out
 
 
 @dataclass
@@ -147,6 +172,7 @@ class Built:
     url: str
     problems: tuple[str, ...]
     files: dict[str, bytes] = field(default_factory=dict)
+    portraits: dict[int, str] = field(default_factory=dict)
 
     def add(self, data: bytes, suffix: str) -> str:
         """Keep `data` under the hash of its bytes; its URL."""
@@ -258,7 +284,7 @@ class ArtBook:
     thread, `file` on the event loop."""
 
     def __init__(self) -> None:
-        self._built: OrderedDict[Battle, Built] = OrderedDict()
+        self._built: OrderedDict[object, Built] = OrderedDict()
         self._files: dict[str, bytes] = {}
         self._lock = threading.Lock()
 
@@ -269,13 +295,26 @@ class ArtBook:
 
     def build_for(self, battle: Battle) -> Built:
         """The art of `battle`, built once (call off the event loop)."""
-        key = battle
+        return self._kept(battle, lambda: build(battle))
+
+    def portraits(self, pack: Pack) -> dict[int, str]:
+        """The army picker's pictures of `pack`'s pieces by id (`portraits`), made once
+        per pack (call off the event loop)."""
+
+        def make() -> Built:
+            made = Built(url="", problems=())
+            made.portraits = portraits(pack, made)
+            return made
+
+        return self._kept(("portraits", str(pack.root)), make).portraits
+
+    def _kept(self, key: object, make: Callable[[], Built]) -> Built:
         with self._lock:
             found = self._built.get(key)
             if found is not None:
                 self._built.move_to_end(key)
                 return found
-        made = build(battle)
+        made = make()
         with self._lock:
             self._built[key] = made
             while len(self._built) > KEEP:

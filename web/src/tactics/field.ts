@@ -90,7 +90,7 @@ export class FieldView {
     private readonly onHover: (cell: Cell | null) => void,
   ) {
     this.canvas = document.createElement("canvas");
-    this.canvas.className = "field";
+    this.canvas.className = "tactics-field";
     this.canvas.setAttribute("role", "application");
     this.canvas.setAttribute("tabindex", "0");
     this.canvas.setAttribute("aria-label", `The battlefield: ${art.doc.name}. Arrow keys move the cursor, Enter picks the tile.`);

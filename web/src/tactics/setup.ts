@@ -12,6 +12,7 @@ import { field, seatChoices, seatPicker, select } from "../forms";
 import type { SetupForm } from "../game";
 import type { Net } from "../net";
 import type * as P from "../protocol.gen";
+import { ArmyPicker } from "./picker";
 
 const ARMIES: Record<string, string> = { random: "Random army", value: "Strongest by value", chosen: "Chosen slot by slot" };
 
@@ -40,7 +41,7 @@ export class TacticsSetup implements SetupForm {
   fields(info: P.GameInfo): HTMLElement | null {
     const s = this.setup;
     if (s === null) return null;
-    const packPick = h("select", { id: "tactics-pack" }, h("option", { value: "" }, "The shipped pack"), ...s.packs.map((p) => h("option", { value: p, selected: p === s.pack }, p)));
+    const packPick = h("select", { id: "tactics-pack" }, h("option", { value: "" }, "Shipped pack"), ...s.packs.map((p) => h("option", { value: p, selected: p === s.pack }, p)));
     on(packPick, "change", () => {
       this.pack = packPick.value === "" ? null : packPick.value;
       this.ask();
@@ -55,7 +56,8 @@ export class TacticsSetup implements SetupForm {
     armySize.value = String(s.max_pieces);
     const rounds = h("input", { type: "number", id: "max-rounds", min: 1, max: s.max_rounds, value: s.max_rounds });
     const checkNeeds = h("input", { type: "checkbox", id: "check-requirements" });
-    const seatsBox = h("div", { class: "tactics-seats" });
+    const seatsBox = h("div", { class: "tactics-seats needs-off" });
+    on(checkNeeds, "change", () => seatsBox.classList.toggle("needs-off", !checkNeeds.checked));
     const seatRows: SeatRow[] = [];
     const drawSeats = (): void => {
       const n = Number(players.value);
@@ -87,8 +89,8 @@ export class TacticsSetup implements SetupForm {
     const problems = s.problems.length === 0 ? null : h("div", { class: "notice" }, h("p", {}, "This pack has problems:"), h("ul", {}, ...s.problems.map((p) => h("li", {}, p))));
     return h(
       "div",
-      {},
-      h("div", { class: "grid" }, field("Pack", packPick), field("Map", mapPick), field("Players", players), field("Pieces per turn", perTurn), field("Army size", armySize), field("Round limit", rounds)),
+      { id: "tactics-form", "data-pack": s.pack ?? "" },
+      h("div", { class: "grid" }, field("Pack", packPick), wide(field("Map", mapPick)), field("Players", players), field("Pieces per turn", perTurn), field("Army size", armySize), field("Round limit", rounds)),
       h("label", { class: "check" }, checkNeeds, " Check each seat's requirements (level and tokens)"),
       problems,
       seatsBox,
@@ -96,30 +98,25 @@ export class TacticsSetup implements SetupForm {
   }
 }
 
+function wide(el: HTMLElement): HTMLElement {
+  el.classList.add("wide");
+  return el;
+}
+
 /** One seat's choices: who plays it, its army and its requirements profile. */
 class SeatRow {
   readonly el: HTMLElement;
   private readonly armyPick: HTMLSelectElement;
-  private readonly slots: HTMLSelectElement[] = [];
+  private readonly picker: ArmyPicker;
   private readonly level: HTMLInputElement;
   private readonly tokens: HTMLInputElement;
   private readonly freeOnly: HTMLInputElement;
 
   constructor(index: number, setup: P.TacticsSetup, bots: readonly string[]) {
     this.armyPick = select(`army-${index}`, Object.keys(ARMIES), (v) => ARMIES[v] ?? v);
-    const side = setup.formation_side;
-    const pieceLabel = (p: P.TacticsPieceEntry): string => `${p.name} ${p.short}${p.max_count > 0 ? ` · max ${p.max_count}` : ""}${p.requirements === "" ? "" : ` · needs ${p.requirements}`}`;
-    for (let slot = 0; slot < side * side; slot += 1) {
-      const pick = h(
-        "select",
-        { id: `slot-${index}-${slot}`, "aria-label": `Seat ${index + 1}, slot ${slot + 1} (row ${Math.floor(slot / side) + 1}, column ${(slot % side) + 1})` },
-        h("option", { value: 0 }, "(empty)"),
-        ...setup.pieces.map((p) => h("option", { value: p.id, title: `HP ${p.hp} STR ${p.strength} DEF ${p.defense} AGI ${p.agility} MOB ${p.mobility} RNG ${p.range} · ${p.weapon}` }, pieceLabel(p))),
-      );
-      this.slots.push(pick);
-    }
-    const grid = h("div", { class: "formation", hidden: true }, ...this.slots);
-    grid.style.gridTemplateColumns = `repeat(${side}, minmax(0, 1fr))`;
+    this.picker = new ArmyPicker(index, setup);
+    const grid = this.picker.el;
+    grid.hidden = true;
     on(this.armyPick, "change", () => (grid.hidden = this.armyPick.value !== "chosen"));
     this.level = h("input", { type: "number", id: `level-${index}`, min: 1, max: 99, value: 1, "aria-label": `Seat ${index + 1} level` });
     this.tokens = h("input", { type: "text", id: `tokens-${index}`, maxlength: 120, placeholder: "e.g. 23, 12", "aria-label": `Seat ${index + 1} tokens` });
@@ -139,7 +136,7 @@ class SeatRow {
   /** The config's army of this seat: a choice, or the formation row by row. */
   army(): string | number[] {
     if (this.armyPick.value !== "chosen") return this.armyPick.value;
-    return this.slots.map((s) => Number(s.value));
+    return this.picker.value();
   }
 
   /** The seat's requirements profile (T12). */
