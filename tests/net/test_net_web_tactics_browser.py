@@ -98,16 +98,36 @@ def picks(page: Any) -> tuple[str, list[tuple[str, float, float]]]:
     return phase, spots
 
 
-def click_and_wait(page: Any, click: Any) -> None:
+def click_and_wait(page: Any, selector: str, position: dict[str, float] | None = None) -> None:
+    """Click `selector` (at `position` inside it) and wait for the view that follows."""
     before = state(page)
-    click()
+    if position is None:
+        page.click(selector)
+    else:
+        page.locator(selector).click(position=position)
     page.wait_for_selector(f"main.room:not([data-state='{before}']), .end")
 
 
-def play_by_clicks(page: Any, limit: float = 50.0) -> int:
-    """Play this page's seat by clicks on the field (attack when it can, else walk, else
-    stay or end the turn) until the battle is over; how many clicks on the field."""
+def nearest_first(spots: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """The picks, those nearest an enemy ("foe") first: walk towards the fight."""
+    foes = [(x, y) for kind, x, y in spots if kind == "foe"]
+
+    def distance(spot: tuple[str, float, float]) -> float:
+        return min(((spot[1] - x) ** 2 + (spot[2] - y) ** 2 for x, y in foes), default=0.0)
+
+    return sorted(spots, key=distance)
+
+
+WANTED = {"select": ("attack", "select"), "move": ("attack", "move"), "attack": ("attack",)}
+
+
+def play_by_clicks(page: Any, limit: float = 50.0, shots: Path | None = None) -> int:
+    """Play this page's seat by clicks on the field (attack when it can, else walk towards
+    the enemy, else stay or end the turn) until the battle is over; how many clicks on
+    the field. With `shots`, the first move and the first attack offered are saved there
+    as screenshots."""
     clicks = 0
+    shot: set[str] = set()
     end = time.monotonic() + limit
     while not page.locator(".end").count():
         assert time.monotonic() < end, "the battle did not end in time"
@@ -115,17 +135,25 @@ def play_by_clicks(page: Any, limit: float = 50.0) -> int:
         if phase == "wait":
             page.wait_for_timeout(40)
             continue
-        wanted = {"select": ("attack", "select"), "move": ("attack", "move"), "attack": ("attack",)}
-        chosen = next((s for kind in wanted.get(phase, ()) for s in spots if s[0] == kind), None)
+        spots = nearest_first(spots)
+        chosen = next((s for kind in WANTED.get(phase, ()) for s in spots if s[0] == kind), None)
         if chosen is not None:
-            spot = {"x": chosen[1], "y": chosen[2]}
-            click_and_wait(page, lambda: page.locator("canvas.tactics-field").click(position=spot))
+            if shots is not None and chosen[0] in ("move", "attack") and chosen[0] not in shot:
+                shot.add(chosen[0])
+                page.screenshot(path=str(shots / f"web-tactics-{chosen[0]}-desktop.png"))
+            click_and_wait(page, "canvas.tactics-field", {"x": chosen[1], "y": chosen[2]})
             clicks += 1
             continue
-        for kind in ("skip_attack", "skip_move", "end_turn"):
-            if page.locator(f"[data-kind={kind}]").count():
-                click_and_wait(page, lambda: page.click(f"[data-kind={kind}]"))
-                break
+        button = next(
+            (
+                f"[data-kind={k}]"
+                for k in ("skip_attack", "skip_move", "end_turn")
+                if page.locator(f"[data-kind={k}]").count()
+            ),
+            None,
+        )
+        if button is not None:
+            click_and_wait(page, button)
         else:
             page.wait_for_timeout(40)
     return clicks
@@ -135,7 +163,7 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
     pages: Pages, artifacts: Path
 ) -> None:
     page = pages.open("/", "desktop")
-    code = create_battle(page, {"tactics-map": "1", "army-size": "2", "rounds": "3"})
+    code = create_battle(page, {"tactics-map": "1", "army-size": "2", "rounds": "6"})
     watcher = pages.open(f"/r/{code}/watch", "phone")
     watcher.wait_for_selector("canvas.tactics-field")
     page.click("#ready")
@@ -144,7 +172,7 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
     doc = page.request.get(pages.base + "/pack/" + "0" * 64 + ".json")
     assert doc.status == 404
     page.screenshot(path=str(artifacts / "web-tactics-battle-desktop.png"))
-    clicks = play_by_clicks(page)
+    clicks = play_by_clicks(page, shots=artifacts)
     assert clicks >= 3
     watcher.wait_for_selector(".end")
     # The end: places, then what the battle changed on the server's ladder.

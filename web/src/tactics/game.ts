@@ -355,6 +355,8 @@ class TacticsRoom implements GameRoom {
         const p = this.piece(a.target);
         if (p !== undefined) picks.push({ label: "attack", cell: [p.x, p.y] });
       }
+      // where the enemies stand (not a pick: what a player sees, for the tests' choices)
+      for (const p of v.pieces) if (p.alive && p.owner !== this.ctx.seat()) picks.push({ label: "foe", cell: [p.x, p.y] });
     }
     field.setPicks(picks, this.replay === null ? String(this.ctx.stateId()) : `replay-${this.replay.step}`);
     field.canvas.dataset.phase = this.myTurn() ? v.phase : "wait";
@@ -369,9 +371,9 @@ class TacticsRoom implements GameRoom {
     const items: HTMLElement[] = [];
     const selected = v.selected === null ? undefined : this.piece(v.selected);
     if (v.phase === "select") items.push(h("p", { class: "hint" }, "Pick one of your highlighted pieces."));
-    if (v.phase === "move" && selected !== undefined) items.push(h("p", { class: "hint" }, `Move ${selected.name} to a blue tile, or stay.`));
+    if (v.phase === "move" && selected !== undefined) items.push(h("p", { class: "hint" }, `Move ${selected.name} to a highlighted tile (or click it to stay).`));
     if (v.phase === "attack" && selected !== undefined) {
-      items.push(h("p", { class: "hint" }, this.of("attack").length > 0 ? `${selected.name} may attack a red enemy.` : `${selected.name} has nobody in range.`));
+      items.push(h("p", { class: "hint" }, this.of("attack").length > 0 ? `${selected.name} may attack an enemy on a red tile:` : `${selected.name} has nobody in range.`));
       for (const a of this.of("attack")) {
         const target = this.piece(a.target);
         const odds = v.odds.find((o) => o.target === a.target);
