@@ -92,7 +92,8 @@ def test_bench_web_tactics_field(tmp_path: Path) -> None:
     median = times[len(times) // 2]
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
     print(
-        f"\ntactics field at 1920x1080, 48x48 map: {len(times)} frames while a piece walked or fought, "
+        f"\ntactics field at 1920x1080, 48x48 map: {len(times)} frames while a piece walked "
+        "or fought, "
         f"median {median:.2f} ms, 95th percentile {p95:.2f} ms, worst {times[-1]:.2f} ms "
         "(target <= 8 ms)"
     )
