@@ -13,7 +13,7 @@ game's own typed records, tagged by ``kind``); the server converts actions with
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -46,6 +46,11 @@ MAX_SETUP_PIECES = 200
 they would not fit in one message)."""
 MAX_PACKS = 50
 """Server pack folders a `tactics_setup` answer lists at most."""
+
+RoomCode = Annotated[str, msgspec.Meta(max_length=16)]
+"""A room code as the newer requests take it (longer is refused: `bad_message`)."""
+PackName = Annotated[str, msgspec.Meta(max_length=64)]
+"""A server pack folder's name as a request names it (never a path)."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -281,20 +286,20 @@ class TacticsSetupRequest(Message, frozen=True, tag="tactics_setup_request"):
     the name of a folder in the server's packs folder, never a path): answered by
     `tactics_setup`."""
 
-    pack: str | None = None
+    pack: PackName | None = None
 
 
 class TacticsArtRequest(Message, frozen=True, tag="tactics_art_request"):
     """Ask what a browser needs to draw Tactics room `code` (answered by `tactics_art`)."""
 
-    code: str
+    code: RoomCode
 
 
 class TacticsResultRequest(Message, frozen=True, tag="tactics_result_request"):
     """Ask what finished Tactics room `code`'s battle changed on the server's ladder
     (answered by `tactics_result`, also sent to the room when the battle ends)."""
 
-    code: str
+    code: RoomCode
 
 
 class ReplayStepRequest(Message, frozen=True, tag="replay_step_request"):
@@ -302,7 +307,7 @@ class ReplayStepRequest(Message, frozen=True, tag="replay_step_request"):
     actions (0: the opening), answered by `replay_step`: a match watched step by step
     from the server, of any game."""
 
-    code: str
+    code: RoomCode
     step: int = 0
 
 

@@ -114,6 +114,8 @@ def test_the_book_of_tactics_choices_come_from_the_pack(tmp_path: Path) -> None:
             assert len(P.encode(setup)) < P.MAX_MESSAGE
             broken = await answers(host, P.TacticsSetupRequest(pack="broken"), P.TacticsSetup)
             assert any("skins/archer.bmp" in p for p in broken[0].problems)
+            too_long = await answers(host, P.TacticsSetupRequest(pack="x" * 65), P.TacticsSetup)
+            assert isinstance(too_long[0], P.Error) and too_long[0].code == "bad_message"
             for name in ("../broken", "/etc", "nope", "a/b"):
                 refused = await answers(host, P.TacticsSetupRequest(pack=name), P.TacticsSetup)
                 assert isinstance(refused[0], P.Error) and refused[0].code == "no_pack"

@@ -298,13 +298,26 @@ export class FieldView {
     this.ask();
   }
 
-  /** The cells a click may pick now, each with a label: every frame drawn writes them,
-   * with where they are on the canvas, to the canvas's `data-picks` ("label@x,y ..."),
-   * which tests read to click them, and `stamp` (the state shown) to `data-picks-for`. */
+  /** The cells a click may pick now, each with a label: they are written at once, and
+   * again whenever the field moves, with where they are on the canvas, to the canvas's
+   * `data-picks` ("label@x,y ...", those inside it), which tests read to click them, and
+   * `stamp` (the state shown) to `data-picks-for`. */
   setPicks(picks: readonly { readonly label: string; readonly cell: Cell }[], stamp: string): void {
     this.picks = picks;
     this.picksFor = stamp;
+    this.writePicks();
     this.ask();
+  }
+
+  private writePicks(): void {
+    const inside = (x: number, y: number): boolean => x >= 4 && y >= 4 && x <= this.cssW - 4 && y <= this.cssH - 4;
+    const text = this.picks
+      .map((p) => [p.label, ...this.screenOf(p.cell[0], p.cell[1])] as const)
+      .filter(([, x, y]) => inside(x, y))
+      .map(([label, x, y]) => `${label}@${x},${y}`)
+      .join(" ");
+    if (this.canvas.dataset.picks !== text) this.canvas.dataset.picks = text;
+    if (this.canvas.dataset.picksFor !== this.picksFor) this.canvas.dataset.picksFor = this.picksFor;
   }
 
   walk(uid: number, path: readonly Cell[]): void {
@@ -468,13 +481,7 @@ export class FieldView {
     this.draws += 1;
     this.lastDrawMs = performance.now() - started;
     this.canvas.dataset.draws = String(this.draws);
-    this.canvas.dataset.picksFor = this.picksFor;
-    const inside = (x: number, y: number): boolean => x >= 4 && y >= 4 && x <= this.cssW - 4 && y <= this.cssH - 4;
-    this.canvas.dataset.picks = this.picks
-      .map((p) => [p.label, ...this.screenOf(p.cell[0], p.cell[1])] as const)
-      .filter(([, x, y]) => inside(x, y))
-      .map(([label, x, y]) => `${label}@${x},${y}`)
-      .join(" ");
+    this.writePicks();
     if (this.queue.length > 0) this.ask();
   }
 
