@@ -357,19 +357,36 @@ export class FieldView {
     this.ask();
   }
 
+  /** A quarter turn, keeping the cell in the middle of the canvas there. */
   rotate(): void {
-    this.rotation = (this.rotation + 1) % 4;
-    this.ask();
+    this.keepCentre(() => (this.rotation = (this.rotation + 1) % 4));
   }
 
+  /** Zoom by `factor` (between a far view of the whole map and 100 %), keeping the cell
+   * in the middle of the canvas there. */
   zoomBy(factor: number): void {
     const [mw, mh] = this.mapSize();
     const fit = Math.min(this.cssW / mw, this.cssH / mh) * this.zoom;
     const most = Math.min(1, Math.sqrt(MAX_STATIC_PIXELS / (this.n * TILE * this.n * TILE * 0.6)));
     const next = Math.max(Math.min(fit, 0.1) * 0.5, Math.min(most, this.zoom * factor));
-    this.panX *= next / this.zoom;
-    this.panY *= next / this.zoom;
-    this.zoom = next;
+    this.keepCentre(() => (this.zoom = next));
+  }
+
+  private keepCentre(change: () => void): void {
+    const centre = this.cellAt(this.cssW / 2, this.cssH / 2);
+    const scale = this.zoom;
+    change();
+    if (centre === null) {
+      this.panX *= this.zoom / scale;
+      this.panY *= this.zoom / scale;
+    } else {
+      this.panX = 0;
+      this.panY = 0;
+      const [sx, sy] = this.screenOf(centre[0], centre[1]);
+      this.panX = Math.round(this.cssW / 2 - sx);
+      this.panY = Math.round(this.cssH / 2 - sy);
+    }
+    this.writePicks();
     this.ask();
   }
 
