@@ -40,6 +40,19 @@ const MARKS: Record<MarkKind, { fill: string; line: string }> = {
   selected: { fill: "rgba(255, 255, 255, 0.18)", line: "rgba(255, 255, 255, 1)" },
 };
 const MARK_ORDER: readonly MarkKind[] = ["area", "reach", "pick", "target", "selected"];
+/** The (du, dv) steps of the turned grid in front of a cell whose tiles may hide a piece
+ * standing there (as the desktop's field.py), nearest first. */
+const FRONT: readonly Cell[] = [
+  [0, 1],
+  [1, 0],
+  [1, 1],
+  [1, 2],
+  [2, 1],
+  [2, 2],
+  [2, 3],
+  [3, 2],
+  [3, 3],
+];
 
 interface Walk {
   kind: "walk";
@@ -434,7 +447,6 @@ export class FieldView {
       const cells: [number, number, number][] = [];
       for (let y = 0; y < this.n; y += 1) for (let x = 0; x < this.n; x += 1) if (this.art.tile(x, y) !== 0) cells.push([this.depth(x, y), x, y]);
       cells.sort((a, b) => a[0] - b[0] || a[2] - b[2] || a[1] - b[1]);
-      const flip = this.rotation % 2 === 1;
       for (const [, x, y] of cells) {
         const image = this.art.tileImages.get(this.art.tile(x, y));
         const [px, py] = this.imagePos(x, y);
@@ -444,23 +456,29 @@ export class FieldView {
           ctx.fill();
           continue;
         }
-        if (flip) {
-          // A quarter turn mirrors the top diamond so its texture follows the map's axes;
-          // the lit cube sides below keep their light (as the desktop draws it).
-          ctx.save();
-          ctx.translate(px + w, py);
-          ctx.scale(-1, 1);
-          ctx.drawImage(image, 0, 0, TILE, TILE / 2, 0, 0, w, w / 2);
-          ctx.restore();
-          ctx.drawImage(image, 0, TILE / 2, TILE, TILE / 2, px, py + w / 2, w, w / 2);
-        } else {
-          ctx.drawImage(image, px, py, w, w);
-        }
+        this.drawTile(ctx, image, px, py);
       }
     }
     this.staticMap = canvas;
     this.staticKey = key;
     return canvas;
+  }
+
+  /** Tile `image` with its top-left at (px, py), `tileW` wide. A quarter turn mirrors its
+   * top diamond so that its texture follows the map's axes; the lit cube sides below keep
+   * their light (as the desktop draws it). */
+  private drawTile(ctx: CanvasRenderingContext2D, image: HTMLImageElement, px: number, py: number): void {
+    const w = this.tileW;
+    if (this.rotation % 2 === 0) {
+      ctx.drawImage(image, px, py, w, w);
+      return;
+    }
+    ctx.save();
+    ctx.translate(px + w, py);
+    ctx.scale(-1, 1);
+    ctx.drawImage(image, 0, 0, TILE, TILE / 2, 0, 0, w, w / 2);
+    ctx.restore();
+    ctx.drawImage(image, 0, TILE / 2, TILE, TILE / 2, px, py + w / 2, w, w / 2);
   }
 
   private diamond(ctx: CanvasRenderingContext2D, cx: number, cy: number, w: number, inset = 0): void {
@@ -500,6 +518,44 @@ export class FieldView {
     this.canvas.dataset.draws = String(this.draws);
     this.writePicks();
     if (this.queue.length > 0) this.ask();
+  }
+
+  /** Draw again, inside a piece's rect, the tiles in front of its cell that stand higher
+   * (with their highlights): a cliff in front hides the feet of a piece behind it. */
+  private cover(x: number, y: number, left: number, top: number, side: number, ox: number, oy: number): void {
+    const base = this.lift(x, y);
+    const [u0, v0] = this.turned(x, y);
+    const w = this.tileW;
+    const ctx = this.ctx;
+    let clipped = false;
+    for (const [du, dv] of FRONT) {
+      const u = u0 + du;
+      const v = v0 + dv;
+      if (u >= this.n || v >= this.n) continue;
+      const [cx, cy] = this.unturned(u, v);
+      const index = this.art.tile(cx, cy);
+      if (index === 0 || this.lift(cx, cy) <= base) continue;
+      const image = this.art.tileImages.get(index);
+      if (image === undefined) continue;
+      const [px, py] = this.imagePos(cx, cy);
+      if (px + ox > left + side || px + ox + w < left || py + oy > top + side || py + oy + w < top) continue;
+      if (!clipped) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(left, top, side, side);
+        ctx.clip();
+        clipped = true;
+      }
+      this.drawTile(ctx, image, px + ox, py + oy);
+      const kinds = this.marks.get(`${cx},${cy}`);
+      for (const kind of MARK_ORDER) {
+        if (kinds === undefined || !kinds.includes(kind)) continue;
+        this.diamond(ctx, px + ox + w / 2, py + oy + w / 4, w, 2);
+        ctx.fillStyle = MARKS[kind].fill;
+        ctx.fill();
+      }
+    }
+    if (clipped) ctx.restore();
   }
 
   /** The motion under way and how far it is (0 to 1); finished motions leave the queue. */
@@ -601,6 +657,7 @@ export class FieldView {
         ctx.drawImage(skin.image, index * skin.size, 0, skin.size, skin.size, left, top, side, side);
       }
       ctx.globalAlpha = 1;
+      this.cover(Math.round(x), Math.round(y), left, top, side, ox, oy);
       const barW = Math.max(12, w / 4);
       const barH = Math.max(3, Math.round(5 * this.zoom * 2));
       const bx = cx + ox - barW / 2;
