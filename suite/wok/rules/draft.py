@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -30,8 +31,8 @@ from suite.wok.rules.orders import (
     TroopUpgrade,
     Upgrade,
 )
+from suite.wok.rules.ruleset import RuleSet
 from suite.wok.rules.views import Figures, OwnColour, WokView
-from suite.wok.screens.helptext import troop_note
 
 Phase = Literal[
     "bombs", "attacks", "transforms", "troops", "moves", "trades", "aims", "upgrades", "spies"
@@ -183,6 +184,15 @@ def kind_label(kind: str) -> str:
     return kind
 
 
+def troop_note(rules: RuleSet, kind: str) -> str:
+    """Where a troop type fights better (I3): "PIK: +0.05 LEV on Hills"; "" for none."""
+    t = rules.terrain
+    home = t.preferred_by.get(kind) if t is not None else None
+    if t is None or home is None:
+        return ""
+    return f"{kind}: +{t.bonus_level:g} LEV in {home}"
+
+
 @dataclass
 class Draft:
     """The orders being entered for each colour of a seat, phase by phase."""
@@ -304,6 +314,7 @@ def round_loss(patt: float, pdef: float) -> tuple[float, float]:
     return below(a, d), below(d, a)
 
 
+@lru_cache(maxsize=1024)
 def win_chance(patt: float, pdef: float, attackers: int, defenders: int) -> float:
     """The chance that `attackers` beat `defenders` (rounds until one side is empty)."""
     if defenders <= 0:
