@@ -282,6 +282,8 @@ class DraftCheck(Message, frozen=True, tag="draft_check"):
     state_id: int
     draft: dict[str, Any]
     probe: dict[str, Any] | None = None
+    ref: int = 0
+    """The client's number for this question, given back in the answer."""
 
 
 class SetPublic(Message, frozen=True, tag="set_public"):
@@ -693,6 +695,8 @@ class DraftReportMsg(Message, frozen=True, tag="draft_report"):
     state_id: int
     draft: msgspec.Raw
     report: msgspec.Raw
+    ref: int = 0
+    """The `ref` of the `draft_check` answered (0 for the draft sent back on a rejoin)."""
 
 
 ServerMessage = (

@@ -297,6 +297,7 @@ export interface DraftCheck {
   readonly state_id: number;
   readonly draft: Record<string, unknown>;
   readonly probe?: Record<string, unknown> | null;
+  readonly ref?: number;
 }
 
 /**
@@ -310,6 +311,7 @@ export interface DraftReportMsg {
   readonly state_id: number;
   readonly draft: unknown;
   readonly report: unknown;
+  readonly ref: number;
 }
 
 /**

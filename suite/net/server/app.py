@@ -548,7 +548,7 @@ class MatchServer:
         elif isinstance(m, P.LegalRequest):
             room.legal_page(conn, token, m.state_id, m.page)
         elif isinstance(m, P.DraftCheck):
-            room.draft_check(conn, token, m.state_id, m.draft, m.probe)
+            room.draft_check(conn, token, m.state_id, m.draft, m.probe, m.ref)
         elif isinstance(m, P.Poke):
             room.poke(conn, token)
         elif isinstance(m, P.RunNow):

@@ -640,6 +640,7 @@ class Room:
         state_id: int,
         draft: dict[str, Any],
         probe: dict[str, Any] | None,
+        ref: int = 0,
     ) -> None:
         """A seat asks about its own draft: the answer goes to `peer` alone, and the
         draft is kept (for this turn) to be sent back when the seat rejoins."""
@@ -652,15 +653,16 @@ class Room:
             )
         answer = check_draft(self.game, self.state.view(seat.index), draft, probe)
         self.drafts.keep(seat.index, answer.turn, msgspec.json.decode(answer.draft))
-        self._out(peer, self._draft_message(answer.draft, answer.report))
+        self._out(peer, self._draft_message(answer.draft, answer.report, ref))
 
-    def _draft_message(self, draft: bytes, report: bytes) -> bytes:
+    def _draft_message(self, draft: bytes, report: bytes, ref: int = 0) -> bytes:
         return P.encode(
             P.DraftReportMsg(
                 code=self.code,
                 state_id=self.state_id,
                 draft=msgspec.Raw(draft),
                 report=msgspec.Raw(report),
+                ref=ref,
             )
         )
 

@@ -59,7 +59,8 @@ class DraftError(ValueError):
 
 
 class Probe(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The order being composed: its colour, phase and the fields filled in so far."""
+    """The order being composed: its colour, phase and the fields filled in so far
+    (`amount` 0: the most it may name)."""
 
     colour: int
     phase: Phase
@@ -154,6 +155,8 @@ class ProbeReport(msgspec.Struct, frozen=True, kw_only=True):
     preview: tuple[str, ...]
     risks: tuple[str, ...]
     hint: str | None
+    order: dict[str, Any] | None = None
+    """The order the fields describe, as the draft's phase list holds it (JSON)."""
 
 
 class DraftReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -331,7 +334,8 @@ def _probe(view: WokView, draft: Draft, probe: Probe) -> ProbeReport:
         hint = plan.troop_hint(probe.kind.partition(">")[2], source)
     built: Order | str
     try:
-        built = build_order(phase, source, probe.target, probe.amount, probe.kind)
+        amount = probe.amount or maximum
+        built = build_order(phase, source, probe.target, amount, probe.kind)
     except (msgspec.ValidationError, ValueError):
         built = "pick what the order does"
     empty = ProbeReport(
@@ -364,6 +368,7 @@ def _probe(view: WokView, draft: Draft, probe: Probe) -> ProbeReport:
         win=chances.win,
         preview=tuple(plan.preview(c, phase, built)),
         risks=tuple(order_risks(plan, c, phase, built)),
+        order=msgspec.to_builtins(built),
     )
 
 

@@ -582,7 +582,8 @@ export interface Poked {
 }
 
 /**
- * The order being composed: its colour, phase and the fields filled in so far.
+ * The order being composed: its colour, phase and the fields filled in so far
+ *     (`amount` 0: the most it may name).
  */
 export interface Probe {
   readonly colour: number;
@@ -614,6 +615,7 @@ export interface ProbeReport {
   readonly preview: string[];
   readonly risks: string[];
   readonly hint: string | null;
+  readonly order: Record<string, unknown> | null;
 }
 
 export interface ProvinceTaken {

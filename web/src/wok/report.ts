@@ -1,0 +1,132 @@
+// WoK's turn reports and the match so far: each of the seat's colours' report of the
+// last turn (battles with their powers and losses, bombings, spying, upgrades, trades,
+// orders cancelled and why, RIPs), the Top Ten, charts of provinces and scores per turn,
+// and the history of the turns seen on this page (pick a turn to read its report again).
+// Everything is from the views the server sent; a spectator sees the public part.
+
+import { lineChart } from "../chart";
+import { seatColour } from "../colours";
+import { fill, h, on } from "../dom";
+import type * as W from "./types.gen";
+
+type AnyView = W.WokView | W.WokSpectatorView;
+
+export class ReportPanel {
+  readonly el = h("section", { class: "wok-report", id: "wok-report" });
+  readonly charts = h("section", { class: "wok-charts", id: "wok-charts" });
+  /** The seat's reports by turn (those seen on this page). */
+  private readonly reports = new Map<number, readonly W.Report[]>();
+  private readonly provinces = new Map<number, number[]>();
+  private readonly scores = new Map<number, number[]>();
+  private shown: number | null = null;
+  private view: AnyView | null = null;
+
+  take(view: AnyView): void {
+    this.view = view;
+    const reports = view.kind === "wok" ? view.reports : [];
+    const turn = reports[0]?.turn;
+    if (turn !== undefined && !this.reports.has(turn)) {
+      this.reports.set(turn, reports);
+      this.shown = turn;
+    }
+    const counts = view.players.map((p) => p.provinces);
+    this.provinces.set(view.turn, counts);
+    const scores = view.players.map((p) => view.top_ten.find((t) => t.colour === p.colour)?.score ?? 0);
+    this.scores.set(view.turn, scores);
+  }
+
+  private name(colour: number): string {
+    return this.view?.players[colour]?.name ?? `colour ${colour + 1}`;
+  }
+
+  private place(i: number): string {
+    return this.view?.map.provinces[i]?.name ?? String(i);
+  }
+
+  render(): void {
+    this.renderReport();
+    this.renderCharts();
+  }
+
+  private renderReport(): void {
+    const turns = [...this.reports.keys()].sort((a, b) => a - b);
+    const shown = this.shown ?? turns[turns.length - 1];
+    const reports = shown === undefined ? [] : (this.reports.get(shown) ?? []);
+    if (reports.length === 0) {
+      fill(this.el);
+      return;
+    }
+    const pick = h("select", { id: "wok-history", "aria-label": "Turn to read" }, ...turns.map((t) => h("option", { value: t, selected: t === shown }, `Turn ${t}`)));
+    on(pick, "change", () => {
+      this.shown = Number(pick.value);
+      this.renderReport();
+    });
+    fill(this.el, h("div", { class: "row" }, h("h2", {}, "Report"), pick), ...reports.flatMap((r) => this.reportItems(r, reports.length > 1)));
+  }
+
+  private reportItems(r: W.Report, named: boolean): HTMLElement[] {
+    const out: HTMLElement[] = [];
+    if (named) out.push(h("h3", {}, this.name(r.colour)));
+    const before = Object.keys(r.provinces_before).length;
+    const after = Object.keys(r.provinces_after).length;
+    out.push(h("p", {}, `Turn ${r.turn}: ${before} provinces before, ${after} after.`));
+    if (r.battles.length > 0) {
+      const rows = r.battles.map((b) =>
+        h(
+          "tr",
+          { class: b.won ? "won" : "lost" },
+          h("td", {}, `${this.place(b.source)} → ${this.place(b.target)}`),
+          h("td", {}, b.attacker === r.colour ? "you attacked" : `${this.name(b.attacker)} attacked`),
+          h("td", {}, `${b.sent} vs ${b.defenders}`),
+          h("td", {}, `PATT ${b.patt.toFixed(0)} / PDEF ${b.pdef.toFixed(0)}`),
+          h("td", {}, `lost ${b.a_lost} / ${b.d_lost}`),
+          h("td", {}, b.won ? "taken" : "held"),
+        ),
+      );
+      out.push(h("h3", {}, "Battles"), h("div", { class: "scroll" }, h("table", { class: "battles" }, ...rows)));
+    }
+    const lines: string[] = [];
+    for (const b of r.bombings) {
+      const from = b.source === null ? "" : ` from ${this.place(b.source)}`;
+      const who = b.by === null ? "" : ` by ${this.name(b.by)}`;
+      lines.push(`Bombing of ${this.place(b.target)}${from}${who}: ${b.fired} fired, ${b.hits} hits`);
+    }
+    for (const sp of r.spying) lines.push(`${sp.op.replace(/_/g, " ").toLowerCase()} on ${this.place(sp.target)}: ${sp.success ? "success" : "failed"}${sp.caught ? `, ${sp.caught} caught` : ""}`);
+    for (const i of r.intel) lines.push(`Intel on ${this.place(i.target)}: ${Object.entries(i.seen).map(([k, v]) => `${k} ${String(v)}`).join(", ")}`);
+    for (const u of r.upgrades) lines.push(`Upgrade ${u.kind}${u.amount === null ? "" : ` x${u.amount}`}: cost ${u.cost}`);
+    for (const t of r.trades) lines.push(`Trade of ${t.points} tech points (${t.tech_left} left)`);
+    for (const c of r.cancelled) lines.push(`Cancelled: ${c.phase} order ${c.order} (${c.reason})`);
+    for (const rip of r.rips) lines.push(`${this.name(rip.colour)} is out (RIP by ${this.name(rip.by)})`);
+    if (lines.length > 0) out.push(h("ul", { class: "report-lines" }, ...lines.map((l) => h("li", {}, l))));
+    return out;
+  }
+
+  /** The Top Ten and the charts of provinces and scores per turn. */
+  private renderCharts(): void {
+    const v = this.view;
+    if (v === null) {
+      fill(this.charts);
+      return;
+    }
+    const turns = [...this.provinces.keys()].sort((a, b) => a - b);
+    const colours = v.players.length;
+    const top = h(
+      "ol",
+      { class: "top-ten" },
+      ...v.top_ten.map((t) => {
+        const swatch = h("span", { class: "swatch" });
+        swatch.style.background = seatColour(t.colour);
+        return h("li", {}, swatch, `${t.name}: ${t.score}`);
+      }),
+    );
+    fill(
+      this.charts,
+      h("h2", {}, "Top Ten"),
+      top,
+      turns.length > 1 ? h("p", { class: "muted" }, "Provinces per turn") : null,
+      turns.length > 1 ? lineChart(turns.map((t) => this.provinces.get(t) ?? []), colours, "Provinces per turn") : null,
+      turns.length > 1 ? h("p", { class: "muted" }, "Scores per turn") : null,
+      turns.length > 1 ? lineChart(turns.map((t) => this.scores.get(t) ?? []), colours, "Scores per turn") : null,
+    );
+  }
+}
