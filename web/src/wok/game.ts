@@ -147,7 +147,8 @@ class WokRoom implements GameRoom {
   statusLines(): HTMLElement[] {
     const v = this.view;
     if (v === null) return [];
-    const lines = [h("p", { class: "muted" }, `${v.rules.title} · ${v.variant.name} · turn ${v.turn} of ${v.max_turns}`)];
+    const when = v.outcome === null ? `turn ${v.turn} of ${v.max_turns}` : `over after ${Math.min(v.turn, v.max_turns)} turns`;
+    const lines = [h("p", { class: "muted" }, `${v.rules.title} · ${v.variant.name} · ${when}`)];
     if (v.kind === "wok" && v.is_ready && v.outcome === null) lines.push(h("p", {}, "You are ready."));
     return lines;
   }

@@ -365,7 +365,7 @@ export class OrderForm {
     if (info.has_amount) {
       const most = p?.maximum ?? 0;
       this.amountBox.max = String(most);
-      this.amountBox.placeholder = `${most} (most)`;
+      this.amountBox.placeholder = "most";
       fields.push(h("label", { class: "field" }, h("span", {}, `Amount (up to ${most})`), this.amountBox));
     }
     const addable = p !== null && p.order !== null && p.problem === null;
@@ -410,7 +410,6 @@ export class OrderForm {
       n.warning === null ? null : h("p", { class: "warning" }, n.warning),
       ...n.chances.map((line) => h("p", { class: "muted" }, line)),
       ...n.preview.map((line) => h("p", { class: "preview" }, line)),
-      ...n.risks.map((line) => h("p", { class: "risk" }, `Risk: ${line}`)),
     );
   }
 

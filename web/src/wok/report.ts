@@ -69,21 +69,21 @@ export class ReportPanel {
     if (named) out.push(h("h3", {}, this.name(r.colour)));
     const before = Object.keys(r.provinces_before).length;
     const after = Object.keys(r.provinces_after).length;
-    out.push(h("p", {}, `Turn ${r.turn}: ${before} provinces before, ${after} after.`));
+    const provinces = (n: number): string => `${n} ${n === 1 ? "province" : "provinces"}`;
+    out.push(h("p", {}, `Turn ${r.turn}: ${provinces(before)} before, ${provinces(after)} after.`));
     if (r.battles.length > 0) {
-      const rows = r.battles.map((b) =>
-        h(
-          "tr",
+      const items = r.battles.map((b) => {
+        const who = b.attacker === r.colour ? "You" : this.name(b.attacker);
+        const against = b.defender < 0 ? "a neutral" : b.defender === r.colour ? "you" : this.name(b.defender);
+        return h(
+          "li",
           { class: b.won ? "won" : "lost" },
-          h("td", {}, `${this.place(b.source)} → ${this.place(b.target)}`),
-          h("td", {}, b.attacker === r.colour ? "you attacked" : `${this.name(b.attacker)} attacked`),
-          h("td", {}, `${b.sent} vs ${b.defenders}`),
-          h("td", {}, `PATT ${b.patt.toFixed(0)} / PDEF ${b.pdef.toFixed(0)}`),
-          h("td", {}, `lost ${b.a_lost} / ${b.d_lost}`),
-          h("td", {}, b.won ? "taken" : "held"),
-        ),
-      );
-      out.push(h("h3", {}, "Battles"), h("div", { class: "scroll" }, h("table", { class: "battles" }, ...rows)));
+          h("b", {}, `${this.place(b.source)} → ${this.place(b.target)}: ${b.won ? "taken" : "held"}`),
+          h("br", {}),
+          `${who} attacked ${against} with ${b.sent} against ${b.defenders} (PATT ${b.patt.toFixed(0)}, PDEF ${b.pdef.toFixed(0)}, ${b.rounds} rounds): attackers lost ${b.a_lost}, defenders ${b.d_lost}.`,
+        );
+      });
+      out.push(h("h3", {}, "Battles"), h("ul", { class: "battles" }, ...items));
     }
     const lines: string[] = [];
     for (const b of r.bombings) {
