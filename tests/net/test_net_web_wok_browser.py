@@ -188,12 +188,31 @@ def test_a_whole_match_by_clicks_against_generals(
     page.click("#ready")
     form_ready(page)
     assert page.locator("#wok-orders .tab").count() >= 5
+    if ruleset == "standard":
+        # The guided first turn: each phase in the rule set's own words, its tab opened.
+        guide = page.locator("#wok-guide")
+        assert "first turn" in guide.inner_text().lower()
+        page.click("#guide-next")
+        page.wait_for_selector("[data-phase=bombs].chosen")
+        help_text = guide.inner_text()
+        page.click("#guide-next")
+        page.wait_for_selector("[data-phase=attacks].chosen")
+        assert guide.inner_text() != help_text
     if ruleset == "intermediate":
         assert page.locator(".province .terrain").first.text_content() != ""
         assert page.locator("[data-phase=troops]").count() == 1
     if ruleset == "wok4":
         assert page.locator("[data-phase=trades]").count() == 1
     skip_guide(page)
+    if ruleset == "intermediate":
+        assert enter_order(page, "troops", target=False)
+    if ruleset == "wok4":
+        # A tech trade: no province, a kind, Add (the warning says the points are short).
+        page.click("[data-phase=trades]")
+        page.wait_for_selector("[data-phase=trades].chosen")
+        form_ready(page)
+        page.click("#wok-add")
+        page.wait_for_selector("#wok-orders .entered li")
     assert enter_order(page, "attacks", target=True)
     assert page.locator("#wok-orders .odds").count() >= 1  # the server's win chance
     if ruleset == "standard":

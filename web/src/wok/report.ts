@@ -91,7 +91,12 @@ export class ReportPanel {
       const who = b.by === null ? "" : ` by ${this.name(b.by)}`;
       lines.push(`Bombing of ${this.place(b.target)}${from}${who}: ${b.fired} fired, ${b.hits} hits`);
     }
-    for (const sp of r.spying) lines.push(`${sp.op.replace(/_/g, " ").toLowerCase()} on ${this.place(sp.target)}: ${sp.success ? "success" : "failed"}${sp.caught ? `, ${sp.caught} caught` : ""}`);
+    for (const sp of r.spying) {
+      const op = sp.op.replace(/_/g, " ").toLowerCase();
+      const result = `${sp.success ? "success" : "failed"}${sp.caught ? `, ${sp.caught} caught` : ""}`;
+      if (sp.owner === r.colour) lines.push(`Spies against your ${this.place(sp.target)} (${op})${sp.by === null ? "" : ` from ${this.name(sp.by)}`}: ${result}`);
+      else lines.push(`Your spies, ${op} on ${this.place(sp.target)}: ${result}`);
+    }
     for (const i of r.intel) lines.push(`Intel on ${this.place(i.target)}: ${Object.entries(i.seen).map(([k, v]) => `${k} ${String(v)}`).join(", ")}`);
     for (const u of r.upgrades) lines.push(`Upgrade ${u.kind}${u.amount === null ? "" : ` x${u.amount}`}: cost ${u.cost}`);
     for (const t of r.trades) lines.push(`Trade of ${t.points} tech points (${t.tech_left} left)`);
