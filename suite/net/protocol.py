@@ -670,6 +670,10 @@ class MapList(Message, frozen=True, tag="maps"):
     rulesets: tuple[RuleSetEntry, ...] = ()
     max_turns: tuple[int, int] | None = None
     headhunting: tuple[int, int] | None = None
+    names: tuple[str, ...] = ()
+    """WoK: the kingdoms' names when the config names none (its `names`, one a seat)."""
+    name_limit: int = 0
+    """WoK: the longest name the config's `names` may give."""
 
 
 class Odds(Message, frozen=True, tag="odds"):

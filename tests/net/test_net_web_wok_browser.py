@@ -286,3 +286,37 @@ def test_drafts_stay_with_their_seat_and_survive_a_reload(pages: Pages) -> None:
     host.wait_for_selector("[data-phase=aims].chosen")
     host.wait_for_selector("#wok-orders .entered li")
     assert "aim" in host.locator("#wok-orders .entered").inner_text()
+
+
+def test_a_duel_seat_gives_orders_for_each_of_its_colours(pages: Pages) -> None:
+    """Duel: each seat plays three colours (robots play four more); the form has a tab
+    per colour, and the kingdoms are named as the host typed them."""
+    page, _ = open_tab(pages, "/")
+    page.fill("#name", "cy")
+    page.press("#name", "Tab")
+    page.wait_for_selector("#create-room")
+    page.select_option("#game", "wok")
+    page.select_option("#wok-variant", "duel")
+    page.select_option("#map", "random")
+    page.fill("#provinces", "30")
+    page.fill("#max-turns", "1")
+    page.fill("#kingdom-0", "Avalon")
+    page.select_option("#seat-1", "general")
+    page.click("#create-room")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("svg.board .province")
+    page.click("#ready")
+    form_ready(page)
+    skip_guide(page)
+    tabs = page.locator("#wok-orders .colour-tab")
+    assert tabs.count() == 3
+    assert "Avalon" in page.locator("#wok-mine").inner_text()
+    second = tabs.nth(1).inner_text()
+    tabs.nth(1).click()
+    form_ready(page)
+    assert page.locator("#wok-orders .colour-tab.chosen").inner_text() == second
+    assert enter_order(page, "aims", target=False)
+    before = state(page)
+    page.click("#wok-ready")
+    page.wait_for_selector(f"main.room:not([data-state='{before}'])")
+    page.wait_for_selector(".end")

@@ -529,6 +529,8 @@ export interface MapList {
   readonly rulesets: RuleSetEntry[];
   readonly max_turns: [number, number] | null;
   readonly headhunting: [number, number] | null;
+  readonly names: string[];
+  readonly name_limit: number;
 }
 
 /**

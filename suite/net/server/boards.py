@@ -164,7 +164,7 @@ def _wok_choices(maps: MapBook) -> P.MapList:
     """WoK's set-up: shipped, the host's and generated maps, every rule set with its
     variants and clock presets, the turn limit and headhunting ranges."""
     from suite.net.server.configs import GENERATED, RANGES
-    from suite.wok.rules.config import known_rulesets
+    from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, known_rulesets
     from suite.wok.rules.maps import SHIPPED, TITLES
     from suite.wok.rules.ruleset import load_ruleset
 
@@ -210,6 +210,8 @@ def _wok_choices(maps: MapBook) -> P.MapList:
         rulesets=tuple(rulesets),
         max_turns=RANGES["wok"]["max_turns"],
         headhunting=RANGES["wok"]["headhunting_turns"],
+        names=SEAT_NAMES,
+        name_limit=NAME_LIMIT,
     )
 
 

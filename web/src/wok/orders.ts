@@ -314,7 +314,7 @@ export class OrderForm {
                   this.clear();
                   this.check();
                   this.ctx.render();
-                }, { class: c.colour === this.colour ? "tab chosen" : "tab", "aria-pressed": c.colour === this.colour ? "true" : "false" }),
+                }, { class: c.colour === this.colour ? "tab colour-tab chosen" : "tab colour-tab", "aria-pressed": c.colour === this.colour ? "true" : "false" }),
               ),
           )
         : null;

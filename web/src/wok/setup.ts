@@ -1,8 +1,8 @@
 // WoK's set-up form: every choice the desktop set-up has, from the server's `maps`
 // answer for WoK: the rule set (Standard, Intermediate, WoK IV), its variants (Skirmish,
 // Duel, Trinity), the map (shipped, the host's, generated with a number of provinces),
-// the players and which seats the server's bots take, the turn clock, the headhunting
-// turns and the turn limit.
+// the players and which seats the server's bots take, the kingdoms' names, the turn clock,
+// the headhunting turns and the turn limit. (The server draws the seed: no seed here.)
 
 import { fill, h, on } from "../dom";
 import { field, seatChoices, seatPicker } from "../forms";
@@ -64,6 +64,7 @@ export class WokSetup implements SetupForm {
     const turns = h("input", { type: "number", id: "max-turns", min: tLo, max: tHi, value: 0 });
     const summary = h("p", { class: "muted", id: "wok-summary" });
     const seatsBox = h("div", { class: "bots" });
+    const namesBox = h("div", { class: "bots names" });
     const rules = (): P.RuleSetEntry => c.rulesets.find((r) => r.name === ruleset.value) ?? c.rulesets[0]!;
     const chosenVariant = (): P.VariantEntry | undefined => rules().variants.find((v) => v.name === variant.value);
     let headhuntingFor = "";
@@ -91,8 +92,18 @@ export class WokSetup implements SetupForm {
       summary.textContent = [r.summary, v.summary].filter((t) => t !== "").join(" ");
       drawSeats();
     };
+    const drawNames = (n: number): void => {
+      const typed = [...namesBox.querySelectorAll("input")].map((i) => i.value);
+      fill(
+        namesBox,
+        ...Array.from({ length: n }, (_, i) =>
+          field(`Kingdom ${i + 1}`, h("input", { type: "text", id: `kingdom-${i}`, maxlength: c.name_limit || 16, value: typed[i] ?? c.names[i % Math.max(1, c.names.length)] ?? `Kingdom ${i + 1}` })),
+        ),
+      );
+    };
     const drawSeats = (): void => {
       const n = Number(players.value);
+      drawNames(n);
       const kept = seatChoices(seatsBox, n);
       fill(seatsBox, ...Array.from({ length: n - 1 }, (_, i) => seatPicker(i + 1, info.bots)));
       kept.forEach((value, i) => {
@@ -113,6 +124,7 @@ export class WokSetup implements SetupForm {
         clock: clock.value,
         headhunting_turns: Number(headhunting.value),
         max_turns: Number(turns.value),
+        names: [...namesBox.querySelectorAll("input")].map((i) => i.value.trim()),
       };
       return { config, bots: seatChoices(seatsBox, n) };
     };
@@ -133,6 +145,7 @@ export class WokSetup implements SetupForm {
       ),
       summary,
       seatsBox,
+      namesBox,
     );
   }
 }
