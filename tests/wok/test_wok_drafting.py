@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from suite.wok.rules.draft import Draft, Planner, phases_of
+from suite.wok.rules.draft import Draft, Planner, phases_of, round_loss, win_chance
 from suite.wok.rules.drafting import (
     MAX_ORDERS,
     DraftError,
@@ -155,3 +155,23 @@ def test_a_draft_is_bounded_by_the_rule_sets_limits() -> None:
 def test_probes_a_seat_may_not_send(probe: dict[str, Any]) -> None:
     with pytest.raises(DraftError):
         read_probe(_view(), probe)
+
+
+def _rounds(q: float, attackers: int, defenders: int) -> float:
+    """The win chance round by round (the form's old dynamic programme, O(a*d))."""
+    prev = [0.0] * (defenders + 1)
+    for _ in range(attackers):
+        row = [1.0] + [0.0] * defenders
+        for j in range(1, defenders + 1):
+            row[j] = q * row[j - 1] + (1 - q) * prev[j]
+        prev = row
+    return prev[defenders]
+
+
+@pytest.mark.parametrize(("patt", "pdef"), [(1, 1), (3, 2), (17, 11), (1732, 1109), (0.5, 3)])
+def test_the_win_chance_in_closed_form_is_the_round_by_round_one(patt: float, pdef: float) -> None:
+    la, ld = round_loss(patt, pdef)
+    q = ld / (la + ld)
+    for a, d in [(1, 1), (5, 3), (12, 7), (40, 60), (3, 50), (200, 20)]:
+        assert win_chance(patt, pdef, a, d) == pytest.approx(_rounds(q, a, d), abs=1e-12)
+    assert 0.0 <= win_chance(patt, pdef, 400, 400) <= 1.0  # cheap at the largest sides

@@ -11,6 +11,7 @@ nothing here touches the engine.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -316,7 +317,13 @@ def round_loss(patt: float, pdef: float) -> tuple[float, float]:
 
 @lru_cache(maxsize=1024)
 def win_chance(patt: float, pdef: float, attackers: int, defenders: int) -> float:
-    """The chance that `attackers` beat `defenders` (rounds until one side is empty)."""
+    """The chance that `attackers` beat `defenders` (rounds until one side is empty).
+
+    Each decided round costs the defender a unit with chance q (else the attacker): the
+    attacker wins when the defenders' `d` losses come before its own `a`, a negative
+    binomial sum, sum over k < a of C(d-1+k, k) q^d (1-q)^k, summed in O(a) in log space
+    (a server answers this for any draft a seat sends: it must stay cheap).
+    """
     if defenders <= 0:
         return 1.0
     if attackers <= 0:
@@ -327,14 +334,16 @@ def win_chance(patt: float, pdef: float, attackers: int, defenders: int) -> floa
         return 0.5
     q = ld / decisive  # chance the defender loses the next decided round
     a, d = min(attackers, 400), min(defenders, 400)
-    # win[j]: chance to win with i attackers left against j defenders, row by row in i.
-    prev = [0.0] + [0.0] * d  # i = 0: lost
-    for _ in range(1, a + 1):
-        row = [1.0] + [0.0] * d
-        for j in range(1, d + 1):
-            row[j] = q * row[j - 1] + (1 - q) * prev[j]
-        prev = row
-    return prev[d]
+    if q >= 1.0:
+        return 1.0
+    if q <= 0.0:
+        return 0.0
+    log_q, log_p = math.log(q), math.log1p(-q)
+    base = d * log_q - math.lgamma(d)
+    total = sum(
+        math.exp(base + math.lgamma(d + k) - math.lgamma(k + 1) + k * log_p) for k in range(a)
+    )
+    return min(1.0, total)
 
 
 class Planner:
