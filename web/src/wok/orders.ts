@@ -332,7 +332,7 @@ export class OrderForm {
       h("h2", {}, `Your orders · turn ${v.turn}`),
       colours,
       tabs,
-      ...this.phaseBody(v, report, mine),
+      ...this.phaseBody(mine),
       ...this.afterLines(mine),
       ...this.buttons(),
     );
@@ -347,7 +347,7 @@ export class OrderForm {
     return lines;
   }
 
-  private phaseBody(v: W.WokView, report: W.DraftReport, mine: W.ColourReport | undefined): HTMLElement[] {
+  private phaseBody(mine: W.ColourReport | undefined): HTMLElement[] {
     const info = this.info();
     if (info === undefined) return [];
     const count = mine?.counts.find((c) => c.phase === info.phase);
@@ -381,8 +381,6 @@ export class OrderForm {
       out.push(h("h3", {}, "Entered"));
       out.push(h("ol", { class: "entered" }, ...notes.map((n) => this.noteItem(n))));
     }
-    void v;
-    void report;
     return out;
   }
 
