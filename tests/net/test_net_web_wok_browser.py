@@ -320,3 +320,30 @@ def test_a_duel_seat_gives_orders_for_each_of_its_colours(pages: Pages) -> None:
     page.click("#wok-ready")
     page.wait_for_selector(f"main.room:not([data-state='{before}'])")
     page.wait_for_selector(".end")
+
+
+def test_an_ally_is_declared_in_a_game_of_six(pages: Pages) -> None:
+    """The Standard variant of six players records alliances (W13): a seat declares its
+    ally in the form; the declaration is its own (the others see it once it is mutual)."""
+    page, _ = open_tab(pages, "/")
+    code = create_wok(
+        page,
+        "dee",
+        {"wok-variant": "standard", "map": "random", "provinces": "24", "players": "6"}
+        | {"max-turns": "1"},
+        dict.fromkeys(range(1, 6), "general"),
+    )
+    watcher, watched = open_tab(pages, f"/r/{code}/watch")
+    page.click("#ready")
+    form_ready(page)
+    skip_guide(page)
+    pick = page.locator(".ally-pick")
+    partner = pick.locator("option").nth(1).get_attribute("value")
+    pick.select_option(partner)
+    before = state(page)
+    page.click(".declare-ally")
+    page.wait_for_selector(f"main.room:not([data-state='{before}'])")
+    assert "(declared)" in page.locator("#wok-extras").inner_text()
+    assert not any('"kind":"ally"' in f for f in watched)  # a declaration is secret
+    page.click("#wok-ready")
+    page.wait_for_selector(".end")
