@@ -394,7 +394,7 @@ export class OrderForm {
     for (const line of p.chances) lines.push(h("p", { class: "odds" }, line));
     for (const line of p.preview) lines.push(h("p", { class: "preview" }, line));
     for (const line of p.risks) lines.push(h("p", { class: "risk" }, `Risk: ${line}`));
-    if (p.hint !== null) lines.push(h("p", { class: "muted" }, p.hint));
+    if (p.hint !== null && !p.preview.includes(p.hint)) lines.push(h("p", { class: "muted" }, p.hint));
     return lines.filter((x): x is HTMLElement => x !== null);
   }
 
