@@ -225,6 +225,13 @@ def test_a_whole_match_by_clicks_against_generals(
     page.wait_for_selector("#wok-report h2")
     if ruleset == "standard":
         shoot(page, artifacts, "report")
+        # The history of the turns seen in this tab outlives a reload.
+        turns = page.locator("#wok-history option").count()
+        assert turns >= 2
+        page.reload()
+        form_ready(page)
+        page.wait_for_selector("#wok-history")
+        assert page.locator("#wok-history option").count() == turns
     play_to_the_end(page)
     watcher.wait_for_selector(".end")
     assert page.locator(".top-ten.final li").count() >= 1

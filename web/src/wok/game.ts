@@ -25,7 +25,7 @@ class WokRoom implements GameRoom {
   private map: ProvinceMap | null = null;
   private readonly form: OrderForm;
   private readonly guide: Guide;
-  private readonly report = new ReportPanel();
+  private readonly report: ReportPanel;
   private readonly log: string[] = [];
   private readonly extras = h("section", { class: "wok-extras", id: "wok-extras" });
   private readonly mine = h("section", { class: "wok-mine", id: "wok-mine" });
@@ -33,6 +33,7 @@ class WokRoom implements GameRoom {
 
   constructor(private readonly ctx: RoomContext) {
     this.form = new OrderForm(ctx);
+    this.report = new ReportPanel(ctx.code);
     this.guide = new Guide(this.form, () => ctx.render());
     this.parts = {
       board: h("div", { class: "boardbox", id: "room-boardbox" }),

@@ -1,7 +1,8 @@
 // WoK's turn reports and the match so far: each of the seat's colours' report of the
 // last turn (battles with their powers and losses, bombings, spying, upgrades, trades,
 // orders cancelled and why, RIPs), the Top Ten, charts of provinces and scores per turn,
-// and the history of the turns seen on this page (pick a turn to read its report again).
+// and the history of the turns seen in this tab (pick a turn to read its report again;
+// kept in the tab's sessionStorage, so a reload keeps it, at most `KEEP_TURNS` turns).
 // Everything is from the views the server sent; a spectator sees the public part.
 
 import { lineChart } from "../chart";
@@ -10,6 +11,13 @@ import { fill, h, on } from "../dom";
 import type * as W from "./types.gen";
 
 type AnyView = W.WokView | W.WokSpectatorView;
+const KEEP_TURNS = 40;
+
+interface Kept {
+  readonly reports: [number, W.Report[]][];
+  readonly provinces: [number, number[]][];
+  readonly scores: [number, number[]][];
+}
 
 export class ReportPanel {
   readonly el = h("section", { class: "wok-report", id: "wok-report" });
@@ -20,8 +28,41 @@ export class ReportPanel {
   private readonly scores = new Map<number, number[]>();
   private shown: number | null = null;
   private view: AnyView | null = null;
+  private loaded = false;
+
+  constructor(private readonly code: string) {}
+
+  private key(view: AnyView): string {
+    return `warsuite.wok.history.${this.code}.${view.kind === "wok" ? view.seat : "watch"}`;
+  }
+
+  /** What this tab saw of the match before a reload. */
+  private load(view: AnyView): void {
+    this.loaded = true;
+    try {
+      const raw = window.sessionStorage.getItem(this.key(view));
+      if (raw === null) return;
+      const kept = JSON.parse(raw) as Kept;
+      for (const [t, r] of kept.reports) this.reports.set(t, r);
+      for (const [t, c] of kept.provinces) this.provinces.set(t, c);
+      for (const [t, c] of kept.scores) this.scores.set(t, c);
+    } catch {
+      // nothing kept, or storage disabled: the history starts now
+    }
+  }
+
+  private save(view: AnyView): void {
+    const last = <T>(m: Map<number, T>): [number, T][] => [...m.entries()].sort((a, b) => a[0] - b[0]).slice(-KEEP_TURNS);
+    const kept: Kept = { reports: last(this.reports) as [number, W.Report[]][], provinces: last(this.provinces), scores: last(this.scores) };
+    try {
+      window.sessionStorage.setItem(this.key(view), JSON.stringify(kept));
+    } catch {
+      // storage full or disabled: the history is not kept over a reload
+    }
+  }
 
   take(view: AnyView): void {
+    if (!this.loaded) this.load(view);
     this.view = view;
     const reports = view.kind === "wok" ? view.reports : [];
     const turn = reports[0]?.turn;
@@ -29,10 +70,12 @@ export class ReportPanel {
       this.reports.set(turn, reports);
       this.shown = turn;
     }
+    const fresh = !this.provinces.has(view.turn);
     const counts = view.players.map((p) => p.provinces);
     this.provinces.set(view.turn, counts);
     const scores = view.players.map((p) => view.top_ten.find((t) => t.colour === p.colour)?.score ?? 0);
     this.scores.set(view.turn, scores);
+    if (fresh) this.save(view); // once a turn: the scores at its start
   }
 
   private name(colour: number): string {
