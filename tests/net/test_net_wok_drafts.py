@@ -162,3 +162,22 @@ def test_the_wok_set_up_choices(tmp_path: Path) -> None:
     config["clock"] = maps.rulesets[0].clocks[0].name
     answer = c.say(P.Create(game="wok", config=config))
     assert not [m for m in answer if isinstance(m, P.Error)], answer
+
+
+def test_draft_checks_count_against_the_connections_rate(tmp_path: Path) -> None:
+    from suite.net.server.connection import RateLimit
+
+    server = make_server(tmp_path)
+    room, conns = open_room(server, "wok", CONFIG, humans=3)
+    c = conns[0]
+    c.limit = RateLimit(5, 5, lambda: 0.0)  # five at once, then none (time stands still)
+    draft, _, _ = _draft_of(room, 0)
+    answers = [
+        c.say(P.DraftCheck(token=c.token, state_id=room.state_id, draft=draft, ref=i))
+        for i in range(8)
+    ]
+    kinds = [type(a[0]) if a else None for a in answers]
+    assert kinds[:5] == [P.DraftReportMsg] * 5
+    assert all(k is P.Error for k in kinds[5:])
+    assert {a[0].code for a in answers[5:]} == {"rate_limited"}  # type: ignore[union-attr]
+    assert [a[0].ref for a in answers[:5]] == [0, 1, 2, 3, 4]  # type: ignore[union-attr]
