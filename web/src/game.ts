@@ -27,6 +27,8 @@ export interface RoomContext {
   render(): void;
   /** Show `text` to the player (a refusal, a hint). */
   say(text: string): void;
+  /** The room's last `clock` message (deadline, poke and run-now state), or null. */
+  clock(): P.ClockMsg | null;
 }
 
 /** Where the game's parts go on the room page. */

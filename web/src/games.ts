@@ -3,9 +3,10 @@
 
 import type { GameModule } from "./game";
 import { tactics } from "./tactics/game";
+import { wok } from "./wok/game";
 import { worldWar } from "./worldwar/game";
 
-export const GAMES: readonly GameModule[] = [worldWar, tactics];
+export const GAMES: readonly GameModule[] = [worldWar, wok, tactics];
 
 /** The page's module for `name`, or null. */
 export function gameModule(name: string): GameModule | null {

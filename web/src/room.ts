@@ -25,6 +25,8 @@ export class RoomPage {
   private clock: P.ClockMsg | null = null;
   private clockSkew = 0;
   private gameOver: P.GameOverMsg | null = null;
+  /** The view fields the room sent once (`room_data`): put back into every view. */
+  private staticData: Record<string, unknown> = {};
   private readonly chat: P.ChatLine[] = [];
   private refusals = 0;
   private notice = "";
@@ -82,6 +84,7 @@ export class RoomPage {
         page.notice = text;
         page.renderStatus();
       },
+      clock: () => page.clock,
     };
     this.game = module.room(context);
     const p = this.parts;
@@ -147,6 +150,9 @@ export class RoomPage {
       case "game_over":
         this.gameOver = m;
         break;
+      case "room_data":
+        if (m.code === this.code && typeof m.data === "object" && m.data !== null) this.staticData = m.data as Record<string, unknown>;
+        break;
       case "error":
         this.refused(m);
         break;
@@ -179,8 +185,9 @@ export class RoomPage {
     this.notice = m.message;
   }
 
-  private takeView(m: P.ViewMsg): void {
-    if (m.code !== this.code || this.game === null) return;
+  private takeView(lean: P.ViewMsg): void {
+    if (lean.code !== this.code || this.game === null) return;
+    const m: P.ViewMsg = typeof lean.view === "object" && lean.view !== null ? { ...lean, view: { ...this.staticData, ...(lean.view as Record<string, unknown>) } } : lean;
     this.stateId = m.state_id;
     if (this.token !== null && this.seat !== null) {
       saveSeat(this.code, { token: this.token, seat: this.seat, since: m.state_id });
