@@ -52,9 +52,11 @@ export class LobbyPage {
   }
 
   receive(m: P.ServerMessage): void {
-    if ([...this.forms.values()].some((form) => form.receive(m))) this.renderCreate();
-    // The form is drawn again only when its choices change (a reconnection says hello
-    // again and asks again): what the player chose so far stays.
+    // Every form sees the message; the form shown is drawn again only when its own
+    // choices change (another game's answer, or a reconnection saying hello and asking
+    // again, leaves what the player chose so far as it is).
+    const changed = [...this.forms.entries()].filter(([, form]) => form.receive(m)).map(([name]) => name);
+    if (changed.includes(this.chosen)) this.renderCreate();
     if (m.type === "welcome") {
       const changed = JSON.stringify(m.games) !== JSON.stringify(this.welcome?.games);
       this.welcome = m;
