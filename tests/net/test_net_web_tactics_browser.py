@@ -183,7 +183,7 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
         assert "normal bot: a bot: not rated" in ladder.inner_text()
     assert "watching" in watcher.locator("#room-status").inner_text()
     assert watcher.locator("#room-actions *").count() == 0
-    assert "pieces" in watcher.locator("#tactics-scores").inner_text()
+    assert " HP" in watcher.locator("#tactics-scores").inner_text()
     # The finished battle, step by step from the server.
     page.click("#replay-start")
     page.wait_for_selector("#replay-step:text('Step 0 of')")

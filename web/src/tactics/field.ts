@@ -99,7 +99,9 @@ export class FieldView {
 
   constructor(
     private readonly art: BattleArt,
-    private readonly onPick: (cell: Cell) => void,
+    /** A click or a key picked `cells`, the most likely meant first (a piece's body, then
+     * the tile under the pointer): the game takes the first it can use. */
+    private readonly onPick: (cells: readonly Cell[]) => void,
     private readonly onHover: (cell: Cell | null) => void,
   ) {
     this.canvas = document.createElement("canvas");
@@ -134,8 +136,11 @@ export class FieldView {
       const drag = this.drag;
       this.drag = null;
       if (drag !== null && drag.moved) return;
-      const cell = this.cellAtEvent(e);
-      if (cell !== null) this.onPick(cell);
+      const box = this.canvas.getBoundingClientRect();
+      const px = e.clientX - box.left;
+      const py = e.clientY - box.top;
+      const cells = [this.figureAt(px, py), this.cellAt(px, py)].filter((c): c is Cell => c !== null);
+      if (cells.length > 0) this.onPick(cells);
     });
     this.canvas.addEventListener("pointerleave", () => this.onHover(this.cursor));
     this.canvas.addEventListener("keydown", (e) => this.key(e));
@@ -246,9 +251,41 @@ export class FieldView {
     return best;
   }
 
+  /** The cell under a pointer: a piece's when the pointer is on its body (the nearest
+   * piece first, as the desktop picks them), else the tile's. */
   private cellAtEvent(e: PointerEvent): Cell | null {
     const box = this.canvas.getBoundingClientRect();
-    return this.cellAt(e.clientX - box.left, e.clientY - box.top);
+    const px = e.clientX - box.left;
+    const py = e.clientY - box.top;
+    return this.figureAt(px, py) ?? this.cellAt(px, py);
+  }
+
+  private figureAt(px: number, py: number): Cell | null {
+    const [ox, oy] = this.origin();
+    let best: Cell | null = null;
+    let bestDepth = -1;
+    for (const f of this.figures) {
+      const side = this.sideOf(f);
+      const [cx, cy] = this.centre(f.x, f.y);
+      const left = cx + ox - side / 2;
+      const top = cy + oy + side / 6 - side;
+      // the middle of the frame: a skin's picture rarely fills its corners
+      const inside = px >= left + side / 6 && px <= left + (side * 5) / 6 && py >= top + side / 8 && py <= top + (side * 7) / 8;
+      const depth = this.depth(f.x, f.y);
+      if (inside && depth > bestDepth) {
+        bestDepth = depth;
+        best = [f.x, f.y];
+      }
+    }
+    return best;
+  }
+
+  /** The side a piece's frame is drawn at: its skin at the zoom, at least 0.7 tile. */
+  private sideOf(f: Figure): number {
+    const w = this.tileW;
+    const skin = this.art.skin(f.kind, f.army);
+    // A small skin on a far zoom is drawn at least about two thirds of a tile wide.
+    return skin === null ? w * 0.6 : Math.max(4, Math.round(skin.size * this.zoom), Math.round(w * 0.7));
   }
 
   /** Where cell (x, y)'s middle is on the canvas, in CSS pixels (for tests and tips). */
@@ -276,7 +313,7 @@ export class FieldView {
     } else if ((e.key === "Enter" || e.key === " ") && this.cursor !== null) {
       e.preventDefault();
       e.stopPropagation();
-      this.onPick(this.cursor);
+      this.onPick([this.cursor]);
     }
   }
 
@@ -644,8 +681,7 @@ export class FieldView {
     for (const { f, x, y, frame } of placed) {
       const [cx, cy] = this.centre(x, y);
       const skin = this.art.skin(f.kind, f.army);
-      // A small skin on a far zoom is drawn at least about half a tile wide.
-      const side = skin === null ? w * 0.6 : Math.max(4, Math.round(skin.size * this.zoom), Math.round(w * 0.7));
+      const side = this.sideOf(f);
       const left = cx + ox - side / 2;
       const top = cy + oy + side / 6 - side;
       ctx.globalAlpha = f.dim ? 0.6 : 1;

@@ -89,7 +89,7 @@ class TacticsRoom implements GameRoom {
       if (missing > 0) this.artError = `${missing} of the pack's pictures could not be shown.`;
       this.field = new FieldView(
         art,
-        (cell) => this.pick(cell),
+        (cells) => cells.find((cell) => this.pick(cell)),
         (cell) => this.hovered(cell),
       );
       fill(this.stage, this.field.canvas);
@@ -229,20 +229,21 @@ class TacticsRoom implements GameRoom {
   }
 
   /** A cell was clicked or tapped. */
-  private pick(cell: Cell): void {
-    if (!this.myTurn() || this.view === null) return;
+  /** A cell was clicked, tapped or picked with the keyboard: act when it names one of the
+   * seat's legal actions (whether it did). */
+  private pick(cell: Cell): boolean {
+    if (!this.myTurn() || this.view === null) return false;
     const here = this.pieceAt(cell);
-    const select = here === undefined ? undefined : this.of("select").find((a) => a.piece === here.uid);
-    if (select !== undefined) return this.act(select);
-    const move = this.of("move").find((a) => a.x === cell[0] && a.y === cell[1]);
-    if (move !== undefined) return this.act(move);
-    const attack = here === undefined ? undefined : this.of("attack").find((a) => a.target === here.uid);
-    if (attack !== undefined) return this.act(attack);
     const selected = this.view.selected === null ? undefined : this.piece(this.view.selected);
-    if (selected !== undefined && selected.x === cell[0] && selected.y === cell[1]) {
-      const stay = this.of("skip_move")[0] ?? this.of("skip_attack")[0];
-      if (stay !== undefined) return this.act(stay);
-    }
+    const mine = selected !== undefined && selected.x === cell[0] && selected.y === cell[1];
+    const action =
+      (here === undefined ? undefined : this.of("select").find((a) => a.piece === here.uid)) ??
+      this.of("move").find((a) => a.x === cell[0] && a.y === cell[1]) ??
+      (here === undefined ? undefined : this.of("attack").find((a) => a.target === here.uid)) ??
+      (mine ? (this.of("skip_move")[0] ?? this.of("skip_attack")[0]) : undefined);
+    if (action === undefined) return false;
+    this.act(action);
+    return true;
   }
 
   private hovered(cell: Cell | null): void {
