@@ -237,6 +237,16 @@ class ReplayRequest(Message, frozen=True, tag="replay_request"):
     offset: int = 0
 
 
+class ReplayStepRequest(Message, frozen=True, tag="replay_step"):
+    """Ask for step `step` of a finished match (any game's) as a spectator saw it:
+    answered by `replay_view`. Step 0 is the match before its first logged operation,
+    step N the state after the N-th (the answer says how many there are). The one message
+    for stepping through a replay in a client without the game's rules (the browser)."""
+
+    code: str
+    step: int = 0
+
+
 class ListRooms(Message, frozen=True, tag="rooms"):
     """Ask for the public lobbies with a free seat (of `game` only, when given)."""
 
@@ -296,6 +306,7 @@ ClientMessage = (
     | End
     | PackRequest
     | ReplayRequest
+    | ReplayStepRequest
     | ListRooms
     | BoardRequest
     | MapsRequest
@@ -502,6 +513,26 @@ class ReplayChunk(Message, frozen=True, tag="replay_chunk"):
     eof: bool
 
 
+class ReplayView(Message, frozen=True, tag="replay_view"):
+    """Step `step` (0 to `steps`) of finished room `code`'s match, as a spectator saw it:
+    the spectator `view` after that many logged operations, the `events` the step made,
+    its `actor` and `action` (when the game lets everyone see that kind), the seats
+    `awaiting` and, once the match is decided, its `outcome`. `game` and the seats'
+    `names` let a client that never saw the room show it."""
+
+    code: str
+    game: str
+    step: int
+    steps: int
+    names: tuple[str, ...]
+    view: msgspec.Raw
+    awaiting: tuple[int, ...] = ()
+    events: msgspec.Raw = msgspec.Raw(b"[]")
+    actor: int | None = None
+    action: msgspec.Raw = msgspec.Raw(b"null")
+    outcome: dict[str, Any] | None = None
+
+
 class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
     """A public lobby as a `rooms` answer lists it."""
 
@@ -552,7 +583,9 @@ class BoardTerritory(msgspec.Struct, frozen=True, kw_only=True):
     """A territory as drawn: `region` is its continent's id, `neighbours` the territories
     it touches and `sea_lanes` those it reaches over the sea (ids); `polygon` its outline
     and `label` where its name and armies go, in the board's own units (empty / null when
-    the map gives none)."""
+    the map gives none). `links`: the neighbours whose shapes do not touch as drawn (the
+    map's index image when it has one, else the outlines; every land neighbour when there
+    are no shapes): a client draws a line to each, as it does for sea lanes."""
 
     id: str
     name: str
@@ -561,15 +594,20 @@ class BoardTerritory(msgspec.Struct, frozen=True, kw_only=True):
     sea_lanes: tuple[str, ...] = ()
     polygon: tuple[tuple[float, float], ...] = ()
     label: tuple[float, float] | None = None
+    links: tuple[str, ...] = ()
 
 
 class BoardArtwork(msgspec.Struct, frozen=True, kw_only=True):
     """A Domination map's own picture: fetched over HTTP from `url` (content-addressed,
-    on the server's port), `width` x `height` pixels in the board's units."""
+    on the server's port), `width` x `height` pixels in the board's units. `index`: the
+    URL of its territory image when the map has a readable one: an 8-bit grey PNG of the
+    same size whose pixel value is the board index of the territory there plus one (0:
+    none), so a client picks the territory under the pointer by the exact pixel."""
 
     url: str
     width: int
     height: int
+    index: str | None = None
 
 
 class Board(Message, frozen=True, tag="board"):
@@ -643,6 +681,7 @@ ServerMessage = (
     | PackFiles
     | PackChunk
     | ReplayChunk
+    | ReplayView
     | RoomList
     | Moved
     | RoomData

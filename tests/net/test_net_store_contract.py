@@ -85,6 +85,22 @@ def test_a_room_is_stored_whole_and_in_order(make_store: Callable[[], MatchStore
     with_store(make_store, body)
 
 
+def test_whether_a_room_is_listed_is_stored(make_store: Callable[[], MatchStore]) -> None:
+    async def body(store: MatchStore) -> None:
+        await done(store.add_room("PUB", "worldwar", CONFIG, 1, 1.0, None, True))
+        await done(store.add_room("PRI", "worldwar", CONFIG, 1, 1.0, None))
+        listed, unlisted = await store.load("PUB"), await store.load("PRI")
+        assert listed is not None and listed.public
+        assert unlisted is not None and not unlisted.public
+        await done(store.set_public("PUB", False))
+        await done(store.set_public("PRI", True))
+        listed, unlisted = await store.load("PUB"), await store.load("PRI")
+        assert listed is not None and not listed.public
+        assert unlisted is not None and unlisted.public
+
+    with_store(make_store, body)
+
+
 def test_an_over_room_is_not_claimed_or_listed(make_store: Callable[[], MatchStore]) -> None:
     async def body(store: MatchStore) -> None:
         await done(store.add_room("R1", "wok", CONFIG, 1, 1.0, None))

@@ -8,7 +8,8 @@ answers these paths and nothing else (None lets the request go on):
 - `/assets/NAME`: the built bundle, whose names carry a hash of their content, so they
   are cached for a year as immutable;
 - `/art/SHA256.EXT`: a Domination map's picture, published by `publish` under the hash
-  of its bytes (the `board` message names it); immutable too.
+  of its bytes, and its index image as the server made it (`publish_bytes`, kept in
+  memory); the `board` message names them; immutable too.
 
 Every answer carries a strict Content-Security-Policy (scripts, styles, images and
 connections from this origin only: no inline script, no other host) and `nosniff`.
@@ -133,6 +134,22 @@ class WebFront:
                 url = f"/art/{name}"
         self._published[picture] = url
         return url
+
+    def publish_bytes(self, data: bytes, suffix: str) -> str:
+        """The URL of `data` (an image the server made: a map's index image) under the
+        hash of its bytes, served from memory from now on."""
+        name = f"{hashlib.sha256(data).hexdigest()}{suffix}"
+        key = f"art/{name}"
+        if key not in self._files:
+            self._files[key] = _File(
+                body=data,
+                content_type=TYPES.get(suffix, "application/octet-stream"),
+                etag='"' + hashlib.sha256(data).hexdigest()[:32] + '"',
+                immutable=True,
+                compressible=False,
+            )
+            self._art[name] = Path(name)
+        return f"/art/{name}"
 
     def _load(self, key: str, path: Path) -> _File | None:
         cached = self._files.get(key)

@@ -27,7 +27,8 @@ class WorldWarRoom implements GameRoom {
   private view: P.WorldWarView | null = null;
   private legal: Action[] = [];
   private readonly log: string[] = [];
-  private readonly history: number[][] = [];
+  /** Territories per seat at the first view of each turn shown, in turn order. */
+  private history: { turn: number; counts: number[] }[] = [];
   private pages: P.Board[] = [];
   private asked = false;
   private board: BoardView | null = null;
@@ -82,8 +83,13 @@ class WorldWarRoom implements GameRoom {
     if (view.kind !== "worldwar") return;
     const turnChanged = this.view === null || this.view.turn !== view.turn;
     this.view = view;
+    if (this.ctx.replaying()) this.log.length = 0; // a replay's step shows its own events
     this.logEvents(m.events);
-    if (turnChanged) this.history.push([...view.territory_counts]);
+    if (turnChanged) {
+      // A replay may go back: the turns after the one shown are forgotten.
+      this.history = this.history.filter((entry) => entry.turn < view.turn);
+      this.history.push({ turn: view.turn, counts: [...view.territory_counts] });
+    }
     this.legal = [...(legal as Action[])];
     this.clearChoice();
   }
@@ -366,7 +372,8 @@ class WorldWarRoom implements GameRoom {
       fill(this.stats);
       return;
     }
-    fill(this.stats, h("h2", {}, "Territories by turn"), lineChart(this.history, v.players, "Territories per player, turn by turn"));
+    const counts = this.history.map((entry) => entry.counts);
+    fill(this.stats, h("h2", {}, "Territories by turn"), lineChart(counts, v.players, "Territories per player, turn by turn"));
   }
 }
 
