@@ -344,7 +344,7 @@ export class RoomPage {
     }
     if (this.replay !== null && turn !== null) {
       const who = turn.awaiting[0];
-      items.push(h("p", { class: "turn" }, h("span", { class: "swatch" }), `Turn ${turn.turn}${who === undefined ? "" : ` · ${this.seatName(who)}'s turn`} · ${turn.phase}`));
+      items.push(h("p", { class: "turn" }, who === undefined ? null : h("span", { class: "swatch" }), `Turn ${turn.turn}${who === undefined ? "" : ` · ${this.seatName(who)}'s turn`} · ${turn.phase}`));
     } else if (this.room?.phase === "lobby") {
       items.push(h("p", {}, "Waiting for every seat to be taken and ready."));
     } else if (turn !== null && this.gameOver === null) {
@@ -403,10 +403,10 @@ export class RoomPage {
       h(
         "div",
         { class: "row" },
-        control("⏮", 0, "replay-first", "First step (Home)"),
+        control("«", 0, "replay-first", "First step (Home)"),
         control("◀", step - 1, "replay-back", "Step back (←)"),
         control("▶", step + 1, "replay-forward", "Step forward (→)"),
-        control("⏭", steps, "replay-last", "Last step (End)"),
+        control("»", steps, "replay-last", "Last step (End)"),
       ),
       h("p", { class: "muted" }, "← and → step; Home and End go to either end."),
       step === steps && replay.outcome !== null ? this.places(replay.outcome) : null,
