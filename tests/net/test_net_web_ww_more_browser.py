@@ -11,6 +11,7 @@ easy bot; the browser takes the other seat through the room's link."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -20,10 +21,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from suite.core.bots import make_bot
 from suite.core.match import game_spec
 from suite.core.rng import Rng
+from suite.net.client.client import ServerError
 from suite.net.client.session import RemoteSession
 from suite.net.server.boardshapes import index_png
 
@@ -35,7 +38,6 @@ from .browser import (
     create_room,
     my_turn,
     play_to_the_end,
-    play_turn,
     server_process,
     shoot,
     state,
@@ -77,10 +79,11 @@ def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
 
 
 class DeskHost:
-    """A desktop client that opens a room with `config` and plays seat 0 with the easy
-    bot in a thread, once the browser took seat 1 and said it is ready."""
+    """A desktop client that opens a room with `config` and plays seat 0 with the bot
+    `bot` in a thread, once the browser took seat 1 and said it is ready."""
 
-    def __init__(self, url: str, config: dict[str, Any]) -> None:
+    def __init__(self, url: str, config: dict[str, Any], bot: str = "easy") -> None:
+        self.bot = bot
         self.session = RemoteSession.connect(url, "desk")
         self.session.create("worldwar", config)
         self.code = self.session.code
@@ -100,15 +103,18 @@ class DeskHost:
                 desk.poll()
                 time.sleep(0.05)
             desk.ready()
-            bot = make_bot(game_spec("worldwar"), "easy")
+            bot = make_bot(game_spec("worldwar"), self.bot)
             rng = Rng(7)
             while not self.done.is_set() and desk.ended is None:
                 desk.poll()
                 if 0 in desk.awaiting():
-                    legal = desk.legal(0)
+                    try:
+                        legal = desk.legal(0)
+                    except ServerError:  # asked of a state the match has left: ask again
+                        continue
                     if legal:
                         desk.act(0, bot.choose(desk.view(0), legal, rng))
-                time.sleep(0.05)
+                time.sleep(0.01)
         except BaseException as exc:  # reported by `close`
             self.failures.append(exc)
 
@@ -396,3 +402,214 @@ def test_a_domination_map_is_picked_by_its_index_image(
     # Links: neighbours of the file whose pixels do not touch are joined by a line.
     assert page.locator("svg.board .links line.dash").count() == 1
     shoot(page, artifacts, "domination-index")
+
+
+# -- cards, defending by hand ---------------------------------------------------------------
+
+
+def counts(locator: Any) -> list[int]:
+    return [int(t or 0) for t in locator.locator(".count").all_text_contents()]
+
+
+def strong_turn(page: Any, attacked: set[str], seat: int) -> None:
+    """A turn by clicks and keys that keeps winning without reinforcements: the largest
+    stack attacks its weakest enemy neighbour once a turn, to the end, when it is
+    stronger (a move to a territory of its own is offered too: not taken)."""
+    if page.locator("#occupy").count():
+        act(page, "#occupy")
+        return
+    turn = page.get_attribute("main.room", "data-turn") or ""
+    sources = page.locator(".territory.pickable")
+    if turn not in attacked and page.locator("[data-kind=end_attack]").count():
+        attacked.add(turn)
+        # Many attacks come in `legal_page`s after the view: let them come.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_selector(".territory.pickable", timeout=2_000)
+        armies = counts(sources)
+        if armies:
+            strongest = max(armies)
+            sources.nth(armies.index(strongest)).locator(".disc").click()
+            targets = page.locator(".territory.pickable")
+            labels = [
+                str(targets.nth(i).get_attribute("aria-label")) for i in range(targets.count())
+            ]
+            enemies = [
+                (n, i)
+                for i, (n, label) in enumerate(zip(counts(targets), labels, strict=True))
+                if not label.endswith(f"seat {seat + 1}")
+            ]
+            if enemies and min(enemies)[0] + 2 < strongest:
+                targets.nth(min(enemies)[1]).focus()
+                page.keyboard.press("Enter")
+                page.wait_for_selector(".odds")
+                act(page, "[data-kind=blitz]")
+                return
+            page.keyboard.press("Escape")
+    if page.locator("#place-amount").count():
+        act(page, ".territory.pickable .disc")
+        return
+    for kind in ("end_attack", "end_turn"):
+        if page.locator(f"[data-kind={kind}]").count():
+            act(page, f"[data-kind={kind}]")
+            return
+
+
+def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """No reinforcements (large starting armies instead) but cards: a turn starts with
+    the choice of a set when the hand holds one ("Keep my cards" or a turn-in), and a
+    hand of five must be turned in; the desk's attacks ask the seat for its dice."""
+    desk = DeskHost(
+        server.url,
+        {
+            "players": 2,
+            "map": "random:18:2",
+            "cards": "increasing",
+            "defender": "ask",
+            "auto_place": True,
+            "max_turns": 60,
+            "rules": {
+                "cards": {"draw_per_turn": 1, "hand_limit": 5},
+                "reinforcements": {"minimum": 0, "divisor": 100},
+                "setup": {"starting_armies": {"2": 100}},  # enough to fight for long
+            },
+        },
+        bot="random",  # it attacks at random: the seat lives long enough to hold cards
+    )
+    try:
+        assert desk.code is not None
+        page = take_seat(pages, desk.code, "kim")
+        seen: set[str] = set()
+        attacked: set[str] = set()
+        wanted = {"kept", "forced", "defended"}
+        end = time.monotonic() + 150
+        while not wanted <= seen and not page.locator(".end").count():
+            assert time.monotonic() < end, f"only {seen} in time"
+            if not my_turn(page):
+                page.wait_for_timeout(50)
+                continue
+            defend = page.locator("#room-actions button:has-text('Defend with')")
+            keep = page.locator("[data-kind=skip_turn_in]")
+            turn_in = page.locator("#room-actions .turn-in")
+            if defend.count():
+                act(page, "#room-actions button:has-text('Defend with') >> nth=-1")  # most dice
+                seen.add("defended")
+            elif keep.count() and turn_in.count() and not {"kept", "forced"} <= seen:
+                # Kept while it may: the hand grows to the five that must be turned in.
+                assert not page.locator("#room-actions .must-turn-in").count()
+                assert page.locator("#room-hand .card").count() >= 3
+                act(page, "[data-kind=skip_turn_in]")
+                seen.add("kept")
+            elif turn_in.count():
+                forced = page.locator("#room-actions .must-turn-in").count() > 0
+                cards = page.locator("#room-hand .card").count()
+                act(page, "#room-actions .turn-in >> nth=0")
+                if forced:
+                    assert cards >= 5
+                    seen.add("forced")
+                page.wait_for_selector("#room-log li:has-text('turned in a set')")
+            else:
+                strong_turn(page, attacked, 1)
+        assert wanted <= seen, f"{seen} " + page.locator("#room-seats").inner_text()
+    finally:
+        desk.close()
+
+
+# -- missions, capitals ----------------------------------------------------------------------
+
+
+def missions_in(messages: list[dict[str, Any]]) -> list[tuple[int | None, Any]]:
+    """(seat of the view, its mission) of every view among `messages`."""
+    return [
+        (m["view"].get("seat"), m["view"].get("mission"))
+        for m in messages
+        if m.get("type") == "view" and isinstance(m.get("view"), dict)
+    ]
+
+
+def test_a_secret_mission_is_shown_to_its_holder_only(pages: Pages) -> None:
+    heard: dict[str, list[dict[str, Any]]] = {}
+
+    def recorded(name: str) -> Any:
+        def listen(page: Any) -> None:
+            heard[name] = frames(page)
+
+        return listen
+
+    ann = pages.open("/", before=recorded("ann"))
+    code = create_room(
+        ann, "ann", {"map": "classic", "mode": "mission", "deploy": "auto"}, {1: "human"}
+    )
+    bob = pages.open(f"/r/{code}", before=recorded("bob"))
+    bob.click(".take")
+    bob.wait_for_selector("#ready")
+    watcher = pages.open(f"/r/{code}/watch", before=recorded("watcher"))
+    watcher.wait_for_selector("svg.board .territory")
+    ann.click("#ready")
+    bob.click("#ready")
+    for page in (ann, bob):
+        page.wait_for_selector("#room-status .mission")
+        assert page.locator("#room-status .mission").inner_text().startswith("Your mission: ")
+    watcher.wait_for_selector("#room-status :text('Turn 1')")
+    assert watcher.locator(".mission").count() == 0
+    mine = {name: missions_in(heard[name]) for name in heard}
+    own = {
+        name: {json.dumps(m) for seat, m in mine[name] if m is not None} for name in ("ann", "bob")
+    }
+    assert len(own["ann"]) == 1 and len(own["bob"]) == 1  # its own, always the same
+    assert {seat for seat, m in mine["ann"] if m is not None} == {0}
+    assert {seat for seat, m in mine["bob"] if m is not None} == {1}
+    assert mine["watcher"] and all(m is None for _, m in mine["watcher"])
+    # Nothing else carries a mission: not another seat's frames, not a spectator's.
+    ann_mission = next(iter(own["ann"]))
+    bob_mission = next(iter(own["bob"]))
+    for name, other in (("bob", ann_mission), ("ann", bob_mission)):
+        if other not in own[name]:
+            assert all(other not in json.dumps(m) for m in heard[name])
+    assert all('"mission": {' not in json.dumps(m) for m in heard["watcher"])
+
+
+def test_capitals_are_shown(pages: Pages) -> None:
+    page = pages.open("/")
+    create_room(
+        page,
+        "cap",
+        {"map": "random", "territories": "12", "mode": "capital", "deploy": "auto"},
+        {1: "easy"},
+    )
+    page.click("#ready")
+    page.wait_for_selector("#room-status :text('Your capital: ')")
+    assert page.locator("svg.board .territory.capital").count() == 2
+    capital = page.locator("#room-status :text('Your capital: ')").inner_text()
+    name = capital.removeprefix("Your capital: ").strip()
+    marked = page.locator(f"svg.board .territory.capital[aria-label^='{name}:']")
+    assert marked.count() == 1
+    assert "capital" in (marked.get_attribute("aria-label") or "")
+
+
+# -- the turn clock ------------------------------------------------------------------------
+
+
+def test_the_turn_clock_runs_out(pages: Pages, server: ServerProcess) -> None:
+    """A turn of 3 s: the seat does nothing, the server plays its time-up, the desk plays."""
+    desk = DeskHost(
+        server.url,
+        {
+            "players": 2,
+            "map": "random:12:2",
+            "auto_place": True,
+            "clock": 3,
+            "max_turns": 5,
+            "rules": {"clock": {"choices": [0, 3], "default": 0}},
+        },
+    )
+    try:
+        assert desk.code is not None
+        page = take_seat(pages, desk.code, "tim")
+        page.wait_for_selector("#room-actions h2")  # its turn: nothing is done
+        assert page.locator("#clock").inner_text().endswith(" s left")
+        page.wait_for_selector('#room-log li:has-text("tim\'s time ran out.")', timeout=15_000)
+        page.wait_for_selector('#room-status :text("desk\'s turn"), #room-actions h2')
+    finally:
+        desk.close()

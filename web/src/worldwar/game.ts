@@ -275,6 +275,10 @@ class WorldWarRoom implements GameRoom {
       on(amount, "change", () => (this.placeAmount = Number(amount.value)));
       items.push(h("p", {}, `Place ${v.phase === "setup" ? v.step_left : v.pool} armies: pick your territories.`), h("label", {}, "Armies per click ", amount));
     }
+    if (v.must_turn_in && this.of("turn_in").length > 0) {
+      const held = v.hand_cards?.length ?? 0;
+      items.push(h("p", { class: "must-turn-in" }, `You hold ${held} cards: turn in a set first.`));
+    }
     for (const turnIn of this.of("turn_in")) {
       const cards = turnIn.cards.map((id) => this.cardText(id)).join(" + ");
       items.push(button(`Turn in ${cards}`, () => this.act(turnIn), { class: "turn-in" }));
