@@ -41,3 +41,18 @@ def test_serve_is_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "serve" in capsys.readouterr().out
+
+
+def test_the_server_runs_on_uvloop_where_it_is_installed() -> None:
+    """pyproject installs uvloop on Linux and macOS; `suite serve` runs its loop there and
+    falls back to asyncio's own loop where uvloop cannot be imported (Windows)."""
+    import sys
+    from unittest import mock
+
+    import uvloop
+
+    from suite.net.server.app import event_loop_factory
+
+    assert event_loop_factory() is uvloop.new_event_loop
+    with mock.patch.dict(sys.modules, {"uvloop": None}):
+        assert event_loop_factory() is None

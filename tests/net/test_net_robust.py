@@ -140,7 +140,9 @@ def test_slow_client_is_dropped_and_may_rejoin(tmp_path: Path) -> None:
         async with serving(tmp_path, send_queue=8) as server:
             a, b = await seated_room(server, "tactics", {"players": 2}, humans=2)
             conn = next(c for c in server.connections if c.name == "p1")
-            # more than the queue holds before the writer gets a turn: as if b stalled
+            # b stalled: its socket's buffer holds unsent bytes, so nothing is written at
+            # once, and more comes than the queue holds before the writer gets a turn
+            conn._sent_at_once = lambda data: False  # type: ignore[method-assign]
             for _ in range(20):
                 conn.send(b'{"type":"error","code":"filler","message":""}')
             await until(lambda: conn.dropped)
@@ -151,6 +153,29 @@ def test_slow_client_is_dropped_and_may_rejoin(tmp_path: Path) -> None:
             await b2.rejoin(b.token or "")
             assert b2.seat == 1
             await close_all([a, b2])
+
+    run(main())
+
+
+def test_a_client_that_stops_reading_is_dropped(tmp_path: Path) -> None:
+    """Messages are written at once while a client keeps up; once its socket backs up they
+    queue behind websockets' back-pressure, and a full queue drops the client."""
+
+    async def main() -> None:
+        async with serving(tmp_path, send_queue=8) as server:
+            a, b = await seated_room(server, "tactics", {"players": 2}, humans=2)
+            conn = next(c for c in server.connections if c.name == "p1")
+            b.ws.transport.pause_reading()
+            filler = P.encode(P.Error(code="filler", message="x" * 60_000))
+            for _ in range(2_000):  # at most 120 MB: far past any socket buffer
+                if conn.dropped:
+                    break
+                conn.send(filler)
+                await asyncio.sleep(0)
+            assert conn.dropped
+            await a.wait(lambda c: c.room is not None and not c.room.seats[1].connected)
+            b.ws.transport.resume_reading()
+            await close_all([a, b])
 
     run(main())
 
