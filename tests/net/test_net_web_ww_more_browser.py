@@ -455,7 +455,7 @@ def strong_turn(page: Any, attacked: set[str], seat: int) -> None:
 
 
 def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
-    pages: Pages, server: ServerProcess
+    pages: Pages, server: ServerProcess, artifacts: Path
 ) -> None:
     """No reinforcements (large starting armies instead) but cards: a turn starts with
     the choice of a set when the hand holds one ("Keep my cards" or a turn-in), and a
@@ -503,6 +503,8 @@ def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
                 seen.add("kept")
             elif turn_in.count():
                 forced = page.locator("#room-actions .must-turn-in").count() > 0
+                if forced and "forced" not in seen:
+                    shoot(page, artifacts, "cards-forced")
                 cards = page.locator("#room-hand .card").count()
                 act(page, "#room-actions .turn-in >> nth=0")
                 if forced:

@@ -279,8 +279,12 @@ class WorldWarRoom implements GameRoom {
       const held = v.hand_cards?.length ?? 0;
       items.push(h("p", { class: "must-turn-in" }, `You hold ${held} cards: turn in a set first.`));
     }
+    // Sets of cards that read the same (copies of one card) are one choice.
+    const offered = new Set<string>();
     for (const turnIn of this.of("turn_in")) {
-      const cards = turnIn.cards.map((id) => this.cardText(id)).join(" + ");
+      const cards = turnIn.cards.map((id) => this.cardText(id)).sort().join(" + ");
+      if (offered.has(cards)) continue;
+      offered.add(cards);
       items.push(button(`Turn in ${cards}`, () => this.act(turnIn), { class: "turn-in" }));
     }
     for (const defend of this.of("defend")) items.push(button(`Defend with ${defend.dice} ${defend.dice === 1 ? "die" : "dice"}`, () => this.act(defend)));
