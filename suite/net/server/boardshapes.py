@@ -100,13 +100,18 @@ def _touching_outlines(board: Board, pairs: set[Pair]) -> frozenset[Pair]:
             continue
         if (pa.min(0) - near > pb.max(0)).any() or (pb.min(0) - near > pa.max(0)).any():
             continue
-        if min(_gap(pa, pb), _gap(pb, pa)) <= near:
+        if min(_gap(pa, pb, near), _gap(pb, pa, near)) <= near:
             out.add((a, b))
     return frozenset(out)
 
 
-def _gap(points: npt.NDArray[np.float64], outline: npt.NDArray[np.float64]) -> float:
-    """The least distance from any of `points` to the closed `outline`'s edges."""
+def _gap(points: npt.NDArray[np.float64], outline: npt.NDArray[np.float64], near: float) -> float:
+    """The least distance from any of `points` to the closed `outline`'s edges (only the
+    points within `near` of the outline's bounding box count: the others are farther)."""
+    inside = ((points >= outline.min(0) - near) & (points <= outline.max(0) + near)).all(1)
+    points = points[inside]
+    if not len(points):
+        return float("inf")
     start = outline[None, :, :]
     edge = np.roll(outline, -1, axis=0)[None, :, :] - start
     rel = points[:, None, :] - start
