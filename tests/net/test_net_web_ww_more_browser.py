@@ -176,7 +176,7 @@ def test_a_finished_match_replays_step_by_step_by_buttons_and_keys(
     pages: Pages, artifacts: Path
 ) -> None:
     page = pages.open("/")
-    create_room(
+    code = create_room(
         page,
         "rae",
         {"map": "random", "territories": "12", "continents": "2", "deploy": "auto"}
@@ -214,6 +214,12 @@ def test_a_finished_match_replays_step_by_step_by_buttons_and_keys(
     page.click("#replay-close")
     page.wait_for_selector(".end #replay-open")
     assert armies(page) == end
+    # A page opened after the end offers the replay too.
+    late = pages.open(f"/r/{code}/watch")
+    late.click(".end #replay-open")
+    late.wait_for_selector("#replay-step")
+    assert step_to(late, press="End") == steps
+    assert armies(late) == end
 
 
 # -- a restart: public rooms stay listed, a forgotten room still replays ------------------

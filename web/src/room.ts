@@ -341,6 +341,9 @@ export class RoomPage {
       items.push(this.replayPanel(this.replay));
     } else if (this.gone && this.room === null) {
       items.push(button("Watch its replay", () => this.replayStep(0), { id: "replay-open" }));
+    } else if (this.room?.phase === "over" && this.gameOver === null) {
+      // Opened after its end (the server tells the end only to those who were there).
+      items.push(h("div", { class: "end", role: "status" }, h("h2", {}, "Game over"), h("p", {}, "This match is over."), button("Watch the replay", () => this.replayStep(0), { id: "replay-open" })));
     }
     if (this.replay !== null && turn !== null) {
       const who = turn.awaiting[0];
