@@ -38,6 +38,9 @@ MAX_ODDS_ARMIES = 1000
 """The largest side an `odds_request` may ask about."""
 MAX_MAPS = 200
 """Maps one `maps` answer lists at most (the host's folder may hold more)."""
+MAX_DRAFT = 16 * 1024
+"""A `draft_check`'s draft and probe, at most, in bytes of JSON (the game's own limits on
+the number of orders bound it further)."""
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -278,6 +281,21 @@ class OddsRequest(Message, frozen=True, tag="odds_request"):
     defenders: int
 
 
+class DraftCheck(Message, frozen=True, tag="draft_check"):
+    """WoK: ask about the seat's own draft orders, `draft` (`{"sets": [...]}`, the order
+    sets of a `SubmitOrders` action), and the order being composed, `probe` (its colour,
+    phase, source, target, kind and amount so far). Answered by `draft_report` to this
+    connection only; the room keeps the seat's last draft of the turn (in memory, never
+    shown to anyone else) and sends it back when the seat rejoins."""
+
+    token: str
+    state_id: int
+    draft: dict[str, Any]
+    probe: dict[str, Any] | None = None
+    ref: int = 0
+    """The client's number for this question, given back in the answer."""
+
+
 class SetPublic(Message, frozen=True, tag="set_public"):
     """Host: list the lobby in `rooms` answers (`public`) or stop listing it."""
 
@@ -311,6 +329,7 @@ ClientMessage = (
     | BoardRequest
     | MapsRequest
     | OddsRequest
+    | DraftCheck
     | SetPublic
 )
 
@@ -329,6 +348,7 @@ SeatMessage = (
     | Pause
     | Resume
     | End
+    | DraftCheck
     | SetPublic
 )
 """The client messages that may carry a seat token."""
@@ -627,18 +647,55 @@ class Board(Message, frozen=True, tag="board"):
 
 class MapEntry(msgspec.Struct, frozen=True, kw_only=True):
     """A map a room may name: `name` goes in the config's `map`; `kind` is "classic",
-    "random", "tiled", "json" or "domination"."""
+    "random", "tiled", "json" or "domination" (WoK: "shipped", "random", "tiled" or
+    "json"); WoK's shipped maps say how many `provinces` they have and for how many
+    `players` they have start provinces."""
 
     name: str
     title: str
     kind: str
+    provinces: int | None = None
+    players: int | None = None
+
+
+class VariantEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A WoK variant (Skirmish, Duel, Trinity): `seats` 0 takes any number of players,
+    else exactly that many, each giving orders for `colours_per_seat` colours; `robots`
+    colours play by themselves; home provinces are safe through `protect_home_until`."""
+
+    name: str
+    summary: str
+    seats: int
+    colours_per_seat: int
+    robots: int
+    protect_home_until: int
+
+
+class ClockEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A WoK turn-clock preset: its name (the config's `clock`) and seconds a turn."""
+
+    name: str
+    deadline: int
+
+
+class RuleSetEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A WoK rule set (the config's `ruleset`), its variants and clock presets."""
+
+    name: str
+    title: str
+    summary: str
+    variants: tuple[VariantEntry, ...]
+    clocks: tuple[ClockEntry, ...]
 
 
 class MapList(Message, frozen=True, tag="maps"):
     """The set-up choices of a room of `game`: the maps it may name (at most `MAX_MAPS`:
     the shipped ones, the host's own, and for generated maps their range, `random:N:K`
     with N in `territories` and K in `continents`), and the values the engine takes for
-    the config's `cards`, `clock` (seconds, 0: none), `mode` and `defender`."""
+    the config's `cards`, `clock` (seconds, 0: none), `mode` and `defender`. A WoK room
+    names a generated map by its number of provinces (in `territories`) and picks among
+    the `rulesets`, each with its variants and clocks; `max_turns` and `headhunting` are
+    the ranges of those keys."""
 
     game: str
     maps: tuple[MapEntry, ...]
@@ -648,6 +705,13 @@ class MapList(Message, frozen=True, tag="maps"):
     clocks: tuple[int, ...] = ()
     modes: tuple[str, ...] = ()
     defenders: tuple[str, ...] = ()
+    rulesets: tuple[RuleSetEntry, ...] = ()
+    max_turns: tuple[int, int] | None = None
+    headhunting: tuple[int, int] | None = None
+    names: tuple[str, ...] = ()
+    """WoK: the kingdoms' names when the config names none (its `names`, one a seat)."""
+    name_limit: int = 0
+    """WoK: the longest name the config's `names` may give."""
 
 
 class Odds(Message, frozen=True, tag="odds"):
@@ -664,8 +728,22 @@ class Odds(Message, frozen=True, tag="odds"):
     """False only for battles too large to compute exactly (a normal approximation)."""
 
 
+class DraftReportMsg(Message, frozen=True, tag="draft_report"):
+    """WoK: the answer to this seat's `draft_check` at state `state_id` (or, on a rejoin,
+    about the draft the room kept): `draft` as the seat sent it and `report`, what the
+    order form says about it (`suite.wok.rules.drafting.DraftReport`)."""
+
+    code: str
+    state_id: int
+    draft: msgspec.Raw
+    report: msgspec.Raw
+    ref: int = 0
+    """The `ref` of the `draft_check` answered (0 for the draft sent back on a rejoin)."""
+
+
 ServerMessage = (
     Board
+    | DraftReportMsg
     | MapList
     | Odds
     | Welcome

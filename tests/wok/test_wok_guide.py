@@ -10,8 +10,8 @@ import pygame
 import pytest
 
 from suite.ui.harness import Harness
+from suite.wok.rules.draft import TITLES
 from suite.wok.screens import open_setup
-from suite.wok.screens.draft import TITLES
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.guide import guide_file, guide_offered, remember_offered
 from suite.wok.screens.report import ReportScene

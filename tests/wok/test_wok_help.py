@@ -11,9 +11,9 @@ import pygame
 import pytest
 
 from suite.ui.harness import Harness
+from suite.wok.rules.helptext import PHASES, help_sections
 from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.screens.game import GameScene
-from suite.wok.screens.helptext import PHASES, help_sections
 from suite.wok.screens.match import SeatPlan, WokMatch
 from suite.wok.screens.overlays import HelpScene
 from suite.wok.screens.report import ReportScene

@@ -9,11 +9,11 @@ from pathlib import Path
 import pygame
 
 from suite.ui.harness import Harness
+from suite.wok.rules.draft import Draft, Planner
 from suite.wok.rules.orders import Attack, Transform
-from suite.wok.screens.draft import Draft, Planner
+from suite.wok.rules.risks import draft_risks, order_risks
 from suite.wok.screens.game import GameScene
 from suite.wok.screens.match import SeatPlan, WokMatch
-from suite.wok.screens.risks import draft_risks, order_risks
 from suite.wok.screens.timer import TimedConfirm
 
 from .test_wok_screen_draft import view_of  # noqa: TID252

@@ -11,9 +11,9 @@ import random
 import pytest
 
 from suite.core.session import LocalSession
+from suite.wok.rules.draft import Draft, Planner, build_order, round_loss, win_chance
 from suite.wok.rules.orders import Attack, Bomb, Move, SetAim, Spy, Transform, Upgrade
 from suite.wok.rules.views import WokView
-from suite.wok.screens.draft import Draft, Planner, build_order, round_loss, win_chance
 
 
 def view_of(seed: int = 4, **config: object) -> WokView:
@@ -138,7 +138,7 @@ def test_upgrade_costs_run_up_and_the_form_builds_orders() -> None:
 
 def test_the_form_takes_99_as_all_in_wok4_only() -> None:
     """Issue 23 item 5: the order form accepts WoK IV's 99 and previews what goes."""
-    from suite.wok.screens.draft import moves_all, order_text
+    from suite.wok.rules.draft import moves_all, order_text
 
     for ruleset, ok in (("wok4", True), ("standard", False)):
         v = view_of(ruleset=ruleset)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 
 from suite.ui.harness import Harness
-from suite.wok.screens.draft import Draft, Planner
+from suite.wok.rules.draft import Draft, Planner
 
 from .test_wok_screen_draft import view_of  # noqa: TID252
 from .test_wok_screen_parts import SIZES, trial_against_a_robot  # noqa: TID252

@@ -10,9 +10,10 @@ import msgspec
 import pygame
 
 from suite.ui.harness import Harness
+from suite.wok.rules.draft import troop_note
+from suite.wok.rules.helptext import help_sections, terrain_note
 from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.screens.game import GameScene
-from suite.wok.screens.helptext import help_sections, terrain_note, troop_note
 from suite.wok.screens.match import SeatPlan, WokMatch
 from suite.wok.screens.overlays import HelpScene
 

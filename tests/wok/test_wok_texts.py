@@ -11,8 +11,8 @@ import pygame
 from suite.core.match import Outcome
 from suite.ui.harness import Harness
 from suite.ui.widgets import TOOLTIP_DELAY
+from suite.wok.rules.draft import NOUNS, a_noun
 from suite.wok.rules.ruleset import PHASE_NAMES
-from suite.wok.screens.draft import NOUNS, a_noun
 from suite.wok.screens.kit import ZButton
 from suite.wok.screens.report import CANCELLED_NOUNS, cancelled_order, result_lines
 

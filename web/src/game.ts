@@ -30,6 +30,8 @@ export interface RoomContext {
   /** Whether the views shown are a finished match's replay, step by step (each view
    * then comes with its own step's events only, and may go back in time). */
   replaying(): boolean;
+  /** The room's last `clock` message (deadline, poke and run-now state), or null. */
+  clock(): P.ClockMsg | null;
 }
 
 /** Where the game's parts go on the room page. */

@@ -2,9 +2,10 @@
 // offers but the page does not know is listed and watchable by code, not playable here.
 
 import type { GameModule } from "./game";
+import { wok } from "./wok/game";
 import { worldWar } from "./worldwar/game";
 
-export const GAMES: readonly GameModule[] = [worldWar];
+export const GAMES: readonly GameModule[] = [worldWar, wok];
 
 /** The page's module for `name`, or null. */
 export function gameModule(name: string): GameModule | null {

@@ -32,7 +32,9 @@ export class Net {
     this.greeted = false;
     this.onStatus(this.retries === 0 ? "connecting" : "reconnecting");
     ws.addEventListener("open", () => {
-      const hello: P.Hello = { type: "hello", name: this.name(), protocol: 1, client: "web" };
+      // `lean`: a room's unchanging view fields come once (`room_data`); the room page
+      // puts them back into every view.
+      const hello: P.Hello = { type: "hello", name: this.name(), protocol: 1, client: "web", lean: true };
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener("message", (event: MessageEvent) => {

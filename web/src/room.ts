@@ -33,6 +33,8 @@ export class RoomPage {
   private liveView: P.ViewMsg | null = null;
   /** The room is gone from the server (finished and forgotten): its replay may be there. */
   private gone = false;
+  /** The view fields the room sent once (`room_data`): put back into every view. */
+  private staticData: Record<string, unknown> = {};
   private readonly chat: P.ChatLine[] = [];
   private refusals = 0;
   private notice = "";
@@ -91,6 +93,7 @@ export class RoomPage {
         page.renderStatus();
       },
       replaying: () => page.replay !== null,
+      clock: () => page.clock,
     };
     this.game = module.room(context);
     const p = this.parts;
@@ -158,6 +161,9 @@ export class RoomPage {
         break;
       case "replay_view":
         this.takeReplay(m);
+        break;
+      case "room_data":
+        if (m.code === this.code && typeof m.data === "object" && m.data !== null) this.staticData = m.data as Record<string, unknown>;
         break;
       case "error":
         this.refused(m);
@@ -230,8 +236,9 @@ export class RoomPage {
     this.render();
   }
 
-  private takeView(m: P.ViewMsg): void {
-    if (m.code !== this.code || this.game === null) return;
+  private takeView(lean: P.ViewMsg): void {
+    if (lean.code !== this.code || this.game === null) return;
+    const m: P.ViewMsg = typeof lean.view === "object" && lean.view !== null ? { ...lean, view: { ...this.staticData, ...(lean.view as Record<string, unknown>) } } : lean;
     this.liveView = m;
     if (this.replay !== null) return; // shown again when the replay closes
     this.stateId = m.state_id;

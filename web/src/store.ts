@@ -1,5 +1,7 @@
 // What the browser keeps between visits (localStorage): the player's name, and per room
-// the seat token, so a reload or a dropped connection takes the same seat back.
+// the seat token, so a reload or a dropped connection takes the same seat back. The seat
+// is kept per tab too (sessionStorage, read first): two tabs of one browser holding two
+// seats of one room each take their own seat back on a reload.
 
 const NAME_KEY = "warsuite.name";
 const SEAT_PREFIX = "warsuite.seat.";
@@ -10,18 +12,19 @@ export interface SeatMemo {
   readonly since: number | null;
 }
 
-function read(key: string): string | null {
+function read(key: string, store: "local" | "session" = "local"): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return (store === "local" ? window.localStorage : window.sessionStorage).getItem(key);
   } catch {
     return null; // storage disabled: nothing is remembered
   }
 }
 
-function write(key: string, value: string | null): void {
+function write(key: string, value: string | null, store: "local" | "session" = "local"): void {
   try {
-    if (value === null) window.localStorage.removeItem(key);
-    else window.localStorage.setItem(key, value);
+    const where = store === "local" ? window.localStorage : window.sessionStorage;
+    if (value === null) where.removeItem(key);
+    else where.setItem(key, value);
   } catch {
     // storage full or disabled: the seat is simply not remembered
   }
@@ -37,7 +40,7 @@ export function saveName(name: string): void {
 
 /** The seat this browser holds in room `code` (null: none). */
 export function savedSeat(code: string): SeatMemo | null {
-  const raw = read(SEAT_PREFIX + code);
+  const raw = read(SEAT_PREFIX + code, "session") ?? read(SEAT_PREFIX + code);
   if (raw === null) return null;
   try {
     const data: unknown = JSON.parse(raw);
@@ -52,5 +55,7 @@ export function savedSeat(code: string): SeatMemo | null {
 }
 
 export function saveSeat(code: string, memo: SeatMemo | null): void {
-  write(SEAT_PREFIX + code, memo === null ? null : JSON.stringify(memo));
+  const value = memo === null ? null : JSON.stringify(memo);
+  write(SEAT_PREFIX + code, value, "session");
+  write(SEAT_PREFIX + code, value);
 }

@@ -556,6 +556,8 @@ class MatchServer:
             room.set_ready(conn, token, isinstance(m, P.Ready))
         elif isinstance(m, P.LegalRequest):
             room.legal_page(conn, token, m.state_id, m.page)
+        elif isinstance(m, P.DraftCheck):
+            room.draft_check(conn, token, m.state_id, m.draft, m.probe, m.ref)
         elif isinstance(m, P.Poke):
             room.poke(conn, token)
         elif isinstance(m, P.RunNow):

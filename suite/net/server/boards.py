@@ -142,10 +142,12 @@ def image_size(head: bytes) -> tuple[int, int] | None:
 
 
 def map_list(maps: MapBook, game: str) -> P.MapList:
-    """The maps a room of `game` may name (Refused `unknown_game` for a game without
-    maps of its own)."""
+    """The set-up choices of a room of `game`: its maps and the values its config takes
+    (Refused `unknown_game` for a game without maps of its own)."""
+    if game == "wok":
+        return _wok_choices(maps)
     if game != "worldwar":
-        raise Refused("unknown_game", "only World War rooms choose among the server's maps")
+        raise Refused("unknown_game", "only World War and WoK rooms choose among maps")
     from suite.net.server.configs import GENERATED, MAX_CONTINENTS
     from suite.worldwar.rules.cards import CARD_MODES
     from suite.worldwar.rules.config import WorldWarConfig
@@ -172,6 +174,61 @@ def map_list(maps: MapBook, game: str) -> P.MapList:
         clocks=tuple(default_rules().clock.choices),
         modes=get_args(hints["mode"]),
         defenders=get_args(hints["defender"]),
+    )
+
+
+def _wok_choices(maps: MapBook) -> P.MapList:
+    """WoK's set-up: shipped, the host's and generated maps, every rule set with its
+    variants and clock presets, the turn limit and headhunting ranges."""
+    from suite.net.server.configs import GENERATED, RANGES
+    from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, known_rulesets
+    from suite.wok.rules.maps import SHIPPED, TITLES
+    from suite.wok.rules.ruleset import load_ruleset
+
+    entries = [
+        P.MapEntry(name=name, title=TITLES.get(name, name), kind="shipped", provinces=n, players=k)
+        for name, (n, k) in sorted(SHIPPED.items(), key=lambda kv: kv[1])
+    ]
+    for name, path in maps.host_maps("wok").items():
+        kind = "tiled" if path.suffix.lower() == ".tmx" else "json"
+        entries.append(P.MapEntry(name=name, title=name.replace("_", " "), kind=kind))
+    entries.append(P.MapEntry(name="random", title="Generated", kind="random"))
+    order = ["skirmish", "duel", "trinity"]
+    rulesets = []
+    for name in sorted(known_rulesets(), key=lambda n: (n != "standard", n)):
+        rules = load_ruleset(name)
+        variants = sorted(rules.variants, key=lambda v: (order.index(v) if v in order else 9, v))
+        rulesets.append(
+            P.RuleSetEntry(
+                name=name,
+                title=rules.title,
+                summary=rules.summary,
+                variants=tuple(
+                    P.VariantEntry(
+                        name=v,
+                        summary=rules.variants[v].summary,
+                        seats=rules.variants[v].seats,
+                        colours_per_seat=rules.variants[v].colours_per_seat,
+                        robots=rules.variants[v].robots,
+                        protect_home_until=rules.variants[v].protect_home_until,
+                    )
+                    for v in variants
+                ),
+                clocks=tuple(
+                    P.ClockEntry(name=k, deadline=c.deadline)
+                    for k, c in sorted(rules.clock.items(), key=lambda kv: kv[1].deadline)
+                ),
+            )
+        )
+    return P.MapList(
+        game="wok",
+        maps=tuple(entries[: P.MAX_MAPS]),
+        territories=GENERATED["wok"],
+        rulesets=tuple(rulesets),
+        max_turns=RANGES["wok"]["max_turns"],
+        headhunting=RANGES["wok"]["headhunting_turns"],
+        names=SEAT_NAMES,
+        name_limit=NAME_LIMIT,
     )
 
 

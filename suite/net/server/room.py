@@ -41,6 +41,8 @@ from suite.net import protocol as P
 from suite.net.backends.store import Commit, MatchStore, RoomRow, SeatRow
 from suite.net.server.clock import Clock
 from suite.net.server.configs import MapBook
+from suite.net.server.drafts import Drafts
+from suite.net.server.drafts import check as check_draft
 from suite.net.server.errors import Refused
 from suite.net.server.turns import (
     ActOp,
@@ -268,6 +270,8 @@ class Room:
         """The latest write not committed yet: messages sent meanwhile wait for it."""
         self._static: bytes | None = None
         """The `room_data` message (built once: what it holds never changes)."""
+        self.drafts = Drafts()
+        """Each seat's last checked draft of the turn, sent back to that seat only."""
         self.owned = True
         """False once this process let the room go (lost or handed over): nothing acts in
         it here any more, whatever its phase (the store keeps that)."""
@@ -515,6 +519,7 @@ class Room:
         self._broadcast_room()
 
     def _let_go(self, seat: Seat, why: str) -> None:
+        self.drafts.drop(seat.index)
         if seat.peer is not None:
             self._out(seat.peer, P.encode(P.Error(code="kicked", message=why)))
             seat.peer.left_room(self)
@@ -635,6 +640,54 @@ class Room:
         self._check_playing()
         self._commit(RunNowOp(now=self.hub.clock.now()))
         self.event(f"seat {seat.index} ran the turn now")
+
+    def draft_check(
+        self,
+        peer: Peer,
+        token: str,
+        state_id: int,
+        draft: dict[str, Any],
+        probe: dict[str, Any] | None,
+        ref: int = 0,
+    ) -> None:
+        """A seat asks about its own draft: the answer goes to `peer` alone, and the
+        draft is kept (for this turn) to be sent back when the seat rejoins."""
+        seat = self._seat_of(token, peer)
+        if self.phase not in ("playing", "paused"):  # planning goes on while paused
+            self._check_playing()
+        if not self.fence <= state_id <= self.state_id:
+            raise Refused(
+                "stale", f"you asked on state {state_id}; the state is now {self.state_id}"
+            )
+        answer = check_draft(self.game, self.state.view(seat.index), draft, probe)
+        self.drafts.keep(seat.index, answer.turn, msgspec.json.decode(answer.draft))
+        self._out(peer, self._draft_message(answer.draft, answer.report, ref))
+
+    def _draft_message(self, draft: bytes, report: bytes, ref: int = 0) -> bytes:
+        return P.encode(
+            P.DraftReportMsg(
+                code=self.code,
+                state_id=self.state_id,
+                draft=msgspec.Raw(draft),
+                report=msgspec.Raw(report),
+                ref=ref,
+            )
+        )
+
+    def _send_draft(self, peer: Peer, seat: Seat) -> None:
+        """The seat's kept draft of this turn, checked again, to its own `peer`."""
+        if self.phase not in ("playing", "paused"):
+            return
+        view = self.state.view(seat.index)
+        kept = self.drafts.of(seat.index, getattr(view, "turn", -1))
+        if kept is None:
+            return
+        try:
+            answer = check_draft(self.game, view, kept, None)
+        except Refused:  # no longer valid (a colour fell): the seat starts afresh
+            self.drafts.drop(seat.index)
+            return
+        self._out(peer, self._draft_message(answer.draft, answer.report))
 
     def legal_page(self, peer: Peer, token: str, state_id: int, page: int) -> None:
         seat = self._seat_of(token, peer)
@@ -896,6 +949,7 @@ class Room:
                 self._out(peer, missed)
         self._out(peer, self._view_bytes(seat.index, lean=peer.lean))
         self._out(peer, P.encode(self._clock_msg()))
+        self._send_draft(peer, seat)
 
     def _room_data(self, peer: Peer) -> None:
         """The game's unchanging view fields, once, to a peer that takes them so."""

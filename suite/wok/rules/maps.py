@@ -21,6 +21,8 @@ SHIPPED: dict[str, tuple[int, int]] = {
     "star-islands": (30, 5),
     "kaomaris": (60, 10),
 }
+TITLES: dict[str, str] = {"trial": "Trial", "star-islands": "Star Islands", "kaomaris": "Kaomaris"}
+"""The shipped maps' names as set-up screens show them."""
 
 
 def default_map(colours: int) -> str:

@@ -26,10 +26,7 @@ from suite.ui import theme
 from suite.ui.app import App, Scene
 from suite.ui.theme import Colour
 from suite.ui.widgets import Button, draw_panel
-from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
-from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
-from suite.wok.rules.views import OwnColour, ProvinceView, WokView
-from suite.wok.screens.draft import (
+from suite.wok.rules.draft import (
     NEEDS_SOURCE,
     NEEDS_TARGET,
     NOUNS,
@@ -38,15 +35,18 @@ from suite.wok.screens.draft import (
     Planner,
     a_noun,
 )
+from suite.wok.rules.events import Ripped, SeatQuit, TurnRan
+from suite.wok.rules.helptext import tech_label, terrain_note
+from suite.wok.rules.orders import DeclareAlly, Quit, SetReady, Vote
+from suite.wok.rules.risks import draft_risks
+from suite.wok.rules.views import OwnColour, ProvinceView, WokView
 from suite.wok.screens.guide import Guide, remember_offered
-from suite.wok.screens.helptext import tech_label, terrain_note
 from suite.wok.screens.kit import ZButton, label, px, set_zoom
 from suite.wok.screens.legend import Legend, LegendRow, draw_legend, layout_legend, map_area
 from suite.wok.screens.mapdraw import WokMapView, army_badge, colour_of
 from suite.wok.screens.match import WokMatch, saves_dir
 from suite.wok.screens.overlays import HelpScene, MenuScene, PassScene
 from suite.wok.screens.panel import OrderForm
-from suite.wok.screens.risks import draft_risks
 from suite.wok.screens.timer import KeepsTime, Now, TimedConfirm, TurnTimer
 
 RISKS_SHOWN = 4  # lines of risks the Ready question lists

@@ -27,8 +27,8 @@ from suite.core.store import SaveError, load_document, save_document
 from suite.paths import user_data_dir
 from suite.ui import theme
 from suite.ui.widgets import draw_panel, wrap_text
-from suite.wok.screens.draft import NEEDS_TARGET, ORDER_PHASE, TITLES, Phase
-from suite.wok.screens.helptext import PHASES as PHASE_TEXT
+from suite.wok.rules.draft import NEEDS_TARGET, ORDER_PHASE, TITLES, Phase
+from suite.wok.rules.helptext import PHASES as PHASE_TEXT
 from suite.wok.screens.kit import ZButton, label, px
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from suite.ui import dialogs, theme
 from suite.ui.app import App, Scene
 from suite.ui.dialogs import veil
 from suite.ui.widgets import draw_panel, wrap_text
+from suite.wok.rules.helptext import doctrine, help_sections
 from suite.wok.rules.ruleset import RuleSet
-from suite.wok.screens.helptext import doctrine, help_sections
 from suite.wok.screens.kit import label, px, set_zoom
 from suite.wok.screens.timer import KeepsTime
 

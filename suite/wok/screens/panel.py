@@ -14,9 +14,7 @@ import pygame
 
 from suite.ui import theme
 from suite.ui.widgets import Button, draw_panel, wrap_text
-from suite.wok.rules.orders import Attack, Bomb, Move, Spy
-from suite.wok.rules.views import WokView
-from suite.wok.screens.draft import (
+from suite.wok.rules.draft import (
     HAS_AMOUNT,
     NEEDS_SOURCE,
     NEEDS_TARGET,
@@ -35,9 +33,11 @@ from suite.wok.screens.draft import (
     phases_of,
     troop_pair,
 )
+from suite.wok.rules.orders import Attack, Bomb, Move, Spy
+from suite.wok.rules.risks import order_risks
+from suite.wok.rules.views import WokView
 from suite.wok.screens.kit import Stepper, ZButton, label, px
 from suite.wok.screens.mapdraw import Arrow, colour_of
-from suite.wok.screens.risks import order_risks
 
 ROW = 21
 AMOUNT_DIGITS = 3  # an amount typed in the box keeps its last three digits

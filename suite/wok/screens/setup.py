@@ -28,7 +28,7 @@ from suite.ui.app import App, Scene
 from suite.ui.hosting import HostPlan, host_online, seat_bots, seats_line
 from suite.ui.widgets import draw_panel, wrap_text
 from suite.wok.rules.config import NAME_LIMIT, SEAT_NAMES, check_names, known_rulesets
-from suite.wok.rules.maps import SHIPPED
+from suite.wok.rules.maps import SHIPPED, TITLES
 from suite.wok.rules.ruleset import load_ruleset
 from suite.wok.rules.views import WokSpectatorView
 from suite.wok.screens.guide import guide_offered
@@ -46,7 +46,7 @@ from suite.wok.screens.match import (
 from suite.wok.screens.overlays import MenuScene
 
 GENERATED = "generated"
-MAP_TITLES = {"trial": "Trial", "star-islands": "Star Islands", "kaomaris": "Kaomaris"}
+MAP_TITLES = TITLES
 NONE_CLOCK = "none"
 DEFAULT_RULESET = "standard"
 SEED_DIGITS = 9

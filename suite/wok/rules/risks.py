@@ -14,8 +14,8 @@ texts are advice: nothing here stops an order or a Ready.
 
 from __future__ import annotations
 
+from suite.wok.rules.draft import ALL_TROOPS, Order, Phase, Planner
 from suite.wok.rules.orders import Attack
-from suite.wok.screens.draft import ALL_TROOPS, Order, Phase, Planner
 
 
 def draft_risks(plan: Planner, colour: int) -> list[str]:

@@ -322,15 +322,6 @@ def terrain_note(rules: RuleSet, terrain: str) -> str:
     return f"{terrain}: {'; '.join(parts) or 'no bonus'}"
 
 
-def troop_note(rules: RuleSet, kind: str) -> str:
-    """Where a troop type fights better (I3): "PIK: +0.05 LEV on Hills"; "" for none."""
-    t = rules.terrain
-    home = t.preferred_by.get(kind) if t is not None else None
-    if t is None or home is None:
-        return ""
-    return f"{kind}: +{t.bonus_level:g} LEV in {home}"
-
-
 def _terrains(r: RuleSet) -> Section | None:
     t = r.terrain
     if t is None:
