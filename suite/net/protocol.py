@@ -254,6 +254,16 @@ class ReplayRequest(Message, frozen=True, tag="replay_request"):
     offset: int = 0
 
 
+class ReplayStepRequest(Message, frozen=True, tag="replay_step"):
+    """Ask for step `step` of a finished match (any game's) as a spectator saw it:
+    answered by `replay_view`. Step 0 is the match before its first logged operation,
+    step N the state after the N-th (the answer says how many there are). The one message
+    for stepping through a replay in a client without the game's rules (the browser)."""
+
+    code: str
+    step: int = 0
+
+
 class ListRooms(Message, frozen=True, tag="rooms"):
     """Ask for the public lobbies with a free seat (of `game` only, when given)."""
 
@@ -306,15 +316,6 @@ class TacticsResultRequest(Message, frozen=True, tag="tactics_result_request"):
     code: RoomCode
 
 
-class ReplayStepRequest(Message, frozen=True, tag="replay_step_request"):
-    """Ask for the spectator's view of finished room `code` after its first `step`
-    actions (0: the opening), answered by `replay_step`: a match watched step by step
-    from the server, of any game."""
-
-    code: RoomCode
-    step: int = 0
-
-
 class DraftCheck(Message, frozen=True, tag="draft_check"):
     """WoK: ask about the seat's own draft orders, `draft` (`{"sets": [...]}`, the order
     sets of a `SubmitOrders` action), and the order being composed, `probe` (its colour,
@@ -358,6 +359,7 @@ ClientMessage = (
     | End
     | PackRequest
     | ReplayRequest
+    | ReplayStepRequest
     | ListRooms
     | BoardRequest
     | MapsRequest
@@ -367,7 +369,6 @@ ClientMessage = (
     | TacticsSetupRequest
     | TacticsArtRequest
     | TacticsResultRequest
-    | ReplayStepRequest
 )
 
 SeatMessage = (
@@ -570,6 +571,26 @@ class ReplayChunk(Message, frozen=True, tag="replay_chunk"):
     eof: bool
 
 
+class ReplayView(Message, frozen=True, tag="replay_view"):
+    """Step `step` (0 to `steps`) of finished room `code`'s match, as a spectator saw it:
+    the spectator `view` after that many logged operations, the `events` the step made,
+    its `actor` and `action` (when the game lets everyone see that kind), the seats
+    `awaiting` and, once the match is decided, its `outcome`. `game` and the seats'
+    `names` let a client that never saw the room show it."""
+
+    code: str
+    game: str
+    step: int
+    steps: int
+    names: tuple[str, ...]
+    view: msgspec.Raw
+    awaiting: tuple[int, ...] = ()
+    events: msgspec.Raw = msgspec.Raw(b"[]")
+    actor: int | None = None
+    action: msgspec.Raw = msgspec.Raw(b"null")
+    outcome: dict[str, Any] | None = None
+
+
 class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
     """A public lobby as a `rooms` answer lists it."""
 
@@ -620,7 +641,9 @@ class BoardTerritory(msgspec.Struct, frozen=True, kw_only=True):
     """A territory as drawn: `region` is its continent's id, `neighbours` the territories
     it touches and `sea_lanes` those it reaches over the sea (ids); `polygon` its outline
     and `label` where its name and armies go, in the board's own units (empty / null when
-    the map gives none)."""
+    the map gives none). `links`: the neighbours whose shapes do not touch as drawn (the
+    map's index image when it has one, else the outlines; every land neighbour when there
+    are no shapes): a client draws a line to each, as it does for sea lanes."""
 
     id: str
     name: str
@@ -629,15 +652,20 @@ class BoardTerritory(msgspec.Struct, frozen=True, kw_only=True):
     sea_lanes: tuple[str, ...] = ()
     polygon: tuple[tuple[float, float], ...] = ()
     label: tuple[float, float] | None = None
+    links: tuple[str, ...] = ()
 
 
 class BoardArtwork(msgspec.Struct, frozen=True, kw_only=True):
     """A Domination map's own picture: fetched over HTTP from `url` (content-addressed,
-    on the server's port), `width` x `height` pixels in the board's units."""
+    on the server's port), `width` x `height` pixels in the board's units. `index`: the
+    URL of its territory image when the map has a readable one: an 8-bit grey PNG of the
+    same size whose pixel value is the board index of the territory there plus one (0:
+    none), so a client picks the territory under the pointer by the exact pixel."""
 
     url: str
     width: int
     height: int
+    index: str | None = None
 
 
 class Board(Message, frozen=True, tag="board"):
@@ -891,20 +919,6 @@ class TacticsResult(Message, frozen=True, tag="tactics_result"):
     lines: tuple[TacticsResultLine, ...]
 
 
-class ReplayStep(Message, frozen=True, tag="replay_step"):
-    """The spectator's view of finished room `code` after its first `step` of `steps`
-    actions (the game's typed view as JSON), the events that step made and the seat that
-    acted (None at the opening)."""
-
-    code: str
-    game: str
-    step: int
-    steps: int
-    view: msgspec.Raw
-    events: msgspec.Raw = msgspec.Raw(b"[]")
-    actor: int | None = None
-
-
 class DraftReportMsg(Message, frozen=True, tag="draft_report"):
     """WoK: the answer to this seat's `draft_check` at state `state_id` (or, on a rejoin,
     about the draft the room kept): `draft` as the seat sent it and `report`, what the
@@ -922,7 +936,6 @@ ServerMessage = (
     TacticsSetup
     | TacticsArtMsg
     | TacticsResult
-    | ReplayStep
     | Board
     | DraftReportMsg
     | MapList
@@ -940,6 +953,7 @@ ServerMessage = (
     | PackFiles
     | PackChunk
     | ReplayChunk
+    | ReplayView
     | RoomList
     | Moved
     | RoomData

@@ -66,13 +66,19 @@ class Pages:
     messages: list[tuple[str, str]] = field(default_factory=list)
     pages: list[Any] = field(default_factory=list)
 
-    def open(self, path: str = "/", size: str = "laptop") -> Any:
+    def open(
+        self, path: str = "/", size: str = "laptop", before: Callable[[Any], None] | None = None
+    ) -> Any:
+        """A page on `path` in a context of its own; `before(page)` runs before it loads
+        (to listen to its websocket from the start, say)."""
         width, height = SIZES[size]
         context = self.browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()
         page.set_default_timeout(20_000)
         page.on("console", lambda m: self.messages.append((m.type, m.text)))
         page.on("pageerror", lambda e: self.messages.append(("pageerror", str(e))))
+        if before is not None:
+            before(page)
         page.goto(self.base + path)
         self.pages.append(page)
         return page

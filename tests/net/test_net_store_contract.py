@@ -85,6 +85,49 @@ def test_a_room_is_stored_whole_and_in_order(make_store: Callable[[], MatchStore
     with_store(make_store, body)
 
 
+def test_whether_a_room_is_listed_is_stored(make_store: Callable[[], MatchStore]) -> None:
+    async def body(store: MatchStore) -> None:
+        await done(store.add_room("PUB", "worldwar", CONFIG, 1, 1.0, None, True))
+        await done(store.add_room("PRI", "worldwar", CONFIG, 1, 1.0, None))
+        listed, unlisted = await store.load("PUB"), await store.load("PRI")
+        assert listed is not None and listed.public
+        assert unlisted is not None and not unlisted.public
+        await done(store.set_public("PUB", False))
+        await done(store.set_public("PRI", True))
+        listed, unlisted = await store.load("PUB"), await store.load("PRI")
+        assert listed is not None and not listed.public
+        assert unlisted is not None and unlisted.public
+
+    with_store(make_store, body)
+
+
+def test_an_older_sqlite_store_is_brought_up_to_date(tmp_path: Path) -> None:
+    """A store written before rooms kept their clock and their public flag: its rooms
+    load unlisted, and the flag is stored from then on."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(str(path))
+    db.executescript(
+        "CREATE TABLE rooms (code TEXT PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL,"
+        " seed TEXT NOT NULL, created REAL NOT NULL, phase TEXT NOT NULL, pack TEXT,"
+        " result TEXT);"
+        "INSERT INTO rooms VALUES ('OLD', 'worldwar', '{\"players\": 2}', '7', 1.0,"
+        " 'lobby', NULL, NULL);"
+    )
+    db.commit()
+    db.close()
+
+    async def body(store: MatchStore) -> None:
+        row = await store.load("OLD")
+        assert row is not None and not row.public and row.clock is None
+        await done(store.set_public("OLD", True))
+        again = await store.load("OLD")
+        assert again is not None and again.public
+
+    with_store(lambda: Store(path), body)
+
+
 def test_an_over_room_is_not_claimed_or_listed(make_store: Callable[[], MatchStore]) -> None:
     async def body(store: MatchStore) -> None:
         await done(store.add_room("R1", "wok", CONFIG, 1, 1.0, None))

@@ -150,46 +150,42 @@ def test_a_cut_skin_is_a_placeholder_and_a_cut_sound_stays_silent(tmp_path: Path
     run(main())
 
 
-def test_a_finished_match_is_watched_step_by_step(tmp_path: Path) -> None:
+def test_a_finished_battle_goes_on_the_ladder_and_is_drawn_for_its_replay(
+    tmp_path: Path,
+) -> None:
     async def main() -> None:
         async with serving(tmp_path / "data") as server:
             config = {"players": 2, "map": 1, "army_size": 1, "max_rounds": 2}
             clients = await seated_room(server, "tactics", config, humans=1, bots={1: "normal"})
             host = clients[0]
-            assert host.code is not None
-            early = await answers(host, P.ReplayStepRequest(code=host.code), P.ReplayStep)
-            assert isinstance(early[0], P.Error) and early[0].code == "not_over"
+            code = host.code
+            assert code is not None
             told: list[P.TacticsResult] = []
             host.listeners.append(
                 lambda m: told.append(m) if isinstance(m, P.TacticsResult) else None
             )
             await play_bot(host)
             await until(lambda: host.room is not None and host.room.phase == "over")
-            first = await answers(host, P.ReplayStepRequest(code=host.code), P.ReplayStep)
-            step = first[0]
-            assert isinstance(step, P.ReplayStep) and step.step == 0 and step.actor is None
-            assert step.steps > 2 and step.game == "tactics"
-            views = []
-            for n in (1, 2, step.steps, 1):
-                got = await answers(host, P.ReplayStepRequest(code=host.code, step=n), P.ReplayStep)
-                views.append(got[0])
-                assert isinstance(got[0], P.ReplayStep) and got[0].step == n
-                assert msgspec.json.decode(got[0].view)["seat"] is None  # a spectator's
-            assert views[0].view == views[3].view  # stepping back replays the same match
-            assert msgspec.json.decode(views[2].view)["outcome"] is not None
-            assert views[0].actor is not None and msgspec.json.decode(views[0].events)
-            for n in (-1, step.steps + 1):
-                got = await answers(host, P.ReplayStepRequest(code=host.code, step=n), P.ReplayStep)
-                assert isinstance(got[0], P.Error) and got[0].code == "bad_step"
             # the end put the battle on the server's ladder: the room is told, and anyone
             # who asks later
             await until(lambda: bool(told))
-            got = await answers(host, P.TacticsResultRequest(code=host.code), P.TacticsResult)
+            got = await answers(host, P.TacticsResultRequest(code=code), P.TacticsResult)
             result = got[0]
-            assert isinstance(result, P.TacticsResult)
+            assert isinstance(result, P.TacticsResult) and result == told[0]
             assert [line.human for line in result.lines] == [True, False]
             assert result.lines[0].rating is not None and result.lines[1].rating is None
-            assert result == told[0]
+            unknown = await answers(host, P.TacticsResultRequest(code="ZZZZ"), P.TacticsResult)
+            assert unknown[0] == P.TacticsResult(code="ZZZZ", lines=())
+            art = await answers(host, P.TacticsArtRequest(code=code), P.TacticsArtMsg)
+            assert isinstance(art[0], P.TacticsArtMsg)
+            # a replay's step (the room's shared replay) and, once the room is forgotten,
+            # its art from the stored match
+            step = await answers(host, P.ReplayStepRequest(code=code, step=1), P.ReplayView)
+            assert isinstance(step[0], P.ReplayView) and step[0].game == "tactics"
+            server.tick()
+            server._forget_room(server.rooms[code])
+            again = await answers(host, P.TacticsArtRequest(code=code), P.TacticsArtMsg)
+            assert again[0] == art[0]
             await close_all(clients)
 
     run(main())

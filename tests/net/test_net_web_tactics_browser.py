@@ -185,10 +185,11 @@ def test_a_battle_on_the_shipped_pack_is_played_by_clicks_watched_and_replayed(
     assert watcher.locator("#room-actions *").count() == 0
     assert " HP" in watcher.locator("#tactics-scores").inner_text()
     # The finished battle, step by step from the server.
-    page.click("#replay-start")
-    page.wait_for_selector("#replay-step:text('Step 0 of')")
-    page.click("#replay-next")
+    page.click("#replay-open")
+    page.wait_for_selector("#replay-step:text('The start')")
+    page.click("#replay-forward")
     page.wait_for_selector("#replay-step:text('Step 1 of')")
+    assert page.locator("canvas.tactics-field").count() == 1
     page.screenshot(path=str(artifacts / "web-tactics-end-desktop.png"))
 
 

@@ -27,6 +27,9 @@ export interface RoomContext {
   render(): void;
   /** Show `text` to the player (a refusal, a hint). */
   say(text: string): void;
+  /** Whether the views shown are a finished match's replay, step by step (each view
+   * then comes with its own step's events only, and may go back in time). */
+  replaying(): boolean;
   /** The room's last `clock` message (deadline, poke and run-now state), or null. */
   clock(): P.ClockMsg | null;
 }

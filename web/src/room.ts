@@ -1,5 +1,7 @@
 // A room: its seats, host controls, chat, the turn clock and rejoining, shared by every
 // game; the game's own part (board, choices, panels) comes from its module (`games.ts`).
+// A finished match replays step by step from the server (`replay_step`), for any game:
+// the game's part shows each step's spectator view.
 // Everything shown comes from the server's messages; every action sent is one of the
 // seat's legal actions as the server listed them. No rule lives here.
 
@@ -25,6 +27,12 @@ export class RoomPage {
   private clock: P.ClockMsg | null = null;
   private clockSkew = 0;
   private gameOver: P.GameOverMsg | null = null;
+  /** The replay shown (its step and how many), or null while the room is shown live. */
+  private replay: { step: number; steps: number; outcome: P.Outcome | null } | null = null;
+  /** The last live view, shown again when the replay is closed. */
+  private liveView: P.ViewMsg | null = null;
+  /** The room is gone from the server (finished and forgotten): its replay may be there. */
+  private gone = false;
   /** The view fields the room sent once (`room_data`): put back into every view. */
   private staticData: Record<string, unknown> = {};
   private readonly chat: P.ChatLine[] = [];
@@ -84,6 +92,7 @@ export class RoomPage {
         page.notice = text;
         page.renderStatus();
       },
+      replaying: () => page.replay !== null,
       clock: () => page.clock,
     };
     this.game = module.room(context);
@@ -150,6 +159,9 @@ export class RoomPage {
       case "game_over":
         this.gameOver = m;
         break;
+      case "replay_view":
+        this.takeReplay(m);
+        break;
       case "room_data":
         if (m.code === this.code && typeof m.data === "object" && m.data !== null) this.staticData = m.data as Record<string, unknown>;
         break;
@@ -162,6 +174,16 @@ export class RoomPage {
     this.render();
   }
   private refused(m: P.Error): void {
+    if (m.ref === "spectate" && m.code === "no_room") {
+      // A finished room the server no longer runs: its replay may still be stored.
+      this.gone = true;
+      this.notice = "This room is not open on the server any more.";
+      return;
+    }
+    if (m.ref === "replay_step") {
+      this.notice = `No replay: ${m.message}`;
+      return;
+    }
     if (m.ref === "rejoin") {
       // The room may not be rebuilt yet (a restart): come back after the back-off, and
       // after several refusals give the seat up and watch.
@@ -185,9 +207,40 @@ export class RoomPage {
     this.notice = m.message;
   }
 
+  /** Ask for step `step` of the finished match (from its first step, to start). */
+  private replayStep(step: number): void {
+    const steps = this.replay?.steps ?? 0;
+    if (this.replay !== null && (step < 0 || step > steps || step === this.replay.step)) return;
+    this.notice = "";
+    this.net.send({ type: "replay_step", code: this.code, step });
+  }
+
+  private takeReplay(m: P.ReplayView): void {
+    if (m.code !== this.code) return;
+    if (this.room === null) {
+      // Never seen live: the room as the replay tells it.
+      const seats = m.names.map((name, seat): P.SeatInfo => ({ seat, kind: "human", name, bot: null, connected: false, ready: false }));
+      this.room = { type: "room", code: m.code, game: m.game, title: gameTitle(this.welcome(), m.game), phase: "over", seats, config: {}, host_seat: null, spectators: 0, pack: null, public: false };
+      this.startGame(this.room);
+      this.game?.opened(this.room);
+    }
+    if (this.game === null) return;
+    this.replay = { step: m.step, steps: m.steps, outcome: m.outcome as P.Outcome | null };
+    const view: P.ViewMsg = { type: "view", code: m.code, seat: null, state_id: m.step, view: m.view, awaiting: m.awaiting, events: m.events, actor: m.actor, action: m.action, legal: null, legal_pages: 0, choices: null };
+    this.game.takeView(view, []);
+  }
+
+  private closeReplay(): void {
+    this.replay = null;
+    if (this.liveView !== null) this.game?.takeView(this.liveView, []);
+    this.render();
+  }
+
   private takeView(lean: P.ViewMsg): void {
     if (lean.code !== this.code || this.game === null) return;
     const m: P.ViewMsg = typeof lean.view === "object" && lean.view !== null ? { ...lean, view: { ...this.staticData, ...(lean.view as Record<string, unknown>) } } : lean;
+    this.liveView = m;
+    if (this.replay !== null) return; // shown again when the replay closes
     this.stateId = m.state_id;
     if (this.token !== null && this.seat !== null) {
       saveSeat(this.code, { token: this.token, seat: this.seat, since: m.state_id });
@@ -218,6 +271,16 @@ export class RoomPage {
   private key(event: KeyboardEvent): void {
     const tag = (event.target as HTMLElement | null)?.tagName ?? "";
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const replay = this.replay;
+    if (replay !== null) {
+      const to: Record<string, number> = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: replay.steps };
+      const step = to[event.key];
+      if (step !== undefined) {
+        event.preventDefault();
+        this.replayStep(step);
+        return;
+      }
+    }
     if (this.game?.key(event) === true) this.render();
   }
 
@@ -227,6 +290,8 @@ export class RoomPage {
     // What the tests read, as a person reads the turn line: the state shown.
     const turn = this.game?.turn() ?? null;
     this.el.dataset.state = String(turn === null ? -1 : this.stateId);
+    if (this.replay === null) delete this.el.dataset.replay;
+    else this.el.dataset.replay = String(this.replay.step);
     this.el.dataset.turn = String(turn?.turn ?? 0);
     this.renderHead();
     this.renderStatus();
@@ -300,7 +365,18 @@ export class RoomPage {
     const turn = this.game?.turn() ?? null;
     const items: (HTMLElement | null)[] = [];
     if (this.notice !== "") items.push(h("p", { class: "notice", role: "alert" }, this.notice));
-    if (this.room?.phase === "lobby") {
+    if (this.replay !== null) {
+      items.push(this.replayPanel(this.replay));
+    } else if (this.gone && this.room === null) {
+      items.push(button("Watch its replay", () => this.replayStep(0), { id: "replay-open" }));
+    } else if (this.room?.phase === "over" && this.gameOver === null) {
+      // Opened after its end (the server tells the end only to those who were there).
+      items.push(h("div", { class: "end", role: "status" }, h("h2", {}, "Game over"), h("p", {}, "This match is over."), button("Watch the replay", () => this.replayStep(0), { id: "replay-open" })));
+    }
+    if (this.replay !== null && turn !== null) {
+      const who = turn.awaiting[0];
+      items.push(h("p", { class: "turn" }, who === undefined ? null : h("span", { class: "swatch" }), `Turn ${turn.turn}${who === undefined ? "" : ` · ${this.seatName(who)}'s turn`} · ${turn.phase}`));
+    } else if (this.room?.phase === "lobby") {
       items.push(h("p", {}, "Waiting for every seat to be taken and ready."));
     } else if (turn !== null && this.gameOver === null) {
       const who = turn.awaiting[0];
@@ -310,8 +386,8 @@ export class RoomPage {
       if (text !== null) items.push(h("p", { id: "clock", class: "clock" }, text));
       if (this.room?.phase === "paused") items.push(h("p", { class: "notice" }, "Paused by the host."));
     }
-    if (turn !== null && this.seat === null) items.push(h("p", { class: "muted" }, "You are watching."));
-    if (this.gameOver !== null) items.push(this.endPanel(this.gameOver));
+    if (turn !== null && this.seat === null && this.replay === null) items.push(h("p", { class: "muted" }, "You are watching."));
+    if (this.gameOver !== null && this.replay === null) items.push(this.endPanel(this.gameOver));
     if (turn !== null && this.seat !== null && this.room?.phase !== "lobby") {
       const colour = h("span", { class: "swatch" });
       colour.style.background = this.seatColour(this.seat);
@@ -326,14 +402,46 @@ export class RoomPage {
 
   private endPanel(over: P.GameOverMsg): HTMLElement {
     const outcome = over.outcome as P.Outcome | null;
-    const places = outcome === null ? [] : outcome.places;
     return h(
       "div",
       { class: "end", role: "status" },
       h("h2", {}, "Game over"),
       h("p", {}, over.reason),
-      h("ol", { class: "places" }, ...places.map((seats) => h("li", {}, seats.map((s) => this.seatName(s)).join(", ")))),
+      this.places(outcome),
       ...(this.game?.endLines(over) ?? []),
+      button("Watch the replay", () => this.replayStep(0), { id: "replay-open" }),
+    );
+  }
+
+  private places(outcome: P.Outcome | null): HTMLElement {
+    const places = outcome === null ? [] : outcome.places;
+    return h("ol", { class: "places" }, ...places.map((seats) => h("li", {}, seats.map((s) => this.seatName(s)).join(", "))));
+  }
+
+  /** The replay's controls: step by step (← and → too), to either end (Home, End). */
+  private replayPanel(replay: { step: number; steps: number; outcome: P.Outcome | null }): HTMLElement {
+    const { step, steps } = replay;
+    const control = (label: string, to: number, id: string, name: string): HTMLButtonElement => {
+      const b = button(label, () => this.replayStep(to), { id, "aria-label": name, title: name });
+      b.disabled = to < 0 || to > steps || to === step;
+      return b;
+    };
+    return h(
+      "div",
+      { class: "replay", role: "group", "aria-label": "Replay" },
+      h("h2", {}, "Replay"),
+      h("p", { id: "replay-step", "aria-live": "polite" }, step === 0 ? `The start · ${steps} steps` : `Step ${step} of ${steps}`),
+      h(
+        "div",
+        { class: "row" },
+        control("«", 0, "replay-first", "First step (Home)"),
+        control("◀", step - 1, "replay-back", "Step back (←)"),
+        control("▶", step + 1, "replay-forward", "Step forward (→)"),
+        control("»", steps, "replay-last", "Last step (End)"),
+      ),
+      h("p", { class: "muted" }, "← and → step; Home and End go to either end."),
+      step === steps && replay.outcome !== null ? this.places(replay.outcome) : null,
+      this.liveView === null ? null : button("Close the replay", () => this.closeReplay(), { id: "replay-close" }),
     );
   }
 
@@ -414,4 +522,9 @@ export class RoomPage {
     }
     fill(this.parts.chat!, h("h2", {}, "Chat"), lines, form);
   }
+}
+
+/** A game's title as the server's welcome names it (its name when it does not). */
+function gameTitle(welcome: P.Welcome | null, game: string): string {
+  return welcome?.games.find((g) => g.name === game)?.title ?? game;
 }

@@ -42,9 +42,11 @@ CREATE TABLE IF NOT EXISTS rooms (
     pack TEXT,
     result TEXT,
     clock TEXT,
+    public BOOLEAN NOT NULL DEFAULT FALSE,
     epoch BIGINT NOT NULL DEFAULT 1
 );
 ALTER TABLE rooms ADD COLUMN IF NOT EXISTS clock TEXT;
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS public BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS rooms_phase ON rooms (phase, created);
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL,
@@ -193,13 +195,14 @@ class PgStore:
         seed: int,
         created: float,
         pack: str | None,
+        public: bool = False,
     ) -> Commit:
         self.epochs[code] = 1
         return self._write(
             code,
-            "INSERT INTO rooms (code, game, config, seed, created, phase, pack, epoch) "
-            "VALUES (%s, %s, %s, %s, %s, 'lobby', %s, 1)",
-            (code, game, json.dumps(config), str(seed), created, pack),
+            "INSERT INTO rooms (code, game, config, seed, created, phase, pack, public, epoch) "
+            "VALUES (%s, %s, %s, %s, %s, 'lobby', %s, %s, 1)",
+            (code, game, json.dumps(config), str(seed), created, pack, public),
             fenced=False,
         )
 
@@ -222,6 +225,9 @@ class PgStore:
 
     def set_clock(self, code: str, clock: str | None) -> Commit:
         return self._write(code, "UPDATE rooms SET clock = %s WHERE code = %s", (clock, code))
+
+    def set_public(self, code: str, public: bool) -> Commit:
+        return self._write(code, "UPDATE rooms SET public = %s WHERE code = %s", (public, code))
 
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Log entry `idx` of room `code`; the future resolves once it is committed (and
@@ -256,7 +262,7 @@ class PgStore:
     async def load(self, code: str) -> RoomRow | None:
         async with self.pool.connection() as db:
             cur = await db.execute(
-                "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+                "SELECT code, game, config, seed, created, phase, pack, clock, public FROM rooms "
                 "WHERE code = %s",
                 (code,),
             )
@@ -317,7 +323,7 @@ class PgStore:
 
 
 def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
-    code, game, config, seed, created, phase, pack, clock = found
+    code, game, config, seed, created, phase, pack, clock, public = found
     return RoomRow(
         code=code,
         game=game,
@@ -332,4 +338,5 @@ def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
         ],
         log=[json.loads(entry) for (entry,) in entries],
         clock=clock,
+        public=bool(public),
     )

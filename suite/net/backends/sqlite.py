@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     phase TEXT NOT NULL,
     pack TEXT,
     result TEXT,
-    clock TEXT
+    clock TEXT,
+    public INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL,
@@ -92,7 +93,7 @@ class SqliteStore:
     async def load(self, code: str) -> RoomRow | None:
         """The stored room `code` in any phase (a finished one too), or None."""
         rows = self.db.execute(
-            "SELECT code, game, config, seed, created, phase, pack, clock FROM rooms "
+            "SELECT code, game, config, seed, created, phase, pack, clock, public FROM rooms "
             "WHERE code = ?",
             (code,),
         ).fetchall()
@@ -137,11 +138,12 @@ class SqliteStore:
         seed: int,
         created: float,
         pack: str | None,
+        public: bool = False,
     ) -> Commit:
         self.db.execute(
-            "INSERT INTO rooms (code, game, config, seed, created, phase, pack) "
-            "VALUES (?, ?, ?, ?, ?, 'lobby', ?)",
-            (code, game, json.dumps(config), str(seed), created, pack),
+            "INSERT INTO rooms (code, game, config, seed, created, phase, pack, public) "
+            "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (code, game, json.dumps(config), str(seed), created, pack, int(public)),
         )
         return None
 
@@ -164,6 +166,10 @@ class SqliteStore:
         self.db.execute("UPDATE rooms SET clock = ? WHERE code = ?", (clock, code))
         return None
 
+    def set_public(self, code: str, public: bool) -> Commit:
+        self.db.execute("UPDATE rooms SET public = ? WHERE code = ?", (int(public), code))
+        return None
+
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Commit log entry `idx` of room `code` (JSON bytes) before anyone hears of it."""
         self.db.execute(
@@ -174,7 +180,7 @@ class SqliteStore:
 
     def _rows(self, rows: list[Any]) -> list[RoomRow]:
         out = []
-        for code, game, config, seed, created, phase, pack, clock in rows:
+        for code, game, config, seed, created, phase, pack, clock, public in rows:
             seats = [
                 SeatRow(seat=s, kind=k, name=n, bot=b, token=t, ready=bool(r))
                 for s, k, n, b, t, r in self.db.execute(
@@ -201,6 +207,7 @@ class SqliteStore:
                     seats=seats,
                     log=log,
                     clock=clock,
+                    public=bool(public),
                 )
             )
         return out
@@ -231,10 +238,13 @@ class SqliteStore:
 
 def _migrate(db: sqlite3.Connection) -> None:
     """Bring a store written by an older server up to date: seeds were 31-bit INTEGERs,
-    and are now decimal TEXT (128-bit seeds do not fit SQLite's 64-bit integers)."""
+    and are now decimal TEXT (128-bit seeds do not fit SQLite's 64-bit integers); the
+    clock and public columns came later (an older room is unlisted)."""
     columns = {name: kind for _, name, kind, *_ in db.execute("PRAGMA table_info(rooms)")}
     if "clock" not in columns:
         db.execute("ALTER TABLE rooms ADD COLUMN clock TEXT")
+    if "public" not in columns:
+        db.execute("ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0")
     if columns.get("seed", "TEXT").upper() == "TEXT":
         return
     db.executescript(
@@ -244,8 +254,9 @@ def _migrate(db: sqlite3.Connection) -> None:
         """
         + SCHEMA.split("CREATE TABLE IF NOT EXISTS seats")[0]
         + """;
-        INSERT INTO rooms (code, game, config, seed, created, phase, pack, result, clock)
-            SELECT code, game, config, CAST(seed AS TEXT), created, phase, pack, result, clock
+        INSERT INTO rooms (code, game, config, seed, created, phase, pack, result, clock, public)
+            SELECT code, game, config, CAST(seed AS TEXT), created, phase, pack, result, clock,
+                public
             FROM rooms_old;
         DROP TABLE rooms_old;
         COMMIT;

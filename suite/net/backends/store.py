@@ -48,6 +48,8 @@ class RoomRow(msgspec.Struct, frozen=True, kw_only=True):
     log: list[dict[str, Any]]
     clock: str | None = None
     """The turn clock as its last process saved it (JSON; `TurnClock.saved`)."""
+    public: bool = False
+    """Whether the host listed the room (`create`'s `public`, or `set_public` since)."""
 
 
 Commit = asyncio.Future[None] | None
@@ -75,6 +77,7 @@ class MatchStore(Protocol):
         seed: int,
         created: float,
         pack: str | None,
+        public: bool = False,
     ) -> Commit: ...
 
     def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit: ...
@@ -85,6 +88,9 @@ class MatchStore(Protocol):
 
     def set_clock(self, code: str, clock: str | None) -> Commit:
         """Keep the room's turn clock (JSON) for the process that rebuilds it."""
+
+    def set_public(self, code: str, public: bool) -> Commit:
+        """Keep whether the room is listed (a rebuilt room is listed as it was)."""
 
     async def open(self) -> None: ...
 

@@ -194,7 +194,9 @@ class ForwardingRouting:
             conn.backlog = []
             self.host.spawn(self._create(conn, m))
             return True
-        if isinstance(m, P.Hello | P.ListRooms | P.ReplayRequest | P.MapsRequest):
+        if isinstance(
+            m, P.Hello | P.ListRooms | P.ReplayRequest | P.ReplayStepRequest | P.MapsRequest
+        ):
             return False
         rooms = self.host.rooms
         movable = conn.follows and isinstance(m, P.Join | P.Spectate | P.Rejoin)

@@ -59,7 +59,7 @@ from suite.net.server.ladder import Ladder
 from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
 from suite.net.server.packs import PackServer
-from suite.net.server.replays import Replays, Stepper
+from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
 from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
@@ -72,6 +72,8 @@ SEED_BITS = 128
 """Bits of every match's seed, drawn from `secrets`: too many to search."""
 RESULTS_KEPT = 256
 """Finished Tactics battles whose ladder result is kept for a `tactics_result_request`."""
+KEEP_STORED_BOARDS = 16
+"""Boards of finished rooms no longer run here kept made (for `replay_step` pages)."""
 PRUNE_EVERY = 86400.0
 """Seconds between prunings of old finished matches."""
 
@@ -117,7 +119,7 @@ class MatchServer:
         self.packs = PackServer(self.data / "packs")
         self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
-        self.steps = Stepper(self.store, self.maps.engine_config)
+        self.replay_steps = ReplaySteps(self.store, self.maps)
         self.art = ArtBook()
         self.ladder = Ladder(self.data)
         self._results: OrderedDict[str, P.TacticsResult] = OrderedDict()
@@ -125,7 +127,8 @@ class MatchServer:
         self.draw_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS)
         self.rooms: dict[str, Room] = {}
         self._boards: dict[str, tuple[object, tuple[P.Board, ...]]] = {}
-        """Per room code: the board its `board` pages were made from, and the pages."""
+        """Per room code: the board its `board` pages were made from, and the pages (of
+        the rooms run here, and of the finished ones stepped through: `_stored_board`)."""
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
@@ -574,11 +577,9 @@ class MatchServer:
         elif isinstance(m, P.PackRequest):
             self._pack(conn, m)
         elif isinstance(m, P.ReplayRequest):
-            code = m.code.strip().upper()
-            self.spawn(self._later(conn, "replay_request", self.replays.answer(code, m.offset)))
+            self.spawn(self._replay(conn, m))
         elif isinstance(m, P.ReplayStepRequest):
-            code = m.code.strip().upper()
-            self.spawn(self._later(conn, "replay_step_request", self.steps.answer(code, m.step)))
+            self.spawn(self._replay_step(conn, m))
         elif isinstance(m, P.TacticsSetupRequest):
             folder = self._pack_folder(m.pack)
             work = asyncio.to_thread(self._tactics_setup, m.pack or None, folder)
@@ -586,12 +587,14 @@ class MatchServer:
         elif isinstance(m, P.TacticsArtRequest):
             self._tactics_art(conn, m.code)
         elif isinstance(m, P.TacticsResultRequest):
-            result = self._results.get(m.code.strip().upper())
-            if result is None:
-                raise Refused("no_result", "the server's ladder holds no result of that battle")
+            code = m.code.strip().upper()
+            result = self._results.get(code) or P.TacticsResult(code=code, lines=())
             conn.send(P.encode(result))
         elif isinstance(m, P.BoardRequest):
-            conn.send(P.encode(self._board_page(m.code, m.page)))
+            if m.code.strip().upper() in self.rooms:
+                conn.send(P.encode(self._board_page(m.code, m.page)))
+            else:
+                self.spawn(self._stored_board(conn, m))
         elif isinstance(m, P.MapsRequest):
             conn.send(P.encode(map_list(self.maps, m.game)))
         elif isinstance(m, P.OddsRequest):
@@ -700,8 +703,9 @@ class MatchServer:
             self.draw_seed(),
             show_after=self.settings.show_after,
             pack=pack,
+            public=m.public,
         )
-        room.opened_by, room.opened_from, room.public = conn, conn.address, m.public
+        room.opened_by, room.opened_from = conn, conn.address
         self.rooms[code] = room
         self.metrics.rooms_created.inc()
         room.event(f"created by {conn.name!r}" + (" (public)" if m.public else ""))
@@ -730,12 +734,16 @@ class MatchServer:
     def _board_page(self, code: str, page: int) -> P.Board:
         """Page `page` of a World War room's board (made once per room and board)."""
         room = self._worldwar_room(code)
-        board = room.state.board  # type: ignore[attr-defined]
-        cached = self._boards.get(room.code)
+        return self._page_of(room.code, room.state.board, page)  # type: ignore[attr-defined]
+
+    def _page_of(self, code: str, board: Any, page: int) -> P.Board:
+        """Page `page` of the board `board` of room `code` (its pages made once)."""
+        cached = self._boards.get(code)
         if cached is None or cached[0] is not board:
-            pages = board_pages(room.code, board, artwork_of(board, self.http.web.publish))
+            web = self.http.web
+            pages = board_pages(code, board, *artwork_of(board, web.publish, web.publish_bytes))
             cached = (board, pages)
-            self._boards[room.code] = cached
+            self._boards[code] = cached
         pages = cached[1]
         if not 0 <= page < len(pages):
             raise Refused("bad_page", f"the board has pages 0 to {len(pages) - 1}, not {page}")
@@ -760,9 +768,47 @@ class MatchServer:
             raise Refused("no_pack", "this room has no Tactics pack")
         conn.send(P.encode(self.packs.answer(room.code, room.pack, m.path, m.offset)))
 
+    async def _stored_board(self, conn: Sender, m: P.BoardRequest) -> None:
+        """A page of the board of a finished World War room no longer run here (from its
+        stored match, as `replay_step` rebuilds it: a replay is drawn on its own map)."""
+        code = m.code.strip().upper()
+        try:
+            state = await self.replay_steps.initial(code)
+            if state.game != "worldwar":
+                raise Refused("not_worldwar", f"room {code} plays {state.game}, not World War")
+            if code not in self.rooms and len(self._boards) > len(self.rooms) + KEEP_STORED_BOARDS:
+                for stale in [c for c in self._boards if c not in self.rooms]:
+                    del self._boards[stale]
+            page = self._page_of(code, state.board, m.page)  # type: ignore[attr-defined]
+        except Refused as exc:
+            conn.error(exc.code, exc.message, "board_request")
+        except Exception:
+            log.exception("internal error on a board_request message")
+            conn.error("server_error", "the server failed on that message")
+        else:
+            conn.send(P.encode(page))
+
+    async def _replay_step(self, conn: Sender, m: P.ReplayStepRequest) -> None:
+        """A step of a finished match, as a spectator saw it (`ReplaySteps`)."""
+        try:
+            view = await self.replay_steps.answer(m.code.strip().upper(), m.step)
+        except Refused as exc:
+            conn.error(exc.code, exc.message, "replay_step")
+        except Exception:
+            log.exception("internal error on a replay_step message")
+            conn.error("server_error", "the server failed on that message")
+        else:
+            conn.send(P.encode(view))
+
+    async def _replay(self, conn: Sender, m: P.ReplayRequest) -> None:
+        """A chunk of a finished match's replay (read from the store off the message path)."""
+        await self._later(
+            conn, "replay_request", self.replays.answer(m.code.strip().upper(), m.offset)
+        )
+
     async def _later(self, conn: Sender, ref: str, work: Coroutine[Any, Any, P.Message]) -> None:
         """Send what `work` answers to a `ref` message, done off the message path (a
-        store read, a replay, a pack's art); a refusal or a failure becomes an `error`."""
+        store read, a pack's choices or art); a refusal or a failure becomes an `error`."""
         try:
             answer = await work
         except Refused as exc:
@@ -795,17 +841,20 @@ class MatchServer:
 
     def _tactics_art(self, conn: Sender, code: str) -> None:
         """Answer a `tactics_art_request`: at once when the battle's art is built, else
-        once a worker thread has built it."""
-        room = self._room_by_code(code)
-        if room.game != "tactics":
-            raise Refused("not_tactics", f"room {room.code} plays {room.game}, not WoS Tactics")
-        battle = battle_of(room.state)  # type: ignore[arg-type]
+        once a worker thread has built it; a finished room no longer run here is drawn
+        from its stored match (its opening, as `replay_step` rebuilds it)."""
+        code = code.strip().upper()
 
         async def answer() -> P.Message:
+            room = self.rooms.get(code)
+            state = room.state if room is not None else await self.replay_steps.initial(code)
+            if state.game != "tactics":
+                raise Refused("not_tactics", f"room {code} plays {state.game}, not WoS Tactics")
+            battle = battle_of(state)  # type: ignore[arg-type]
             built = self.art.cached(battle)
             if built is None:
                 built = await asyncio.to_thread(self.art.build_for, battle)
-            return P.TacticsArtMsg(code=room.code, url=built.url, problems=built.problems)
+            return P.TacticsArtMsg(code=code, url=built.url, problems=built.problems)
 
         self.spawn(self._later(conn, "tactics_art_request", answer()))
 

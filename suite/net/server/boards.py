@@ -5,8 +5,9 @@ from these answers, never from a copy of its own, so no player needs the host's 
 no rule is written twice:
 
 - `board_pages`: the room's board (`suite.core.board.Board`) as `board` messages, its
-  territories split into pages that each fit in a message (`BOARD_PAGE` bytes); a
-  Domination map's picture is published by the web part under a content-addressed URL;
+  territories split into pages that each fit in a message (`BOARD_PAGE` bytes), with the
+  links to draw where neighbours do not touch (`boardshapes`); a Domination map's
+  picture and index image are published by the web part under content-addressed URLs;
 - `map_list`: the maps of the server's `MapBook` for a game;
 - `odds`: `suite.worldwar.rules.odds` for the room's dice rules.
 """
@@ -21,6 +22,7 @@ import msgspec
 
 from suite.core.board import Board
 from suite.net import protocol as P
+from suite.net.server.boardshapes import Pair, drawn_links, published_index
 from suite.net.server.configs import MapBook
 from suite.net.server.errors import Refused
 
@@ -32,7 +34,7 @@ BOARD_PAGE = 48 * 1024
 _encoder = msgspec.json.Encoder()
 
 
-def _territory(board: Board, node_id: str) -> P.BoardTerritory:
+def _territory(board: Board, node_id: str, links: tuple[str, ...]) -> P.BoardTerritory:
     node = board.nodes[node_id]
     return P.BoardTerritory(
         id=node.id,
@@ -42,11 +44,17 @@ def _territory(board: Board, node_id: str) -> P.BoardTerritory:
         sea_lanes=node.sea_lanes,
         polygon=tuple((round(x, 1), round(y, 1)) for x, y in node.polygon),
         label=None if node.label is None else (round(node.label[0], 1), round(node.label[1], 1)),
+        links=links,
     )
 
 
-def board_pages(code: str, board: Board, artwork: P.BoardArtwork | None) -> tuple[P.Board, ...]:
-    """The board as `board` messages in board order, each under the message limit."""
+def board_pages(
+    code: str, board: Board, artwork: P.BoardArtwork | None, touching: frozenset[Pair] | None
+) -> tuple[P.Board, ...]:
+    """The board as `board` messages in board order, each under the message limit, with
+    the links to draw (`boardshapes.drawn_links`, judged on `touching` when the artwork's
+    index image gave it)."""
+    links = drawn_links(board, touching)
     regions = tuple(
         P.BoardRegion(id=r.id, name=r.name, bonus=r.bonus, colour=r.colour)
         for r in board.regions.values()
@@ -54,7 +62,7 @@ def board_pages(code: str, board: Board, artwork: P.BoardArtwork | None) -> tupl
     pages: list[list[P.BoardTerritory]] = [[]]
     used = 0
     for node_id in board.ids():
-        territory = _territory(board, node_id)
+        territory = _territory(board, node_id, links.get(node_id, ()))
         size = len(_encoder.encode(territory)) + 1
         if pages[-1] and used + size > BOARD_PAGE:
             pages.append([])
@@ -75,27 +83,36 @@ def board_pages(code: str, board: Board, artwork: P.BoardArtwork | None) -> tupl
     )
 
 
-def artwork_of(board: Board, publish: Callable[[Path], str | None]) -> P.BoardArtwork | None:
-    """A Domination board's picture (its `[files]` pic beside the `.map`), published;
-    None when the board has none that can be read."""
+def artwork_of(
+    board: Board, publish: Callable[[Path], str | None], publish_bytes: Callable[[bytes, str], str]
+) -> tuple[P.BoardArtwork | None, frozenset[Pair] | None]:
+    """A Domination board's picture (its `[files]` pic beside the `.map`), published,
+    with its index image (`[files]` map) published as `boardshapes.index_png` and the
+    territory pairs that touch in it; (None, None) when the board has no picture that
+    can be read (an index image that cannot be read: no index, no pairs)."""
     from suite.worldwar.rules.domination import artwork_files
 
     source = board.source
     if source is None or not source.lower().endswith(".map"):
-        return None
+        return None, None
     files = artwork_files(Path(source))
     if files is None:
-        return None
+        return None, None
     picture = files[0]
     try:
-        head = picture.open("rb").read(64 * 1024)
+        with picture.open("rb") as fh:
+            head = fh.read(64 * 1024)
     except OSError:
-        return None
+        return None, None
     size = image_size(head)
     url = publish(picture) if size is not None else None
     if url is None or size is None:
-        return None
-    return P.BoardArtwork(url=url, width=size[0], height=size[1])
+        return None, None
+    found = published_index(board, files[1], size, publish_bytes)
+    art = P.BoardArtwork(
+        url=url, width=size[0], height=size[1], index=None if found is None else found[0]
+    )
+    return art, None if found is None else found[1]
 
 
 def image_size(head: bytes) -> tuple[int, int] | None:

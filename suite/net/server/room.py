@@ -143,8 +143,9 @@ class RoomWrites:
         seed: int,
         created: float,
         pack: str | None,
+        public: bool = False,
     ) -> None:
-        self._held(self.store.add_room(code, game, config, seed, created, pack))
+        self._held(self.store.add_room(code, game, config, seed, created, pack, public))
 
     def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> None:
         self._held(self.store.set_phase(code, phase, result))
@@ -157,6 +158,9 @@ class RoomWrites:
 
     def set_clock(self, code: str, clock: str | None) -> None:
         self._held(self.store.set_clock(code, clock))
+
+    def set_public(self, code: str, public: bool) -> None:
+        self._held(self.store.set_public(code, public))
 
 
 @dataclass
@@ -288,10 +292,11 @@ class Room:
         *,
         show_after: float,
         pack: P.PackRef | None = None,
+        public: bool = False,
     ) -> Room:
         """A new room from a config the server checked (`configs.check_online_config`:
         the game exists, the players are in its range); `Refused("bad_config")` names what
-        the engine finds wrong with the rest."""
+        the engine finds wrong with the rest. `public` lists it (stored with it)."""
         broken = unavailable_games()
         if game in broken:
             raise Refused("unavailable", f"{game} cannot be played here now: {broken[game]}")
@@ -305,7 +310,8 @@ class Room:
         except Exception as exc:  # a game's config errors are ValueErrors, but be safe
             raise Refused("bad_config", f"{type(exc).__name__}: {exc}") from None
         room = cls(hub, code, game, full, seed, state, show_after=show_after, pack=pack)
-        room.writes.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack))
+        room.public = public
+        room.writes.add_room(code, game, full, seed, hub.clock.now(), _pack_json(pack), public)
         for seat in room.seats:
             room.writes.set_seat(code, seat.row())
         return room
@@ -333,6 +339,7 @@ class Room:
                 hub.bind(seat.token, room)
         room.phase = row.phase  # type: ignore[assignment]
         room.created_at = row.created
+        room.public = row.public
         if row.clock:
             saved = msgspec.json.decode(row.clock)
             if isinstance(saved, dict):
@@ -552,10 +559,11 @@ class Room:
 
     def set_public(self, peer: Peer, token: str, public: bool) -> None:
         """Host: list the room in `rooms` answers while it is a lobby, or stop listing it
-        (like the `public` of `create`, it is not stored: a rebuilt room is unlisted)."""
+        (stored, like the `public` of `create`: a rebuilt room is listed as it was)."""
         self._host(token, peer)
         if self.public != public:
             self.public = public
+            self.writes.set_public(self.code, public)
             self.event("listed by the host" if public else "unlisted by the host")
         self._broadcast_room()
 

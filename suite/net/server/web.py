@@ -8,7 +8,8 @@ answers these paths and nothing else (None lets the request go on):
 - `/assets/NAME`: the built bundle, whose names carry a hash of their content, so they
   are cached for a year as immutable;
 - `/art/SHA256.EXT`: a Domination map's picture, published by `publish` under the hash
-  of its bytes (the `board` message names it); immutable too;
+  of its bytes, and its index image as the server made it (`publish_bytes`, kept in
+  memory); the `board` message names them; immutable too;
 - `/pack/SHA256.EXT`: what a browser draws and plays a Tactics battle with (its JSON
   document, PNG tiles and skins, WAV sounds), made from the room's pack by
   `tactics_art.ArtBook` under the hash of their bytes (`pack_files` looks them up);
@@ -174,6 +175,22 @@ class WebFront:
         for key in kept[: max(0, len(kept) - PACK_FILES_KEPT)]:
             del self._files[key]
             self._gzipped.pop(key, None)
+
+    def publish_bytes(self, data: bytes, suffix: str) -> str:
+        """The URL of `data` (an image the server made: a map's index image) under the
+        hash of its bytes, served from memory from now on."""
+        name = f"{hashlib.sha256(data).hexdigest()}{suffix}"
+        key = f"art/{name}"
+        if key not in self._files:
+            self._files[key] = _File(
+                body=data,
+                content_type=TYPES.get(suffix, "application/octet-stream"),
+                etag='"' + hashlib.sha256(data).hexdigest()[:32] + '"',
+                immutable=True,
+                compressible=False,
+            )
+            self._art[name] = Path(name)
+        return f"/art/{name}"
 
     def _load(self, key: str, path: Path) -> _File | None:
         cached = self._files.get(key)

@@ -1,9 +1,8 @@
 """A Domination map's own artwork: its picture and its colour-indexed territory image.
 
 A Domination `.map` names two images in its `[files]` section: `pic` (what players see)
-and `map` (the same size; each pixel's value is the number of the territory there, as
-in Domination, which reads the low byte of the pixel: the blue channel of a grey or
-palette image; 0 and values past the last territory are sea). When both lie beside the
+and `map` (the same size; each pixel's value is the number of the territory there: see
+`suite.worldwar.artindex`). When both lie beside the
 `.map` and load, the map screen draws the picture and takes the territories' shapes and
 clicks from the index image; otherwise (`load_artwork` returns None) it draws the map
 from its graph (`suite.worldwar.screens.drawn`). Nothing here raises: a missing or broken
@@ -20,10 +19,10 @@ import numpy.typing as npt
 import pygame
 
 from suite.core.board import Board
+from suite.worldwar.artindex import MAX_PIXELS, read_index, rgb
 from suite.worldwar.rules.domination import artwork_files
 
-MAX_PIXELS = 16_000_000
-"""Images past this many pixels are not used (a broken or hostile file)."""
+__all__ = ["MAX_PIXELS", "Artwork", "artwork_files", "load_artwork"]
 
 
 @dataclass(frozen=True)
@@ -52,29 +51,9 @@ def load_artwork(board: Board) -> Artwork | None:
         return None
     try:
         picture = pygame.image.load(str(files[0]))
-        indexed = pygame.image.load(str(files[1]))
     except (pygame.error, OSError, ValueError):
         return None
-    w, h = picture.get_size()
-    if indexed.get_size() != (w, h) or not 0 < w * h <= MAX_PIXELS:
+    index = read_index(board, files[1], picture.get_size())
+    if index is None:
         return None
-    values = pygame.surfarray.array3d(_rgb(indexed))[:, :, 2].astype(np.int32)
-    # Domination numbers countries 1..n in file order; our board keeps that order.
-    ids = board.ids()
-    lookup = np.zeros(256, dtype=np.int32)
-    for position, node_id in enumerate(ids):
-        if node_id.isdigit() and 1 <= int(node_id) <= 255:
-            lookup[int(node_id)] = position + 1
-    index = lookup[values]
-    if not index.any():
-        return None
-    return Artwork(_rgb(picture), index)
-
-
-def _rgb(image: pygame.Surface) -> pygame.Surface:
-    """`image` as a plain 24-bit surface (palette and alpha images alike; no display
-    needed)."""
-    out = pygame.Surface(image.get_size(), depth=24)
-    out.fill((0, 0, 0))
-    out.blit(image, (0, 0))
-    return out
+    return Artwork(rgb(picture), index)

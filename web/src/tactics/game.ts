@@ -3,8 +3,8 @@
 // them (select a piece, walk it to a highlighted tile or stay, attack a highlighted enemy
 // or not, end the turn), the forecast of an attack (hit, crit, damage, kill) from the
 // view the server built with suite/tactics/rules/forecast.py, the pieces-per-turn count,
-// the pack's sounds, the score lines and, once a match is over, its replay step by step
-// from the server. No rule lives here.
+// the pack's sounds and the score lines; a finished battle's replay comes step by step
+// through the room (`replay_step`), as every game's. No rule lives here.
 
 import { button, fill, h } from "../dom";
 import type { GameModule, GameRoom, RoomContext } from "../game";
@@ -33,7 +33,6 @@ class TacticsRoom implements GameRoom {
   private hover: Cell | null = null;
   private readonly log: string[] = [];
   private readonly sounds = new PackSounds();
-  private replay: P.ReplayStep | null = null;
   private result: P.TacticsResult | null = null;
   private readonly stage = h("div", { class: "field-stage" });
   private readonly tools = h("div", { class: "field-tools row" });
@@ -41,12 +40,11 @@ class TacticsRoom implements GameRoom {
   private readonly actions = h("section", { class: "actions", id: "room-actions" });
   private readonly info = h("section", { class: "piece-info", id: "tactics-info" });
   private readonly scores = h("section", { class: "scores", id: "tactics-scores" });
-  private readonly replayBox = h("section", { class: "replay", id: "tactics-replay" });
   private readonly logBox = h("section", { class: "log", id: "room-log" });
 
   constructor(private readonly ctx: RoomContext) {
     const board = h("div", { class: "boardbox tactics", id: "room-boardbox" }, this.notes, this.stage, this.tools);
-    this.parts = { board, side: [this.actions, this.info], after: [this.scores, this.replayBox, this.logBox] };
+    this.parts = { board, side: [this.actions, this.info], after: [this.scores, this.logBox] };
     this.stage.append(h("p", { class: "muted loading" }, "Loading the pack's pictures…"));
   }
 
@@ -69,12 +67,6 @@ class TacticsRoom implements GameRoom {
       case "tactics_result":
         if (m.code !== this.ctx.code) return false;
         this.result = m;
-        return true;
-      case "replay_step":
-        if (m.code !== this.ctx.code) return false;
-        if (this.replay === null) this.log.splice(0);
-        this.replay = m;
-        this.showView(m.view as P.TacticsView, m.events, true);
         return true;
       default:
         return false;
@@ -105,8 +97,10 @@ class TacticsRoom implements GameRoom {
     const view = m.view as P.TacticsView;
     if (view.kind !== "tactics") return;
     this.legal = [...(legal as Action[])];
-    this.live = view;
-    if (this.replay === null) this.showView(view, m.events, false);
+    const replaying = this.ctx.replaying();
+    if (replaying) this.log.length = 0; // a replay's step shows its own events
+    else this.live = view;
+    this.showView(view, m.events, replaying);
   }
 
   private showView(view: P.TacticsView, events: unknown, replaying: boolean): void {
@@ -215,7 +209,7 @@ class TacticsRoom implements GameRoom {
 
   private myTurn(): boolean {
     const seat = this.ctx.seat();
-    return this.replay === null && this.view !== null && seat !== null && this.view.current === seat && this.ctx.phase() === "playing";
+    return !this.ctx.replaying() && this.view !== null && seat !== null && this.view.current === seat && this.ctx.phase() === "playing";
   }
 
   private act(action: Action): void {
@@ -271,7 +265,6 @@ class TacticsRoom implements GameRoom {
     this.renderActions();
     this.renderInfo();
     this.renderScores();
-    this.renderReplay();
     if (this.log.length === 0) fill(this.logBox);
     else fill(this.logBox, h("h2", {}, "Latest"), h("ol", { class: "events" }, ...this.log.slice(-12).map((line) => h("li", {}, line))));
     this.renderField();
@@ -359,7 +352,7 @@ class TacticsRoom implements GameRoom {
       // where the enemies stand (not a pick: what a player sees, for the tests' choices)
       for (const p of v.pieces) if (p.alive && p.owner !== this.ctx.seat()) picks.push({ label: "foe", cell: [p.x, p.y] });
     }
-    field.setPicks(picks, this.replay === null ? String(this.ctx.stateId()) : `replay-${this.replay.step}`);
+    field.setPicks(picks, this.ctx.replaying() ? `replay-${v.round}` : String(this.ctx.stateId()));
     field.canvas.dataset.phase = this.myTurn() ? v.phase : "wait";
   }
 
@@ -438,33 +431,6 @@ class TacticsRoom implements GameRoom {
     });
     const title = v.outcome === null ? `Round ${v.round} of ${v.rules.max_rounds}` : `Over after ${Math.max(1, v.round - 1)} ${v.round === 2 ? "round" : "rounds"}`;
     fill(this.scores, h("h2", {}, title), h("ul", { class: "score-lines" }, ...rows));
-  }
-
-  private renderReplay(): void {
-    if (this.ctx.phase() !== "over") {
-      fill(this.replayBox);
-      return;
-    }
-    const step = this.replay?.step ?? -1;
-    const steps = this.replay?.steps ?? 0;
-    const ask = (n: number): void => this.ctx.net.send({ type: "replay_step_request", code: this.ctx.code, step: Math.max(0, Math.min(steps, n)) });
-    if (this.replay === null) {
-      fill(this.replayBox, h("h2", {}, "Replay"), button("Watch the replay", () => ask(0), { id: "replay-start" }));
-      return;
-    }
-    fill(
-      this.replayBox,
-      h("h2", {}, "Replay"),
-      h("p", { id: "replay-step" }, `Step ${step} of ${steps}`),
-      h(
-        "div",
-        { class: "row" },
-        button("« First", () => ask(0), { "aria-label": "First step" }),
-        button("◀ Back", () => ask(step - 1), { "aria-label": "Step back", id: "replay-back" }),
-        button("On ▶", () => ask(step + 1), { "aria-label": "Step on", id: "replay-next" }),
-        button("Last »", () => ask(steps), { "aria-label": "Last step" }),
-      ),
-    );
   }
 
   statusLines(): HTMLElement[] {

@@ -27,7 +27,8 @@ class WorldWarRoom implements GameRoom {
   private view: P.WorldWarView | null = null;
   private legal: Action[] = [];
   private readonly log: string[] = [];
-  private readonly history: number[][] = [];
+  /** Territories per seat at the first view of each turn shown, in turn order. */
+  private history: { turn: number; counts: number[] }[] = [];
   private pages: P.Board[] = [];
   private asked = false;
   private board: BoardView | null = null;
@@ -82,8 +83,13 @@ class WorldWarRoom implements GameRoom {
     if (view.kind !== "worldwar") return;
     const turnChanged = this.view === null || this.view.turn !== view.turn;
     this.view = view;
+    if (this.ctx.replaying()) this.log.length = 0; // a replay's step shows its own events
     this.logEvents(m.events);
-    if (turnChanged) this.history.push([...view.territory_counts]);
+    if (turnChanged) {
+      // A replay may go back: the turns after the one shown are forgotten.
+      this.history = this.history.filter((entry) => entry.turn < view.turn);
+      this.history.push({ turn: view.turn, counts: [...view.territory_counts] });
+    }
     this.legal = [...(legal as Action[])];
     this.clearChoice();
   }
@@ -269,8 +275,16 @@ class WorldWarRoom implements GameRoom {
       on(amount, "change", () => (this.placeAmount = Number(amount.value)));
       items.push(h("p", {}, `Place ${v.phase === "setup" ? v.step_left : v.pool} armies: pick your territories.`), h("label", {}, "Armies per click ", amount));
     }
+    if (v.must_turn_in && this.of("turn_in").length > 0) {
+      const held = v.hand_cards?.length ?? 0;
+      items.push(h("p", { class: "must-turn-in" }, `You hold ${held} cards: turn in a set first.`));
+    }
+    // Sets of cards that read the same (copies of one card) are one choice.
+    const offered = new Set<string>();
     for (const turnIn of this.of("turn_in")) {
-      const cards = turnIn.cards.map((id) => this.cardText(id)).join(" + ");
+      const cards = turnIn.cards.map((id) => this.cardText(id)).sort().join(" + ");
+      if (offered.has(cards)) continue;
+      offered.add(cards);
       items.push(button(`Turn in ${cards}`, () => this.act(turnIn), { class: "turn-in" }));
     }
     for (const defend of this.of("defend")) items.push(button(`Defend with ${defend.dice} ${defend.dice === 1 ? "die" : "dice"}`, () => this.act(defend)));
@@ -366,7 +380,8 @@ class WorldWarRoom implements GameRoom {
       fill(this.stats);
       return;
     }
-    fill(this.stats, h("h2", {}, "Territories by turn"), lineChart(this.history, v.players, "Territories per player, turn by turn"));
+    const counts = this.history.map((entry) => entry.counts);
+    fill(this.stats, h("h2", {}, "Territories by turn"), lineChart(counts, v.players, "Territories per player, turn by turn"));
   }
 }
 
