@@ -690,7 +690,9 @@ export class FieldView {
         ctx.fillRect(left + side / 4, top + side / 3, side / 2, side / 2);
       } else {
         const index = Math.min(skin.frames - 1, this.art.frame(frame));
-        ctx.drawImage(skin.image, index * skin.size, 0, skin.size, skin.size, left, top, side, side);
+        // The source leaves out the frame's outer pixel: scaling would bleed the next
+        // frame's edge in (the first row and column are the artist's guide, never drawn).
+        ctx.drawImage(skin.image, index * skin.size + 1, 1, skin.size - 2, skin.size - 2, left, top, side, side);
       }
       ctx.globalAlpha = 1;
       this.cover(Math.round(x), Math.round(y), left, top, side, ox, oy);
