@@ -474,7 +474,7 @@ def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
             "cards": "increasing",
             "defender": "ask",
             "auto_place": True,
-            "max_turns": 60,
+            "max_turns": 300,  # the cards it needs may take many turns: the test ends when seen
             "rules": {
                 "cards": {"draw_per_turn": 1, "hand_limit": 5},
                 "reinforcements": {"minimum": 0, "divisor": 100},

@@ -128,7 +128,7 @@ class MatchServer:
         self.rooms: dict[str, Room] = {}
         self._boards: dict[str, tuple[object, tuple[P.Board, ...]]] = {}
         """Per room code: the board its `board` pages were made from, and the pages (of
-        the rooms run here, and of the finished ones stepped through: `_stored_board`)."""
+        the rooms run here, and of the finished ones stepped through: `_board`)."""
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()
@@ -591,10 +591,7 @@ class MatchServer:
             result = self._results.get(code) or P.TacticsResult(code=code, lines=())
             conn.send(P.encode(result))
         elif isinstance(m, P.BoardRequest):
-            if m.code.strip().upper() in self.rooms:
-                conn.send(P.encode(self._board_page(m.code, m.page)))
-            else:
-                self.spawn(self._stored_board(conn, m))
+            self.spawn(self._board(conn, m))
         elif isinstance(m, P.MapsRequest):
             conn.send(P.encode(map_list(self.maps, m.game)))
         elif isinstance(m, P.OddsRequest):
@@ -731,18 +728,19 @@ class MatchServer:
             raise Refused("not_worldwar", f"room {room.code} plays {room.game}, not World War")
         return room
 
-    def _board_page(self, code: str, page: int) -> P.Board:
-        """Page `page` of a World War room's board (made once per room and board)."""
-        room = self._worldwar_room(code)
-        return self._page_of(room.code, room.state.board, page)  # type: ignore[attr-defined]
-
-    def _page_of(self, code: str, board: Any, page: int) -> P.Board:
-        """Page `page` of the board `board` of room `code` (its pages made once)."""
+    async def _page_of(self, code: str, board: Any, page: int) -> P.Board:
+        """Page `page` of the board `board` of room `code`. Its pages are made once, in a
+        worker thread: the links and a Domination map's index image take a map's outlines
+        or pixels (a fifth of a second for the classic map), which the loop must not wait
+        on."""
         cached = self._boards.get(code)
         if cached is None or cached[0] is not board:
             web = self.http.web
-            pages = board_pages(code, board, *artwork_of(board, web.publish, web.publish_bytes))
-            cached = (board, pages)
+
+            def make() -> tuple[P.Board, ...]:
+                return board_pages(code, board, *artwork_of(board, web.publish, web.publish_bytes))
+
+            cached = (board, await asyncio.to_thread(make))
             self._boards[code] = cached
         pages = cached[1]
         if not 0 <= page < len(pages):
@@ -768,18 +766,23 @@ class MatchServer:
             raise Refused("no_pack", "this room has no Tactics pack")
         conn.send(P.encode(self.packs.answer(room.code, room.pack, m.path, m.offset)))
 
-    async def _stored_board(self, conn: Sender, m: P.BoardRequest) -> None:
-        """A page of the board of a finished World War room no longer run here (from its
-        stored match, as `replay_step` rebuilds it: a replay is drawn on its own map)."""
+    async def _board(self, conn: Sender, m: P.BoardRequest) -> None:
+        """A page of a World War room's board: a room run here, or a finished room no longer
+        run here (from its stored match, as `replay_step` rebuilds it: a replay is drawn on
+        its own map)."""
         code = m.code.strip().upper()
         try:
-            state = await self.replay_steps.initial(code)
-            if state.game != "worldwar":
-                raise Refused("not_worldwar", f"room {code} plays {state.game}, not World War")
-            if code not in self.rooms and len(self._boards) > len(self.rooms) + KEEP_STORED_BOARDS:
-                for stale in [c for c in self._boards if c not in self.rooms]:
-                    del self._boards[stale]
-            page = self._page_of(code, state.board, m.page)  # type: ignore[attr-defined]
+            if code in self.rooms:
+                board = self._worldwar_room(code).state.board  # type: ignore[attr-defined]
+            else:
+                state = await self.replay_steps.initial(code)
+                if state.game != "worldwar":
+                    raise Refused("not_worldwar", f"room {code} plays {state.game}, not World War")
+                board = state.board  # type: ignore[attr-defined]
+                if len(self._boards) > len(self.rooms) + KEEP_STORED_BOARDS:
+                    for stale in [c for c in self._boards if c not in self.rooms]:
+                        del self._boards[stale]
+            page = await self._page_of(code, board, m.page)
         except Refused as exc:
             conn.error(exc.code, exc.message, "board_request")
         except Exception:
