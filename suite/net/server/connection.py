@@ -6,8 +6,9 @@ so a slow client never stalls the others. What is queued after a write that is n
 durable waits for it (`hold`): nobody hears of an action before the store has it.
 
 A message to a client that keeps up (nothing queued or held, nothing unsent in the
-socket's buffer) is framed and written at once instead: the writer task's wake-up and
-websockets' `send` cost three times the write itself, and most messages go this way.
+socket's buffer) is framed and written by the connection itself at the end of the loop's
+turn instead: the writer task's wake-up and websockets' `send` cost three times the write
+itself, and most messages go this way.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class Connection:
         self._held: asyncio.Future[None] | None = None
         self._writing = False
         """The writer holds a message or a commit it has not finished with."""
+        self._batch: list[bytes] | None = None
+        """Messages to write at the end of this turn of the loop (`_flush`)."""
         self._on_drop = on_drop
         self._on_refusal = on_refusal
 
@@ -96,28 +99,54 @@ class Connection:
         closes the connection: the client rejoins and sees only what was committed)."""
         if commit is not self._held and not commit.done() and not self.dropped:
             self._held = commit
-            try:
-                self.queue.put_nowait(commit)
-            except asyncio.QueueFull:
-                self._too_slow()
+            self._queue_batch()
+            self._enqueue(commit)
 
     def send(self, data: bytes) -> None:
-        if self.dropped or self._sent_at_once(data):
+        if self.dropped:
             return
+        if self._batch is not None:
+            self._batch.append(data)
+        elif self._may_write_at_once():
+            self._batch = [data]
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self._enqueue(data)
+
+    def _enqueue(self, item: bytes | asyncio.Future[None]) -> None:
         try:
-            self.queue.put_nowait(data)
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
             self._too_slow()
 
-    def _sent_at_once(self, data: bytes) -> bool:
-        """Frame and write `data` now when that keeps the order and the client keeps up:
-        nothing waits in the queue or in the writer, no commit is pending, the websocket
-        is open and the socket's buffer is empty (else the queue and its back-pressure
-        take it)."""
+    def _queue_batch(self) -> None:
+        """Hand what waits for `_flush` to the queue (a commit is to be held after it)."""
+        batch, self._batch = self._batch, None
+        for data in batch or ():
+            self._enqueue(data)
+
+    def _may_write_at_once(self) -> bool:
+        """Nothing waits in the queue or in the writer and no commit is pending."""
         if self._writing or not self.queue.empty():
             return False
-        if self._held is not None and not self._held.done():
-            return False
+        return self._held is None or self._held.done()
+
+    def _flush(self) -> None:
+        """Write this turn's messages: each at once while the client keeps up (see the
+        module docstring), the rest through the queue. Written after the turn's other
+        callbacks, so the messages of several actions go out together."""
+        batch, self._batch = self._batch, None
+        for i, data in enumerate(batch or ()):
+            if self.dropped:
+                return
+            if not self._may_write_at_once() or not self._sent_at_once(data):
+                for rest in (batch or [])[i:]:
+                    self._enqueue(rest)
+                return
+
+    def _sent_at_once(self, data: bytes) -> bool:
+        """Frame and write `data` now when the websocket is open and the socket's buffer
+        is empty (else the queue and its back-pressure take it)."""
         ws = self.ws
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport.get_write_buffer_size():
