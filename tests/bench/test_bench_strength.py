@@ -126,9 +126,11 @@ def test_worldwar_expert_against_hard() -> None:
     playouts = sum(r.playouts for r in every)
     seconds = sum(r.search_seconds for r in every)
     if seconds:
+        stopped = sum(r.stopped for r in every)
         print(
             f"  {searches} searches, {playouts / max(searches, 1):.0f} playouts each, "
-            f"{playouts / seconds:.0f} playouts/s inside the search"
+            f"{playouts / seconds:.0f} playouts/s inside the search; {stopped} cut short by "
+            "the wall-clock cap"
         )
 
 

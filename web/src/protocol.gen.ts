@@ -961,6 +961,7 @@ export interface WorldWarRules {
   readonly reinforce_divisor: number;
   readonly reinforce_minimum: number;
   readonly set_sizes: number[];
+  readonly set_step: number;
 }
 
 /**
