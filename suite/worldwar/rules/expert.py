@@ -1,30 +1,35 @@
 """World War's "expert" bot: a Monte Carlo search over the turn's plans (issue 25 item 1).
 
 At the decisions that shape a turn (where to put the reinforcements, which attack to make
-next or whether to stop) the expert lists a few candidates, ranked by the hard bot's
-exact-odds score (`odds.win_probability` times what the territory is worth), and plays
-each out many times on a small simulator of the board: the candidate, the rest of its own
-turn and one turn of every opponent by the hard bot's placement and attack policy (a
-sensible opponent; see the experiments below), battles drawn from the exact
-end distribution of the match's dice (`Odds.resolve`). Positions are scored by the seat's
-share of the income and of the armies on the board (1 for a win, 0 for an elimination).
-Sequential halving spends the playouts: every candidate gets the same share in a round,
-the better half goes on to the next.
+next or whether to stop, and the free move at its end) the expert lists a few candidates,
+ranked by the hard bot's exact-odds score (`odds.win_probability` times what the
+territory is worth), and plays each out many times on a small simulator of the board: the
+candidate, the rest of its own turn and one turn of every opponent by the hard bot's
+placement and attack policy (a sensible opponent; see the experiments below), battles
+drawn from the exact end distribution of the match's dice (`Odds.resolve`). Positions are
+scored by the seat's share of the income and of the armies on the board and in hand (1
+for a win, 0 for an elimination). Sequential halving spends the playouts: every candidate
+gets the same share in a round, the better half goes on to the next.
 
 The search sees only the seat's view: other hands are known by their sizes only, so the
 simulator models every hand by its size (a player turns in once it must, or once it holds
 more cards than a set needs), worth the view's next set value (the average of the set
-values in modes without a shared counter). Every rule number comes from `view.rules` and
-`view.map`: the dice, the armies that stay behind, the reinforcement formula, the set
-sizes, the hand limit and the cards drawn per turn. Placement in set-up, card timing,
-occupation, defence and the free move are the hard bot's (`bots.HardBot`), as are whole
-turns in the capital and mission modes, which the simulator does not model. The
-simulator, its policy and the score are in `playout` (compiled where a C compiler
-is: setup.py).
+values in modes without a shared counter), which rises by the counter's step
+(`rules.set_step`, R6) with every set turned in within a playout; an elimination that
+brings the winner's hand to the limit turns sets in at once (R5). Every rule number
+comes from `view.rules` and `view.map`: the dice, the armies that stay behind, the
+reinforcement formula, the set sizes and step, the hand limit and the cards drawn per
+turn. Placement in set-up, card timing, occupation and defence are the hard bot's
+(`bots.HardBot`), as are whole turns in the capital and mission modes, which the
+simulator does not model. The free move's candidates are no move, the hard bot's, and
+all that may move into each of the borders most outnumbered by their enemy neighbours
+(`FREE_MOVES` in all). The simulator, its policy and the score are in `playout`
+(compiled where a C compiler is: setup.py).
 
 Experiments (one expert against the hard bot in 2-player games, or against three hard
 bots in 4-player games, increasing cards; share of games won with its 95 % interval;
-"generated" is a new "random:42:6" map per game; newest last):
+"generated" is a new "random:42:6" map per game; the bench's seeds, so a line's first
+200 games are the same games in every row; newest last):
 
 | playouts' model (400 playouts a decision)    | line         | games | won %       | kept |
 |----------------------------------------------|--------------|-------|-------------|------|
@@ -36,18 +41,26 @@ bots in 4-player games, increasing cards; share of games won with its 95 % inter
 | + hard's defence of a held continent when    | 4p generated | 400   | 41.8 +- 4.8 | yes  |
 |   placing (`bots.placement`, hard's own)     | 4p classic   | 400   | 51.7 +- 4.9 |      |
 |                                              | 2p classic   | 400   | 68.2 +- 4.6 |      |
+|                                              | 2p generated | 200   | 66.5 +- 6.5 |      |
+| + set values rising by R6's step, R5's       | 4p generated | 200   | 43.0 +- 6.9 | yes  |
+|   forced turn-in after an elimination, and   | 4p generated | 400   | (running)   |      |
+|   a search over the free move                | 2p classic   | 400   | (running)   |      |
+|                                              | 2p generated | 400   | (running)   |      |
+|                                              | 4p classic   | 400   | (running)   |      |
 
-The last change made the playouts' opponents place exactly as the hard bot does: 4p on
-the classic map gained 5.7 points (at the edge of the noise), 2p classic and 4p generated
-moved within it; 2p generated was not measured. Not tried yet
-(issue 35 item 3): set values that rise within a playout under increasing cards, a
-forced turn-in by the hand's cards rather than its size, a search over the free move,
-and a better evaluation at the playout's end.
+The last row models the card rules the playouts left out and searches the free move;
+it moved every line it was measured on by less than the noise (4p generated: +1.2
+points on the first 200 games). Not measured for want of machine time (the machine was
+shared and loaded): 800 playouts a decision with these playouts; a score that weighs the
+seat against its strongest rival in 4-player games; a continent's bonus discounted while
+its borders are outnumbered; two rounds of look-ahead.
 
 Deterministic given its `Rng`: the budget is a number of playouts (`iterations`), every
 playout draws from a generator seeded from the bot's `Rng`, and candidates share their
-seeds (common random numbers). `max_seconds` only guards against a slow machine: past it
-the search stops early with what it has.
+seeds (common random numbers). On an idle machine the budget keeps the longest decision
+far under a second; `max_seconds` only guards against a slow or loaded one: past it the
+search stops before its next playout with what it has (`SearchStats.stopped` counts
+such searches, whose choice then depends on the machine's speed).
 """
 
 from __future__ import annotations
@@ -261,14 +274,16 @@ class ExpertBot:
             share = max(1, self.iterations // (rounds * len(alive)))
             for _k in range(share):
                 for i in alive:
+                    if time.perf_counter() - started > self.max_seconds:
+                        stopped = True
+                        break
                     totals[i] += self._playout(root, view, seat, plans[i], Rng(base + seed))
                     visits[i] += 1
                     used += 1
                 seed += 1
-                if time.perf_counter() - started > self.max_seconds:
-                    stopped = True
+                if stopped:
                     break
-            alive.sort(key=lambda i: (-totals[i] / visits[i], -plans[i].prior, i))
+            alive.sort(key=lambda i: (-totals[i] / max(visits[i], 1), -plans[i].prior, i))
             if stopped:
                 break
             alive = alive[: max(1, (len(alive) + 1) // 2)]
