@@ -104,13 +104,15 @@ class GameTask:
 class GameResult:
     """What one `GameTask` gave: the hero's points (1 for a win alone, a share of 1 for
     a shared win, else 0), its time per decision, the times of the decisions in which it
-    searched, and its search's playouts and seconds (0 for a bot that does not search)."""
+    searched, its search's playouts and seconds, and the searches its wall-clock cap cut
+    short (0 for a bot that does not search)."""
 
     points: float
     times: list[float] = field(default_factory=list)
     searched: list[float] = field(default_factory=list)
     playouts: int = 0
     search_seconds: float = 0.0
+    stopped: int = 0
 
 
 def play_game(task: GameTask) -> GameResult:
@@ -144,6 +146,7 @@ def play_game(task: GameTask) -> GameResult:
         result.points = 1.0 / len(outcome.winners)
     if stats is not None:
         result.playouts, result.search_seconds = stats.playouts, stats.seconds
+        result.stopped = getattr(stats, "stopped", 0)
     return result
 
 

@@ -16,9 +16,12 @@ here asserts on a figure: they are measurements, each with its 95 % error bar).
 - WoK: a round robin of its bots (2 players, the standard rules).
 
 Games run in worker processes, one per core (`suite.core.strength.play_games`); the
-figures do not depend on how many. At the defaults this bench takes about an hour and a
-half on the reference machine (2 cores): the experts think a fraction of a second per
-decision. Counts come from the environment (issue 35 asks for 400 games per World War
+figures do not depend on how many. The World War expert's four lines are most of the
+time: a game costs about 2.2 CPU-seconds in 2 players and about 4.5 in 4 (the expert's
+searches), so their 1,600 games take about 45 minutes on 2 idle cores; on the shared
+reference machine under a load of 6 to 13 from other jobs (4 nice'd processes) 2p
+classic took 19 minutes, 2p generated 14 and 200 games of 4p generated 29, about two
+hours for the four. Counts come from the environment (issue 35 asks for 400 games per World War
 line, issue 25 for 200 per other pairing; a short run uses fewer, and the error bars say
 what that is worth): STRENGTH_WW_GAMES (default 400) games per World War expert line,
 STRENGTH_GAMES (default 200) games per Tactics expert pairing, STRENGTH_ROBIN (default
@@ -126,9 +129,11 @@ def test_worldwar_expert_against_hard() -> None:
     playouts = sum(r.playouts for r in every)
     seconds = sum(r.search_seconds for r in every)
     if seconds:
+        stopped = sum(r.stopped for r in every)
         print(
             f"  {searches} searches, {playouts / max(searches, 1):.0f} playouts each, "
-            f"{playouts / seconds:.0f} playouts/s inside the search"
+            f"{playouts / seconds:.0f} playouts/s inside the search; {stopped} cut short by "
+            "the wall-clock cap"
         )
 
 

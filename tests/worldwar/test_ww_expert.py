@@ -111,3 +111,57 @@ def test_the_playouts_attack_as_the_hard_bot_does(seed: int) -> None:
         assert isinstance(chosen, A.EndAttack)
     else:
         assert chosen == A.Blitz(ids[source], ids[target], False)
+
+
+def test_the_view_gives_the_set_counter_step() -> None:
+    """Increasing cards: the rules in the view carry the counter's step (R6: 3, 6, 9, ...),
+    which the simulator adds with every set turned in; other modes have no counter."""
+    st = new(2, 4)
+    view = st.view(0)
+    assert view.rules.set_step == 3 and view.next_set_value == 3
+    board = Board(view)
+    board.hands[0] = 4
+    assert board.cards_due(0) == 3 and board.set_value == 6 and board.hands[0] == 1
+    royalty = new(2, 4, cards="royalty").view(0)
+    assert royalty.rules.set_step == 0 and Board(royalty).set_step == 0
+
+
+def test_an_elimination_that_fills_the_hand_turns_in_at_once() -> None:
+    """R5 in the simulator: taking a beaten player's cards up to the hand limit turns in
+    sets until the hand is below it, the armies going onto the territory just taken."""
+    st = new(3, 4)
+    board = Board(st.view(0))
+    owner, adj = board.owner, board.adj
+    s = next(t for t in range(len(owner)) if owner[t] == 0)
+    t = adj[s][0]
+    for x in range(len(owner)):  # seat 1 holds only `t`
+        if owner[x] == 1 and x != t:
+            owner[x] = 2
+    board.counts = [owner.count(k) for k in range(3)]
+    if owner[t] != 1:
+        board.counts[owner[t]] -= 1
+        owner[t] = 1
+        board.counts[1] += 1
+    board.armies[s], board.armies[t] = 200, 1
+    board.hands = [2, 3, 0]
+    value = board.set_value
+    assert board.fight(0, s, t, Rng(0))
+    assert board.hands == [2, 0, 0] and board.set_value == value + board.set_step
+    assert board.armies[s] == board.stay
+    assert 200 - 10 < board.armies[t] - value + board.stay <= 200  # what moved in, + the set
+
+
+def test_the_free_move_is_searched_and_legal() -> None:
+    st = new(4, 11)
+    advance(st, 200, 11)
+    while st.phase != "attack" and st.outcome() is None:
+        advance(st, 1, 11)
+    seat = st.actor()
+    assert seat is not None
+    st.apply(seat, A.EndAttack())
+    assert st.phase == "fortify"
+    one, two = ExpertBot(iterations=60), ExpertBot(iterations=60)
+    first = one.choose(st.view(seat), st.legal(seat), Rng(3))
+    assert first == two.choose(st.view(seat), st.legal(seat), Rng(3))
+    assert isinstance(first, (A.Fortify, A.EndTurn)) and st.allows(seat, first)
+    assert one.stats.searches == 1

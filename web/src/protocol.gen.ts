@@ -1548,6 +1548,7 @@ export interface WorldWarRules {
   readonly reinforce_divisor: number;
   readonly reinforce_minimum: number;
   readonly set_sizes: number[];
+  readonly set_step: number;
 }
 
 export interface WorldWarTurnEnded {

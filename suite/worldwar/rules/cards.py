@@ -65,6 +65,10 @@ class CardMode(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
         """Armies per set kind, for the screens' table (empty when they vary)."""
         return {}
 
+    def counter_step(self) -> int:
+        """Armies a shared set counter adds with every set turned in (0: no counter)."""
+        return 0
+
 
 class NoCards(CardMode, frozen=True, kw_only=True):
     """The game without cards."""
@@ -93,6 +97,9 @@ class Increasing(CardMode, frozen=True, kw_only=True):
 
     def next_value(self, sets_done: int) -> int | None:
         return self.set_value("", sets_done)
+
+    def counter_step(self) -> int:
+        return self.step
 
     def label(self, rank: int, suit: int) -> str:
         return self.ranks[rank]

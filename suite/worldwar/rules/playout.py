@@ -52,6 +52,7 @@ class Board:
     minimum: int
     set_size: int
     set_value: int
+    set_step: int
     hand_limit: int
     draw: int
 
@@ -81,6 +82,7 @@ class Board:
             self.set_value = sum(v for _k, v in rules.set_values) // len(rules.set_values)
         else:
             self.set_value = 0
+        self.set_step = rules.set_step if view.next_set_value is not None else 0
         self.hand_limit = rules.hand_limit
         self.draw = rules.draw_per_turn if cards else 0
 
@@ -95,6 +97,7 @@ class Board:
         other.players, other.odds, other.stay = self.players, self.odds, self.stay
         other.divisor, other.minimum = self.divisor, self.minimum
         other.set_size, other.set_value = self.set_size, self.set_value
+        other.set_step = self.set_step
         other.hand_limit, other.draw = self.hand_limit, self.draw
         return other
 
@@ -109,14 +112,31 @@ class Board:
         return total
 
     def cards_due(self, seat: int) -> int:
-        """Armies a set turned in now gives (0: the hand is kept)."""
+        """Armies a set turned in at the start of the turn gives (0: the hand is kept):
+        a hand turns in once it must (the hand limit) or once it holds more cards than
+        a set needs. A shared counter (`set_step`) raises the next set's value."""
         held = self.hands[seat]
         if not self.set_size or held < self.set_size:
             return 0
         if held >= self.hand_limit or held > self.set_size:
-            self.hands[seat] = held - self.set_size
-            return self.set_value
+            return self.turn_in(seat)
         return 0
+
+    def turn_in(self, seat: int) -> int:
+        """One set of `seat`'s hand turned in: its armies (the counter moves on)."""
+        self.hands[seat] -= self.set_size
+        value = self.set_value
+        self.set_value += self.set_step
+        return value
+
+    def forced_turn_in(self, seat: int) -> int:
+        """R5: after an elimination a hand at the limit turns in sets until it is below
+        it; the armies they give (0: none due)."""
+        gained = 0
+        if self.set_size:
+            while self.hands[seat] >= self.hand_limit and self.hands[seat] >= self.set_size:
+                gained += self.turn_in(seat)
+        return gained
 
     def fight(self, seat: int, s: int, t: int, rng: Rng) -> bool:
         """An attack to the end from `s` into `t`; on a conquest every army but those that
@@ -135,6 +155,9 @@ class Board:
         if self.counts[loser] == 0:
             self.hands[seat] += self.hands[loser]
             self.hands[loser] = 0
+            # The armies of a forced turn-in are placed at once: where the attack
+            # goes on, on the territory just taken.
+            armies[t] += self.forced_turn_in(seat)
         return True
 
     def alive(self) -> list[int]:
@@ -205,7 +228,8 @@ class Board:
     # -- the score --------------------------------------------------------------------
     def score(self, seat: int) -> float:
         """1 for a win, 0 for an elimination, else the seat's share of the income of the
-        living seats and of the armies on the board, weighted by INCOME_WEIGHT."""
+        living seats and of the armies (on the board, and in hand at CARD_WEIGHT times a
+        set's armies per card), weighted by INCOME_WEIGHT."""
         if self.counts[seat] == 0:
             return 0.0
         living = self.alive()
@@ -230,10 +254,14 @@ def playout(
 ) -> float:
     """A plan (place, armies, source, target, more: see `expert.Plan`) played from
     `root`, the rest of the turn by the policy, one turn of every opponent, then
-    the score."""
+    the score. A plan with both `place` and `source` set is the free move that ends
+    the turn (`armies` from `source` to `target`)."""
     place, armies, source, target, more = plan
     board = root.copy()
-    if place >= 0:
+    if place >= 0 and source >= 0:  # the free move: `armies` from `source` to `target`
+        board.armies[source] -= armies
+        board.armies[target] += armies
+    elif place >= 0:
         board.armies[place] += armies
         conquered = board.attack(seat, rng, conquered)
     elif source >= 0:

@@ -121,6 +121,7 @@ def rules_of(st: WorldWarState) -> WorldWarRules:
         reinforce_divisor=r.reinforcements.divisor,
         reinforce_minimum=r.reinforcements.minimum,
         set_sizes=tuple(mode.set_sizes),
+        set_step=mode.counter_step(),
     )
 
 

@@ -59,6 +59,9 @@ class WorldWarRules(msgspec.Struct, frozen=True, kw_only=True):
     """R2: a turn's reinforcements are max(minimum, territories // divisor) + continents."""
     set_sizes: tuple[int, ...]
     """How many cards a set holds (the card mode's sizes; empty without cards)."""
+    set_step: int = 0
+    """Armies the shared set counter adds with every set turned in (increasing mode's
+    step; 0 in modes without a counter)."""
 
     def dice(self) -> Battle:
         """The match's dice rules (for `odds.odds_for`)."""
