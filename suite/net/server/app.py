@@ -853,7 +853,7 @@ class MatchServer:
             state = room.state if room is not None else await self.replay_steps.initial(code)
             if state.game != "tactics":
                 raise Refused("not_tactics", f"room {code} plays {state.game}, not WoS Tactics")
-            battle = battle_of(state)  # type: ignore[arg-type]
+            battle = await asyncio.to_thread(battle_of, state.view(None))  # type: ignore[arg-type]
             built = self.art.cached(battle)
             if built is None:
                 built = await asyncio.to_thread(self.art.build_for, battle)

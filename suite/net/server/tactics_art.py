@@ -45,7 +45,7 @@ from suite.tactics.skins import FRAME_NAMES, SkinCache, default_style, to_rgba
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from suite.tactics.rules.state import TacticsState
+    from suite.tactics.rules.view import TacticsView
 
 KEEP = 16
 """Battles (and packs' army picker pictures) whose art is kept built."""
@@ -193,10 +193,16 @@ class Battle:
     armies: tuple[tuple[int, int], ...]
 
 
-def battle_of(state: TacticsState) -> Battle:
-    """The `Battle` of `state`."""
-    armies = tuple(sorted({(u.kind, state.colours[u.seat]) for u in state.units}))
-    return Battle(pack=state.pack, root=str(state.pack.root), map_id=state.map_id, armies=armies)
+def battle_of(view: TacticsView) -> Battle:
+    """The `Battle` a spectator's `view` shows, with the pack its map names (the folder
+    the server's own engine loaded it from, never a client's word: `get_pack` loads each
+    once, so this is the room's own pack object; call off the event loop)."""
+    from suite.tactics.rules.packs import get_pack
+
+    pack = get_pack(view.map.pack)
+    colours = {line.seat: line.colour for line in view.seats}
+    armies = tuple(sorted({(piece.kind, colours[piece.owner]) for piece in view.pieces}))
+    return Battle(pack=pack, root=str(pack.root), map_id=view.map.map_id, armies=armies)
 
 
 def build(battle: Battle) -> Built:
