@@ -17,9 +17,7 @@ import pytest
 from suite.net.client.session import RemoteSession
 
 from .browser import (
-    CHROMIUM_ARGS,
     Pages,
-    chromium,
     create_room,
     play_to_the_end,
     server_process,
@@ -34,29 +32,10 @@ HOSTILE = "<img src=x onerror=__pwned=1>"  # a name: at most 32 characters
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    path = chromium()
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     running = server_process(tmp_path_factory.mktemp("web-serve"))
     yield running
     stop(running)
-
-
-@pytest.fixture
-def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
-    opened = Pages(browser, f"http://127.0.0.1:{server.port}")
-    yield opened
-    opened.close()
-    assert opened.errors() == []
 
 
 def test_a_classic_match_is_played_by_clicks_to_the_end_and_watched(

@@ -16,22 +16,11 @@ import pytest
 
 from suite.tactics.rules.packs import default_pack_dir
 
-from .browser import CHROMIUM_ARGS, Pages, chromium, server_process, state, stop
+from .browser import Pages, server_process, state, stop
 from .processes import ServerProcess
 
 BROKEN = "broken"
 """A server pack: the shipped one with its archer's skin and its hit sound cut short."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    path = chromium()
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +35,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     running = server_process(data, "--config", str(data / "serve.toml"))
     yield running
     stop(running)
-
-
-@pytest.fixture
-def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
-    opened = Pages(browser, f"http://127.0.0.1:{server.port}")
-    yield opened
-    opened.close()
-    assert opened.errors() == []
 
 
 def create_battle(

@@ -15,20 +15,10 @@ from typing import Any
 
 import pytest
 
-from .browser import CHROMIUM_ARGS, Pages, chromium, server_process, state, stop
+from .browser import Pages, server_process, state, stop
 from .processes import ServerProcess
 
 SHOTS = {"phone": (390, 844), "desktop": (1920, 1080)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     running = server_process(tmp_path_factory.mktemp("web-wok"))
     yield running
     stop(running)
-
-
-@pytest.fixture
-def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
-    opened = Pages(browser, f"http://127.0.0.1:{server.port}")
-    yield opened
-    opened.close()
-    assert opened.errors() == []
 
 
 def frames(page: Any) -> list[str]:
