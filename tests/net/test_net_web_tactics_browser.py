@@ -66,17 +66,26 @@ def create_battle(
     return str(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
+SHOWN = """() => {
+  const room = document.querySelector("main.room");
+  const field = document.querySelector("canvas.tactics-field");
+  if (room === null || field === null) return null;
+  if (field.dataset.picksFor !== room.dataset.state) return null;
+  return [field.dataset.phase || "wait", field.dataset.picks || ""];
+}"""
+"""Read in one go in the page, once the field drew the state the room shows: the phase and
+the picks (the state may move on between two separate reads, as the bots play)."""
+
+
 def picks(page: Any) -> tuple[str, list[tuple[str, float, float]]]:
     """The phase and the cells a click may pick now, once the field drew the state shown."""
-    shown = state(page)
-    page.wait_for_selector(f"canvas.tactics-field[data-picks-for='{shown}']", state="attached")
-    phase = page.get_attribute("canvas.tactics-field", "data-phase") or "wait"
+    phase, text = page.wait_for_function(SHOWN).json_value()
     spots = []
-    for item in (page.get_attribute("canvas.tactics-field", "data-picks") or "").split():
+    for item in text.split():
         label, where = item.split("@")
         x, y = where.split(",")
         spots.append((label, float(x), float(y)))
-    return phase, spots
+    return str(phase), spots
 
 
 def click_and_wait(page: Any, selector: str, position: dict[str, float] | None = None) -> None:
