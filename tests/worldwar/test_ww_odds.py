@@ -67,6 +67,14 @@ def test_large_battles_use_numpy_path_and_agree_with_the_table() -> None:
     assert not huge.attacker_left.flags.writeable
 
 
+@pytest.mark.parametrize(("a", "d"), [(160, 160), (164, 205), (200, 230), (300, 280), (170, 3)])
+def test_big_battles_conquest_odds_are_close_to_the_chain(a: int, d: int) -> None:
+    """Past the table, win_probability approximates (or, for short chains, reads the
+    chain): within 0.005 of the exact chain's figure."""
+    assert odds.win_probability(a, d) == pytest.approx(odds.battle(a, d).win, abs=0.005)
+    assert odds.win_probability(a, 0) == 1.0 and odds.win_probability(1, d) == 0.0
+
+
 def test_trivial_battles_and_bad_input() -> None:
     assert odds.battle(1, 5).win == 0.0
     assert odds.battle(5, 0).win == 1.0
