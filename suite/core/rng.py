@@ -10,6 +10,12 @@ Words are fetched from the bit generator a batch at a time (`random_raw(n)` yiel
 same words as n single draws), which makes a draw several times cheaper; the state that
 `to_dict` reports, `==` compares and `_bits` exposes is always the one of the words
 actually used, exactly as if they had been drawn one by one.
+
+A new `Rng(seed)` is seeded as `np.random.PCG64(seed)` is, to the bit: `_seed_words` is
+numpy's `SeedSequence(seed).generate_state(4, np.uint64)` worked out here (numpy's own
+takes about 15 microseconds, as long as a few hundred draws; self-play seeds two
+generators a game and the expert one a playout), handed to the bit generator through
+`_SeedWords`. A test checks it against numpy's for many seeds.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 from mypy_extensions import mypyc_attr
+from numpy.random.bit_generator import ISeedSequence
 
 T = TypeVar("T")
 
@@ -28,6 +35,80 @@ _BATCH: Final = 256
 """Raw words fetched from the bit generator at a time."""
 _LIMITS: Final = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
 """`randbelow(n)` takes words below `_LIMITS[n]` (whole buckets), for n up to 256."""
+
+# numpy's SeedSequence constants (numpy/random/bit_generator.pyx), 32-bit arithmetic.
+_M32: Final = 0xFFFFFFFF
+_INIT_A: Final = 0x43B0D7E5
+_MULT_A: Final = 0x931E8875
+_INIT_B: Final = 0x8B51F9DD
+_MULT_B: Final = 0x58F38DED
+_MIX_L: Final = 0xCA01F9DD
+_MIX_R: Final = 0x4973F715
+_POOL: Final = 4
+
+
+def _mul32(a: int, b: int) -> int:
+    """a * b mod 2**32 for 32-bit a and b, by 16-bit halves: the compiled module
+    multiplies ints below 2**30 unboxed and falls back to Python's ints above."""
+    a0, b0 = a & 0xFFFF, b & 0xFFFF
+    cross = (a >> 16) * b0 + a0 * (b >> 16)
+    return (a0 * b0 + ((cross & 0xFFFF) << 16)) & _M32
+
+
+def _seed_words(seed: int) -> list[int]:
+    """`SeedSequence(seed).generate_state(4, np.uint64)` as ints (seed >= 0): the seed's
+    32-bit words (least significant first) hashed into a pool of four, which is then
+    hashed out into eight 32-bit words, paired little-endian."""
+    entropy: list[int] = []
+    n = seed
+    while True:
+        entropy.append(n & _M32)
+        n >>= 32
+        if n == 0:
+            break
+    # hashmix(v): v ^= h; h *= MULT_A; v *= h; v ^= v >> 16 (all mod 2**32);
+    # mix(x, y) = (MIX_L * x - MIX_R * y) ^ (that >> 16).
+    pool: list[int] = []
+    h = _INIT_A
+    for i in range(_POOL):
+        v = (entropy[i] if i < len(entropy) else 0) ^ h
+        h = _mul32(h, _MULT_A)
+        v = _mul32(v, h)
+        pool.append(v ^ (v >> 16))
+    for k in range(_POOL + max(0, len(entropy) - _POOL)):
+        # The pool's words mixed into each other, then the entropy beyond the pool's size.
+        for dst in range(_POOL):
+            if dst == k:
+                continue
+            v = (pool[k] if k < _POOL else entropy[k]) ^ h
+            h = _mul32(h, _MULT_A)
+            v = _mul32(v, h)
+            v ^= v >> 16
+            r = (_mul32(_MIX_L, pool[dst]) - _mul32(_MIX_R, v)) & _M32
+            pool[dst] = r ^ (r >> 16)
+    out: list[int] = []
+    h = _INIT_B
+    for i in range(2 * _POOL):
+        v = pool[i % _POOL] ^ h
+        h = _mul32(h, _MULT_B)
+        v = _mul32(v, h)
+        out.append(v ^ (v >> 16))
+    return [out[2 * k] | (out[2 * k + 1] << 32) for k in range(_POOL)]
+
+
+class _SeedWords:
+    """A seed sequence (numpy's `ISeedSequence`, registered below) that hands the bit
+    generator words already worked out (`_seed_words`)."""
+
+    def __init__(self, words: list[int]) -> None:
+        self.words = words
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
+        assert n_words == _POOL and np.dtype(dtype) == np.uint64, "PCG64's request only"
+        return np.array(self.words, dtype=np.uint64)
+
+
+ISeedSequence.register(_SeedWords)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests script draws in a subclass
@@ -46,7 +127,8 @@ class Rng:
     def __init__(self, seed: int = 0) -> None:
         if seed < 0:
             raise ValueError(f"seed must be >= 0, got {seed}")
-        self._gen = np.random.PCG64(seed)
+        words: Any = _SeedWords(_seed_words(seed))  # a seed sequence numpy's stubs omit
+        self._gen = np.random.PCG64(words)  # the same generator as PCG64(seed)
         self._buf: list[int] = []
         self._start: Any = None  # numpy's PCG64 state dict (its type is private)
         self._size = 0

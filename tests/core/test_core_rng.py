@@ -84,6 +84,14 @@ def test_golden_spawn() -> None:
 # -- behaviour --------------------------------------------------------------
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(0, 2**32), st.integers(0, 2**300)))
+def test_seeding_is_numpys_pcg64_seeding(seed: int) -> None:
+    """Rng(seed) works out numpy's SeedSequence itself: the generator it starts from is
+    PCG64(seed)'s, to the bit (small seeds, seeds of several 32-bit words)."""
+    assert Rng(seed)._bits.state == np.random.PCG64(seed).state
+
+
 def test_same_seed_same_sequence_different_seed_different() -> None:
     a, b, c = Rng(99), Rng(99), Rng(100)
     seq_a = [a.randint(0, 10**9) for _ in range(20)]
