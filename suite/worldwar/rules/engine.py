@@ -20,7 +20,6 @@ distribution of `odds` (exact in distribution), a single roll throws real dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from operator import attrgetter
 from typing import Any, Final
 
 import msgspec
@@ -364,8 +363,8 @@ class WorldWarState:
         if op is None:
             validate_action(action, A.WorldWarAction)
             raise IllegalAction(self.refusal(player, action) or "not a World War action")
-        typed, check, do = op
-        if not typed(action):
+        names, types, elements, check, do = op
+        if not _typed(action, names, types, elements):
             action = validate_action(action, A.WorldWarAction)
         phase = self.phase
         if phase != "defend" and phase != "over" and player == self.current:
@@ -1126,63 +1125,51 @@ def _placements_typed(a: A.PlaceMany) -> bool:
     return True
 
 
+def _cards_typed(a: A.TurnIn) -> bool:
+    cards: tuple[object, ...] = a.cards  # read untyped: the check is ours
+    return all(type(c) is int for c in cards)
+
+
 _ELEMENTS: dict[type, Callable[[Any], bool]] = {
-    A.TurnIn: lambda a: all(type(c) is int for c in a.cards),
+    A.TurnIn: _cards_typed,
     A.PlaceMany: _placements_typed,
 }
 """Checks of the elements of an action's tuple fields (see `_well_typed`)."""
 
 
-def _fields_typed(cls: type[Action]) -> Callable[[Any], bool]:
-    """A predicate: has every field of a `cls` action exactly its declared type (a
-    generic type such as `tuple[int, ...]` counts as its origin, `tuple`)? Unrolled for
-    up to three fields, the most any action has: `apply` asks it before every action."""
+def _field_types(cls: type[Action]) -> tuple[tuple[str, ...], tuple[type, ...]]:
+    """The names of a `cls` action's fields and their declared types (a generic type such
+    as `tuple[int, ...]` counts as its origin, `tuple`)."""
     fields = msgspec.structs.fields(cls)
-    types = tuple(f.type if isinstance(f.type, type) else tuple for f in fields)
-    names = [f.name for f in fields]
-    if not fields:
-        return lambda a: True
-    if len(fields) == 1:
-        g0, t0 = attrgetter(names[0]), types[0]
-        return lambda a: type(g0(a)) is t0
-    if len(fields) == 2:
-        get2 = attrgetter(*names)
-        t0, t1 = types
-
-        def typed2(a: Any) -> bool:
-            x, y = get2(a)
-            return type(x) is t0 and type(y) is t1
-
-        return typed2
-    get = attrgetter(*names)
-    if len(fields) == 3:
-        t0, t1, t2 = types
-
-        def typed3(a: Any) -> bool:
-            x, y, z = get(a)
-            return type(x) is t0 and type(y) is t1 and type(z) is t2
-
-        return typed3
-    return lambda a: tuple(map(type, get(a))) == types
+    names = tuple(f.name for f in fields)
+    return names, tuple(f.type if isinstance(f.type, type) else tuple for f in fields)
 
 
-def _typed(cls: type[Action]) -> Callable[[Any], bool]:
-    """`_fields_typed`, and the elements of the tuple fields (`_ELEMENTS`) too."""
-    fields_ok = _fields_typed(cls)
-    elements = _ELEMENTS.get(cls)
-    if elements is None:
-        return fields_ok
-    return lambda a: fields_ok(a) and elements(a)
+def _typed(
+    action: object, names: tuple[str, ...], types: tuple[type, ...], elements: Any
+) -> bool:
+    """Has every field of `action` exactly its declared type (`_field_types`), and do its
+    tuple fields' elements pass `elements` (None: no such check)? A plain loop over the
+    fields: `apply` asks it before every action."""
+    for i in range(len(names)):
+        if type(getattr(action, names[i])) is not types[i]:
+            return False
+    return elements is None or bool(elements(action))
 
 
 _Op = tuple[
-    Callable[[Any], bool],
+    tuple[str, ...],
+    tuple[type, ...],
+    Callable[[Any], bool] | None,
     Callable[["WorldWarState", Seat, Any], str | None],
     Callable[["WorldWarState", Seat, Any], list[Event]],
 ]
-"""How `apply` handles one action type: its type check, its check, its effect."""
+"""How `apply` handles one action type: its fields' names and types and the check of
+their elements (`_typed`), its check, its effect."""
 
-_OPS: dict[type, _Op] = {cls: (_typed(cls), _CHECK[cls], do) for cls, do in _DO.items()}
+_OPS: dict[type, _Op] = {
+    cls: (*_field_types(cls), _ELEMENTS.get(cls), _CHECK[cls], do) for cls, do in _DO.items()
+}
 
 
 def _well_typed(action: Action) -> bool:
@@ -1190,4 +1177,4 @@ def _well_typed(action: Action) -> bool:
     `apply`; anything else goes through the core's `validate_action`, which says what is
     wrong)."""
     op = _OPS.get(type(action))
-    return op is not None and op[0](action)
+    return op is not None and _typed(action, op[0], op[1], op[2])

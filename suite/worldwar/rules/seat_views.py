@@ -12,9 +12,10 @@ A bot's decision asks for its seat's view and for its legal actions at the same 
 state version: the state's `version` is bumped by every applied action), so the view is
 built once and the legal list (`seat_legal.ViewActions`, worked out from that view alone)
 at most once. A state changed other than through `apply` (a test setting armies or cards
-by hand) keeps its version, so the last view is also checked against the armies and, in
-card games, the hands (what tests change so); any other change by hand must be followed
-by `WorldWarState.touch()`. Views are frozen records of tuples, so one view handed to
+by hand) keeps its version, so `seat_view` also checks its last view against the armies
+and, in card games, the hands (what tests change so); any other change by hand must be
+followed by `WorldWarState.touch()`. `seat_actions` does not check again: it works from
+the view handed out at this version (the bot's). Views are frozen records of tuples, so one view handed to
 several callers cannot be changed by any of them.
 
 This module holds no record type, so it can be compiled (setup.py) without changing one.
@@ -62,8 +63,12 @@ def seat_view(st: WorldWarState, seat: Seat | None) -> WorldWarView:
 def seat_actions(st: WorldWarState, seat: Seat | None) -> ViewActions:
     """The legal actions of `seat` now, worked out from `seat_view`'s view, made at most
     once per moment (one list may be handed to several callers: it describes its moment
-    forever and the engine never reads it)."""
-    view = seat_view(st, seat)
+    forever and the engine never reads it). A bot asks for its view first: the view
+    handed out at this version to this seat is used as it is (a change made by hand
+    since shows in the next `seat_view`, which drops the list made from the old one)."""
+    view = st.seen_view
+    if view is None or st.seen_version != st.version or st.seen_seat != seat:
+        view = seat_view(st, seat)
     legal = st.seen_legal
     if legal is None:
         legal = st.seen_legal = ViewActions(view, st.deck_rules)
