@@ -32,7 +32,10 @@ T = TypeVar("T")
 _U64: Final = 1 << 64
 _FLOAT_SCALE: Final = 1.0 / (1 << 53)
 _BATCH: Final = 256
-"""Raw words fetched from the bit generator at a time."""
+"""The most raw words fetched from the bit generator at a time."""
+_FIRST_BATCH: Final = 32
+"""The words fetched by a new generator's first batch (each next one doubles)."""
+_U128: Final = 1 << 128
 _LIMITS: Final = tuple(_U64 - (_U64 % n) if n else 0 for n in range(257))
 """`randbelow(n)` takes words below `_LIMITS[n]` (whole buckets), for n up to 256."""
 
@@ -118,11 +121,13 @@ class Rng:
     The only state is the PCG64 state; `to_dict`/`from_dict` round-trip it through
     JSON-safe values (big integers are written as decimal strings). Internally the
     generator runs up to a batch of words ahead: `_buf` holds the words not used yet
-    (the next one last) and `_start` the generator's state before the batch was
-    drawn (None when no batch is outstanding).
+    (the next one last), and `_sync` winds the generator back over them when its state
+    is read. Batches start small and double up to `_BATCH` (`_size`: the next one's),
+    so a short-lived generator (one per expert playout, two per self-play game) turns
+    few words it never uses into Python ints.
     """
 
-    __slots__ = ("_gen", "_buf", "_start", "_size")
+    __slots__ = ("_gen", "_buf", "_size")
 
     def __init__(self, seed: int = 0) -> None:
         if seed < 0:
@@ -130,30 +135,34 @@ class Rng:
         words: Any = _SeedWords(_seed_words(seed))  # a seed sequence numpy's stubs omit
         self._gen = np.random.PCG64(words)  # the same generator as PCG64(seed)
         self._buf: list[int] = []
-        self._start: Any = None  # numpy's PCG64 state dict (its type is private)
-        self._size = 0
+        self._size = _FIRST_BATCH
 
     # -- raw material -------------------------------------------------------
     def _refill(self) -> None:
         """Fetch the next batch of words (only when the current one is used up)."""
-        gen = self._gen
-        self._start = gen.state
-        words: list[int] = gen.random_raw(_BATCH).tolist()
+        size = self._size
+        words: list[int] = self._gen.random_raw(size).tolist()
         words.reverse()
         self._buf = words
-        self._size = _BATCH
+        if size < _BATCH:
+            self._size = min(_BATCH, 2 * size)
 
     def _sync(self) -> None:
-        """Bring the bit generator back to the words actually used; drop the batch."""
-        if self._start is not None:
-            used = self._size - len(self._buf)
+        """Bring the bit generator back to the words actually used; drop the batch.
+
+        PCG64 jumps any distance mod 2**128, so advancing by 2**128 - k rewinds k words;
+        the jump clears numpy's buffered 32-bit half-word, which is put back."""
+        ahead = len(self._buf)
+        if ahead:
             gen = self._gen
-            gen.state = self._start
-            if used:
-                gen.random_raw(used)
-            self._start = None
+            before = gen.state
+            gen.advance(_U128 - ahead)
+            if before["has_uint32"] or before["uinteger"]:
+                after = gen.state
+                after["has_uint32"] = before["has_uint32"]
+                after["uinteger"] = before["uinteger"]
+                gen.state = after
             self._buf = []
-            self._size = 0
 
     @property
     def _bits(self) -> np.random.PCG64:

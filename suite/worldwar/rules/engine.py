@@ -1145,9 +1145,7 @@ def _field_types(cls: type[Action]) -> tuple[tuple[str, ...], tuple[type, ...]]:
     return names, tuple(f.type if isinstance(f.type, type) else tuple for f in fields)
 
 
-def _typed(
-    action: object, names: tuple[str, ...], types: tuple[type, ...], elements: Any
-) -> bool:
+def _typed(action: object, names: tuple[str, ...], types: tuple[type, ...], elements: Any) -> bool:
     """Has every field of `action` exactly its declared type (`_field_types`), and do its
     tuple fields' elements pass `elements` (None: no such check)? A plain loop over the
     fields: `apply` asks it before every action."""

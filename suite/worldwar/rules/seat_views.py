@@ -15,8 +15,8 @@ at most once. A state changed other than through `apply` (a test setting armies 
 by hand) keeps its version, so `seat_view` also checks its last view against the armies
 and, in card games, the hands (what tests change so); any other change by hand must be
 followed by `WorldWarState.touch()`. `seat_actions` does not check again: it works from
-the view handed out at this version (the bot's). Views are frozen records of tuples, so one view handed to
-several callers cannot be changed by any of them.
+the view handed out at this version (the bot's). Views are frozen records of tuples, so
+one view handed to several callers cannot be changed by any of them.
 
 This module holds no record type, so it can be compiled (setup.py) without changing one.
 """
