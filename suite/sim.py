@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +72,21 @@ def make_bots(spec: GameSpec, names: list[str] | None, players: int) -> list[Bot
     return [make_bot(spec, name) for name in chosen]
 
 
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Within: what exists on entry (modules, tables, caches) is frozen (`gc.freeze`), so
+    the full collections that many short games set off do not scan it again and again.
+    A heap already frozen by the caller is left as it is."""
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.unfreeze()
+
+
 def simulate(
     game: str,
     players: int,
@@ -95,29 +113,30 @@ def simulate(
     cfg.update({k: v for k, v in (options or {}).items() if v is not None})
     report = SimReport(game=game, players=players, games=games)
     report.counts_turns = spec.turn_of is not None
-    started = time.perf_counter()
-    for i in range(games):
-        state = new_game(game, cfg, seed + i)
-        bots = make_bots(spec, bot_names, players)
-        run = play_one(state, Rng(seed + i + 1_000_003), max_steps, bots)
-        report.total_steps += run.steps
-        report.engine_seconds += run.engine_seconds
-        if spec.turn_of is not None:
-            turns = spec.turn_of(state)
-            report.total_turns += turns
-            max_turns = cfg.get("max_turns")
-            if isinstance(max_turns, int) and turns >= max_turns:
-                report.capped += 1
-        if run.outcome is None:
-            report.unfinished += 1
-            report.wins["unfinished"] += 1
-            report.reasons["step limit reached"] += 1
-        else:
-            report.seats = max(report.seats, sum(len(tie) for tie in run.outcome.places))
-            key = "+".join(f"seat {w}" for w in run.outcome.winners) or "nobody"
-            report.wins[key] += 1
-            report.reasons[run.outcome.reason] += 1
-        if progress is not None:
-            progress(i + 1)
+    with frozen_heap():
+        started = time.perf_counter()
+        for i in range(games):
+            state = new_game(game, cfg, seed + i)
+            bots = make_bots(spec, bot_names, players)
+            run = play_one(state, Rng(seed + i + 1_000_003), max_steps, bots)
+            report.total_steps += run.steps
+            report.engine_seconds += run.engine_seconds
+            if spec.turn_of is not None:
+                turns = spec.turn_of(state)
+                report.total_turns += turns
+                max_turns = cfg.get("max_turns")
+                if isinstance(max_turns, int) and turns >= max_turns:
+                    report.capped += 1
+            if run.outcome is None:
+                report.unfinished += 1
+                report.wins["unfinished"] += 1
+                report.reasons["step limit reached"] += 1
+            else:
+                report.seats = max(report.seats, sum(len(tie) for tie in run.outcome.places))
+                key = "+".join(f"seat {w}" for w in run.outcome.winners) or "nobody"
+                report.wins[key] += 1
+                report.reasons[run.outcome.reason] += 1
+            if progress is not None:
+                progress(i + 1)
     report.seconds = time.perf_counter() - started
     return report
