@@ -106,6 +106,11 @@ class _SeedWords:
     def __init__(self, words: list[int]) -> None:
         self.words = words
 
+    def __reduce__(self) -> tuple[type[_SeedWords], tuple[list[int]]]:
+        """Pickled with its words (the bit generator keeps it and pickles it along: an
+        `Rng` crosses to a bot's worker process so)."""
+        return _SeedWords, (self.words,)
+
     def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
         assert n_words == _POOL and np.dtype(dtype) == np.uint64, "PCG64's request only"
         return np.array(self.words, dtype=np.uint64)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 
 import numpy as np
@@ -90,6 +91,13 @@ def test_seeding_is_numpys_pcg64_seeding(seed: int) -> None:
     """Rng(seed) works out numpy's SeedSequence itself: the generator it starts from is
     PCG64(seed)'s, to the bit (small seeds, seeds of several 32-bit words)."""
     assert Rng(seed)._bits.state == np.random.PCG64(seed).state
+
+
+def test_a_pickled_rng_draws_on_where_it_was() -> None:
+    rng = Rng(7)
+    rng.randbelow(10)
+    copy = pickle.loads(pickle.dumps(rng))
+    assert [copy.randbelow(1000) for _ in range(50)] == [rng.randbelow(1000) for _ in range(50)]
 
 
 def test_same_seed_same_sequence_different_seed_different() -> None:
