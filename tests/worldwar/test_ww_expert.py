@@ -8,7 +8,7 @@ import time
 import pytest
 
 from suite.core.rng import Rng
-from suite.worldwar.rules import SPEC
+from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import AggressiveBot, HardBot
 from suite.worldwar.rules.engine import WorldWarState
@@ -66,6 +66,24 @@ def test_the_same_rng_gives_the_same_choice_and_the_budget_is_playouts() -> None
     assert two.choose(st.view(seat), st.legal(seat), Rng(9)) == first
     assert one.stats.searches == 1 and one.stats.playouts == two.stats.playouts
     assert 60 <= one.stats.playouts <= 120
+
+
+def test_a_search_among_armies_in_the_hundreds_works_out_no_big_chain() -> None:
+    """Issue 35's longest decisions: the playouts' policy asked the exact odds of dozens
+    of new big battles, each an exact chain worked out on the spot. Now nothing past
+    `SAMPLER_CELLS` is chained: big odds are approximated, big battles rolled."""
+    st = searched_position(5)
+    r = Rng(3)
+    for t in range(len(st.armies)):
+        st.armies[t] = 60 + r.randbelow(400)
+    seat = st.actor()
+    assert seat is not None
+    book = odds.odds_for(None)
+    book.clear()
+    ExpertBot(iterations=40).choose(st.view(seat), st.legal(seat), Rng(9))
+    assert book._battles and all(
+        (a + 1) * (d + 1) <= odds.SAMPLER_CELLS for a, d in book._battles
+    ), "an exact chain of a big battle was worked out"
 
 
 def test_the_wall_clock_cap_stops_a_search_early() -> None:
