@@ -50,6 +50,9 @@ bots in 4-player games, increasing cards; share of games won with its 95 % inter
 | 800 playouts a decision (issue 35: affordable | 2p classic   | 200   | 70.5 +- 6.3 | no   |
 |   once a playout's cost stopped growing with  | 4p generated | 200   | 42.5 +- 6.9 |      |
 |   the armies)                                 |              |       |             |      |
+| a score against the strongest rival: the     | 4p generated | 200   | 41.0 +- 6.8 | no   |
+|   seat's standing / (its own + the best      |              |       |             |      |
+|   rival's), standing as the score above      |              |       |             |      |
 
 The last row models the card rules the playouts left out and searches the free move;
 4p classic gained 5.8 points (at the edge of the noise) and is the one line shown at
@@ -62,8 +65,9 @@ clears 40 % but its share is under 50 %, and both 2-player lines' lower ends are
 classic 220 of 23,567; 2p generated 82 of 24,075; 4p classic 204 of 35,626), so they
 measure a somewhat weaker expert than an idle machine plays. Left unmeasured then for
 want of machine time: a score that weighs the seat against its strongest rival in
-4-player games; a continent's bonus discounted while its borders are outnumbered; two
-rounds of look-ahead. Twice the playouts (800) moved neither line it was tried on beyond the noise
+4-player games (since tried: 2 points under the same 200 games, within the noise);
+a continent's bonus discounted while its borders are outnumbered; two rounds of
+look-ahead. Twice the playouts (800) moved neither line it was tried on beyond the noise
 (2p classic +1.3 points on the 400-game figure, 4p generated -0.5 on the same 200 games
 at 400 playouts), as 1,600 had not with the greedy playouts: the playouts' model, not
 their number, still limits the search.
