@@ -6,9 +6,11 @@ so a slow client never stalls the others. What is queued after a write that is n
 durable waits for it (`hold`): nobody hears of an action before the store has it.
 
 A message to a client that keeps up (nothing queued or held, nothing unsent in the
-socket's buffer) is framed and written by the connection itself at the end of the loop's
-turn instead: the writer task's wake-up and websockets' `send` cost three times the write
-itself, and most messages go this way.
+socket's buffer) is framed and written by the connection itself when the server's
+`Outbox` says (at the end of the loop's turn, or sooner in a long one), with the others
+of that turn in one write: the writer task's wake-up and websockets' `send` cost three
+times the write itself, and most messages go this way. Whichever way a message goes, the
+outbox's `before_write` runs before it leaves (the store's writes are committed there).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from suite.net import protocol as P
+from suite.net.server.outbox import Outbox
 
 if TYPE_CHECKING:
     from suite.net.server.room import Room
@@ -64,8 +67,10 @@ class Connection:
         burst: float,
         on_drop: Callable[[Connection], None],
         on_refusal: Callable[[str], None],
+        outbox: Outbox | None = None,
     ) -> None:
         self.ws = ws
+        self.outbox = outbox or Outbox()
         self.address = peer_address(ws)
         self.name = "guest"
         self.greeted = False
@@ -90,7 +95,7 @@ class Connection:
         self._writing = False
         """The writer holds a message or a commit it has not finished with."""
         self._batch: list[bytes] | None = None
-        """Messages to write at the end of this turn of the loop (`_flush`)."""
+        """Messages to write when the outbox says (`_flush`)."""
         self._on_drop = on_drop
         self._on_refusal = on_refusal
 
@@ -109,7 +114,7 @@ class Connection:
             self._batch.append(data)
         elif self._may_write_at_once():
             self._batch = [data]
-            asyncio.get_running_loop().call_soon(self._flush)
+            self.outbox.due(self._flush)
         else:
             self._enqueue(data)
 
@@ -132,28 +137,26 @@ class Connection:
         return self._held is None or self._held.done()
 
     def _flush(self) -> None:
-        """Write this turn's messages: each at once while the client keeps up (see the
-        module docstring), the rest through the queue. Written after the turn's other
-        callbacks, so the messages of several actions go out together."""
+        """Write this turn's messages in one write while the client keeps up (see the
+        module docstring), or else hand them to the queue."""
         batch, self._batch = self._batch, None
-        for i, data in enumerate(batch or ()):
-            if self.dropped:
-                return
-            if not self._may_write_at_once() or not self._sent_at_once(data):
-                for rest in (batch or [])[i:]:
-                    self._enqueue(rest)
-                return
+        if not batch or self.dropped:
+            return
+        if not self._may_write_at_once() or not self._sent_at_once(batch):
+            for data in batch:
+                self._enqueue(data)
 
-    def _sent_at_once(self, data: bytes) -> bool:
-        """Frame and write `data` now when the websocket is open and the socket's buffer
-        is empty (else the queue and its back-pressure take it)."""
+    def _sent_at_once(self, batch: list[bytes]) -> bool:
+        """Frame `batch` and write it now when the websocket is open and the socket's
+        buffer is empty (else the queue and its back-pressure take it)."""
         ws = self.ws
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport.get_write_buffer_size():
             return False
-        ws.protocol.send_text(data)
-        for chunk in ws.protocol.data_to_send():
-            transport.write(chunk)
+        for data in batch:
+            ws.protocol.send_text(data)
+        chunks = ws.protocol.data_to_send()
+        transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
         return True
 
     def _too_slow(self) -> None:
@@ -196,6 +199,9 @@ class Connection:
                         self.close_later(P.CLOSE_MOVED, "the room moved: rejoin with your token")
                         return
                     continue
+                self.outbox.before_write()
+                if self.dropped:  # the commit failed: the room was lost, say nothing of it
+                    return
                 await self.ws.send(data, text=True)
 
 
