@@ -194,7 +194,7 @@ class MatchServer:
 
     def accepted(self, game: str) -> None:
         """A room committed an action (counted in /metrics)."""
-        self.metrics.actions.labels(game).inc()
+        self.metrics.accepted(game)
 
     def refused(self, code: str) -> None:
         self.metrics.refusals.labels(code).inc()
