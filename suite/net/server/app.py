@@ -63,6 +63,7 @@ from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
 from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
+from suite.net.server.wok_history import WokHistory, report_turn
 
 log = logging.getLogger("suite.net")
 
@@ -120,6 +121,7 @@ class MatchServer:
         self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
         self.replay_steps = ReplaySteps(self.store, self.maps)
+        self.wok_history = WokHistory(self.store, self.maps)
         self.art = ArtBook()
         self.ladder = Ladder(self.data)
         self._results: OrderedDict[str, P.TacticsResult] = OrderedDict()
@@ -403,6 +405,7 @@ class MatchServer:
 
     def _forget_room(self, room: Room, lost: bool = False) -> None:
         del self.rooms[room.code]
+        self.wok_history.forget(room.code)
         self._boards.pop(room.code, None)
         if lost:
             self.ownership.lost(room.code)
@@ -632,6 +635,8 @@ class MatchServer:
             room.end(conn, token)
         elif isinstance(m, P.SetPublic):
             room.set_public(conn, token, m.public)
+        elif isinstance(m, P.WokHistoryRequest):
+            self._wok_history(conn, room, m)
 
     def _hello(self, conn: Sender, m: P.Hello) -> None:
         if m.protocol != P.PROTOCOL_VERSION:
@@ -802,6 +807,23 @@ class MatchServer:
             conn.error("server_error", "the server failed on that message")
         else:
             conn.send(P.encode(view))
+
+    def _wok_history(self, conn: Sender, room: Room, m: P.WokHistoryRequest) -> None:
+        """A past turn's report of a WoK room run here, as the asker saw it (`WokHistory`:
+        from the stored match, once the room's latest write is in the store)."""
+        if room.game != "wok":
+            raise Refused("not_wok", f"room {room.code} plays {room.game}, not WoK")
+        seat = room.viewer(conn, m.token)
+        newest = report_turn(room.state)
+        pending = room.pending
+
+        async def answer() -> P.Message:
+            if pending is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(pending)
+            return await self.wok_history.answer(conn, room.code, seat, m.turn, newest)
+
+        self.spawn(self._later(conn, "wok_history", answer()))
 
     async def _replay(self, conn: Sender, m: P.ReplayRequest) -> None:
         """A chunk of a finished match's replay (read from the store off the message path)."""
