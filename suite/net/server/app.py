@@ -49,7 +49,7 @@ from suite.net.cluster.seams import seams_for
 from suite.net.server import logs
 from suite.net.server.boards import artwork_of, board_pages, map_list, odds
 from suite.net.server.bots import BotRunner
-from suite.net.server.clock import Clock, SystemClock
+from suite.net.server.clock import Clock, OffsetClock, SystemClock
 from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
 from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
@@ -103,6 +103,8 @@ class MatchServer:
         presence: Presence | None = None,
     ) -> None:
         self.settings = settings
+        if clock is None and settings.test_clock_file is not None:
+            clock = OffsetClock(settings.test_clock_file)
         self.clock: Clock = clock or SystemClock()
         data = settings.data
         if data is None:
