@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Protocol
@@ -50,8 +51,6 @@ class OffsetClock:
         here = time.monotonic()
         if here - self._read_at >= self.every:
             self._read_at = here
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 self._offset = max(self._offset, float(self.path.read_text().strip() or 0))
-            except (OSError, ValueError):
-                pass
         return time.time() + self._offset
