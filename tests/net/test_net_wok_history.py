@@ -100,7 +100,7 @@ def test_a_rebuilt_server_answers_from_the_store_and_asks_are_bounded(tmp_path: 
         asker = object()
         first = history.answer(asker, room.code, 2, 1, newest=2)
         second = history.answer(asker, room.code, 2, 0, newest=2)
-        return await asyncio.gather(first, second, return_exceptions=True)
+        return list(await asyncio.gather(first, second, return_exceptions=True))
 
     first, second = asyncio.run(both())
     assert isinstance(first, P.WokHistoryTurn) and bytes(first.reports) == seen
