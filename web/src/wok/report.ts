@@ -108,8 +108,8 @@ export class ReportPanel {
 
   private renderReport(): void {
     const v = this.view;
-    if (v === null || this.newest < 0) {
-      fill(this.el);
+    if (v === null || this.newest < 0 || (v.kind !== "wok" && this.ctx.replaying())) {
+      fill(this.el); // a replay is stepped with its own buttons
       return;
     }
     const shown = this.shown ?? this.newest;
