@@ -409,7 +409,9 @@ def declare_ally(page: Any, partner: str) -> None:
     page.wait_for_selector(f"main.room:not([data-state='{before}'])")
 
 
-def test_covert_operations_and_a_mutual_alliance_in_two_pages(pages: Pages) -> None:
+def test_covert_operations_and_a_mutual_alliance_in_two_pages(
+    pages: Pages, artifacts: Path
+) -> None:
     """WoK IV, the Standard variant of six (it records alliances, W13), two human seats in
     two pages: one enters a covert operation in the spying phase by clicks; the two declare
     each other allies, and both see the alliance mutual. The other page and the spectator
@@ -446,6 +448,8 @@ def test_covert_operations_and_a_mutual_alliance_in_two_pages(pages: Pages) -> N
     for seen in (page, other):
         seen.wait_for_selector("#wok-extras :text('(mutual)')")
     watcher.wait_for_selector("#room-log li:has-text('are allies')")
+    page.click("[data-phase=spies]")
+    shoot(page, artifacts, "covert-ally")
     colour = mine[-1]["draft"]["sets"][0]["colour"]
     for stream in (other_frames, watched):
         assert not any(f'"op":"{op}"' in f or '"spies":[{' in f for f in stream)
