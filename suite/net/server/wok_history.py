@@ -124,8 +124,8 @@ class WokHistory:
         self._asking.add(id(asker))
         try:
             async with self._lock:
-                frame = await self._frame(code, turn)
-                return _answer(code, frame, seat, newest, self._kept[code].frames)
+                match = await self._caught_up(code, turn)
+                return _answer(code, match.frames[turn], seat, newest, match.frames)
         finally:
             self._asking.discard(id(asker))
 
@@ -133,7 +133,8 @@ class WokHistory:
         """Drop room `code`'s kept replay (the room is gone)."""
         self._kept.pop(code, None)
 
-    async def _frame(self, code: str, turn: int) -> _Frame:
+    async def _caught_up(self, code: str, turn: int) -> _Match:
+        """Room `code`'s replay, gone on at least to the end of turn `turn`."""
         match = self._kept.get(code)
         if match is None or turn not in match.frames:
             row = await self.store.load(code)
@@ -147,11 +148,11 @@ class WokHistory:
                 while len(self._kept) > KEEP_ROOMS:
                     self._kept.popitem(last=False)
             await asyncio.to_thread(_catch_up, match, row.log)
-        self._kept.move_to_end(code)
-        frame = match.frames.get(turn)
-        if frame is None:
+        if code in self._kept:
+            self._kept.move_to_end(code)
+        if turn not in match.frames:
             raise Refused("bad_turn", f"turn {turn} has not run yet")
-        return frame
+        return match
 
 
 def _answer(
