@@ -232,6 +232,14 @@ def test_a_whole_match_by_clicks_against_generals(
         assert page.locator("#wok-history option").count() == turns
     play_to_the_end(page)
     watcher.wait_for_selector(".end")
+    if ruleset == "standard":
+        # A spectator who comes late reads a past turn's public part: its Top Ten only.
+        late, late_frames = open_tab(pages, f"/r/{code}/watch")
+        late.wait_for_selector("#wok-history")
+        late.select_option("#wok-history", "1")
+        late.wait_for_selector("#wok-report h3:has-text('Top Ten after turn 1')")
+        told = [json.loads(f) for f in late_frames if '"wok_history_turn"' in f]
+        assert [(t["turn"], t["seat"], t["reports"]) for t in told][-1] == (1, None, [])
     assert page.locator(".top-ten.final li").count() >= 1
     if ruleset == "standard":
         shoot(page, artifacts, "end")
