@@ -58,6 +58,7 @@ from suite.net.server.http import HttpFront
 from suite.net.server.ladder import Ladder
 from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
+from suite.net.server.outbox import Outbox
 from suite.net.server.packs import PackServer
 from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
@@ -135,6 +136,8 @@ class MatchServer:
         the rooms run here, and of the finished ones stepped through: `_board`)."""
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.outbox = Outbox(before_write=self._commit_writes)
+        """When the connections write, the store's writes committed first (`outbox`)."""
         self.per_address: Counter[str] = Counter()
         self.loop_watch = LoopWatch()
         self.metrics = Metrics(
@@ -199,6 +202,14 @@ class MatchServer:
 
     def refused(self, code: str) -> None:
         self.metrics.refusals.labels(code).inc()
+
+    def _commit_writes(self) -> None:
+        """Commit the store's writes (before any message leaves: `outbox`); the rooms
+        whose writes the commit lost go (`lost`), and nothing is said of them."""
+        for code in self.store.flush():
+            room = self.rooms.get(code)
+            if room is not None:
+                self.lost(room, "a write failed: the store could not commit it")
 
     def lost(self, room: Room, reason: str) -> None:
         """The room cannot go on here (its write failed, its lease is another's): let it
@@ -426,6 +437,7 @@ class MatchServer:
         cutoff = self.clock.now() - self.settings.keep_days * 86400
         try:
             gone = await self.store.prune(cutoff, keep=set(self.rooms))
+            self.outbox.commit_due()
         except Exception:
             log.exception("old matches could not be pruned")
             return 0
@@ -462,6 +474,7 @@ class MatchServer:
             burst=self.settings.burst,
             on_drop=self.forget,
             on_refusal=self.refused,
+            outbox=self.outbox,
         )
         self.connections.add(conn)
         self.per_address[conn.address] += 1
