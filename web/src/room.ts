@@ -167,6 +167,7 @@ export class RoomPage {
         break;
       case "error":
         this.refused(m);
+        this.game?.receive(m); // a refusal of the game's own question (by its `ref`)
         break;
       default:
         if (this.game === null || !this.game.receive(m)) return;

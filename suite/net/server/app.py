@@ -49,7 +49,7 @@ from suite.net.cluster.seams import seams_for
 from suite.net.server import logs
 from suite.net.server.boards import artwork_of, board_pages, map_list, odds
 from suite.net.server.bots import BotRunner
-from suite.net.server.clock import Clock, SystemClock
+from suite.net.server.clock import Clock, OffsetClock, SystemClock
 from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
 from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
@@ -64,6 +64,7 @@ from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
 from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
+from suite.net.server.wok_history import WokHistory, report_turn
 
 log = logging.getLogger("suite.net")
 
@@ -103,6 +104,8 @@ class MatchServer:
         presence: Presence | None = None,
     ) -> None:
         self.settings = settings
+        if clock is None and settings.test_clock_file is not None:
+            clock = OffsetClock(settings.test_clock_file)
         self.clock: Clock = clock or SystemClock()
         data = settings.data
         if data is None:
@@ -121,6 +124,7 @@ class MatchServer:
         self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
         self.replay_steps = ReplaySteps(self.store, self.maps)
+        self.wok_history = WokHistory(self.store, self.maps)
         self.art = ArtBook()
         self.ladder = Ladder(self.data)
         self._results: OrderedDict[str, P.TacticsResult] = OrderedDict()
@@ -414,6 +418,7 @@ class MatchServer:
 
     def _forget_room(self, room: Room, lost: bool = False) -> None:
         del self.rooms[room.code]
+        self.wok_history.forget(room.code)
         self._boards.pop(room.code, None)
         if lost:
             self.ownership.lost(room.code)
@@ -645,6 +650,8 @@ class MatchServer:
             room.end(conn, token)
         elif isinstance(m, P.SetPublic):
             room.set_public(conn, token, m.public)
+        elif isinstance(m, P.WokHistoryRequest):
+            self._wok_history(conn, room, m)
 
     def _hello(self, conn: Sender, m: P.Hello) -> None:
         if m.protocol != P.PROTOCOL_VERSION:
@@ -815,6 +822,23 @@ class MatchServer:
             conn.error("server_error", "the server failed on that message")
         else:
             conn.send(P.encode(view))
+
+    def _wok_history(self, conn: Sender, room: Room, m: P.WokHistoryRequest) -> None:
+        """A past turn's report of a WoK room run here, as the asker saw it (`WokHistory`:
+        from the stored match, once the room's latest write is in the store)."""
+        if room.game != "wok":
+            raise Refused("not_wok", f"room {room.code} plays {room.game}, not WoK")
+        seat = room.viewer(conn, m.token)
+        newest = report_turn(room.state)
+        pending = room.pending
+
+        async def answer() -> P.Message:
+            if pending is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(pending)
+            return await self.wok_history.answer(conn, room.code, seat, m.turn, newest)
+
+        self.spawn(self._later(conn, "wok_history", answer()))
 
     async def _replay(self, conn: Sender, m: P.ReplayRequest) -> None:
         """A chunk of a finished match's replay (read from the store off the message path)."""

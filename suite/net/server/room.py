@@ -368,6 +368,15 @@ class Room:
                 return seat
         raise Refused("bad_token", "no seat holds that token in this room")
 
+    def viewer(self, peer: Peer, token: str | None) -> int | None:
+        """Whose eyes `peer` asks with: the seat `token` holds (connected to `peer`), or
+        None for a spectator of this room; Refused when `peer` is neither."""
+        if token:
+            return self._seat_of(token, peer).index
+        if peer in self.spectators:
+            return None
+        raise Refused("not_watching", "neither a seat nor a spectator of this room")
+
     def _host(self, token: str, peer: Peer) -> Seat:
         seat = self._seat_of(token, peer)
         if seat.index != self.host_seat:

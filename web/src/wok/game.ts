@@ -33,7 +33,7 @@ class WokRoom implements GameRoom {
 
   constructor(private readonly ctx: RoomContext) {
     this.form = new OrderForm(ctx);
-    this.report = new ReportPanel(ctx.code);
+    this.report = new ReportPanel(ctx);
     this.guide = new Guide(this.form, () => ctx.render());
     this.parts = {
       board: h("div", { class: "boardbox", id: "room-boardbox" }),
@@ -55,6 +55,10 @@ class WokRoom implements GameRoom {
       case "events":
         for (const update of m.updates) this.logEvents(update.events);
         return true;
+      case "wok_history_turn":
+        return this.report.takeHistory(m);
+      case "error":
+        return this.report.refused(m);
       default:
         return false;
     }
