@@ -64,6 +64,8 @@ class WokRoom implements GameRoom {
     }
   }
 
+  private looked = false;
+
   takeView(m: P.ViewMsg): void {
     const view = m.view as AnyView;
     if (view.kind !== "wok" && view.kind !== "wok_spectator") return;
@@ -146,7 +148,15 @@ class WokRoom implements GameRoom {
     this.report.render();
     if (this.log.length === 0) fill(this.logBox);
     else fill(this.logBox, h("h2", {}, "Latest"), h("ol", { class: "events" }, ...this.log.slice(-12).map((line) => h("li", {}, line))));
-    if (this.map !== null && v !== null) this.map.update(v.provinces, v.turn, this.form.marks());
+    if (this.map !== null && v !== null) {
+      this.map.update(v.provinces, v.turn, this.form.marks());
+      const seat = this.ctx.seat();
+      // Once: a phone's map scrolls sideways; it opens on the seat's own provinces.
+      if (!this.looked && seat !== null) {
+        const mine = v.provinces.flatMap((p, i) => (p.owner === seat ? [i] : []));
+        this.looked = this.map.lookAt(mine);
+      }
+    }
   }
 
   statusLines(): HTMLElement[] {
