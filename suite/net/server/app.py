@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 import signal
@@ -50,6 +49,7 @@ from suite.net.server import logs
 from suite.net.server.boards import artwork_of, board_pages, map_list, odds
 from suite.net.server.bots import BotRunner
 from suite.net.server.clock import Clock, OffsetClock, SystemClock
+from suite.net.server.collector import Collector
 from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
 from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
@@ -373,13 +373,11 @@ class MatchServer:
     async def serve_forever(self) -> None:
         """Run until SIGTERM/SIGINT, then shut down gracefully (the `suite serve` process).
 
-        A server process makes many short-lived messages: it collects the young generation
-        less often and keeps what exists once it listens (code, rules data, rebuilt rooms)
-        out of collections. Fewer pauses keep the tail of the broadcast latency short.
+        The process's garbage is collected by a `Collector` (short pauses: the tail of
+        the broadcast latency stays short).
         """
         await self.start()
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 20)
+        self.spawn(Collector().run())
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
