@@ -32,6 +32,7 @@ import msgspec
 
 from suite.net import protocol as P
 from suite.net.server.app import event_loop_factory
+from suite.net.server.loopwatch import LoopWatch
 from tests.bench.leanclient import LeanSocket, lean_connect
 from tests.net.processes import ServerProcess
 
@@ -52,6 +53,8 @@ class Stats:
         self.actions = 0
         self.measuring = False
         self.cpu = 0.0
+        self.stall = 0.0
+        """The client process's longest event-loop stall over the window, seconds."""
         """The client process's CPU seconds over the measuring window."""
 
 
@@ -219,11 +222,15 @@ def _clients(ports: list[int], first: int, count: int, think: float, out: Any) -
         for player in players:
             player.ws.send(P.encode(P.Ready(token=player.token)))
         await asyncio.sleep(WARMUP)
+        watch = LoopWatch(window=MEASURE + 1)
+        watching = asyncio.ensure_future(watch.run())
         stats.measuring = True
         t0, cpu0 = time.perf_counter(), time.process_time()
         await asyncio.sleep(MEASURE)
         stats.measuring = False
         elapsed, stats.cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        stats.stall = watch.longest()
+        watching.cancel()
         for player in players:
             player.playing = False
             player.ws.close()
@@ -231,7 +238,7 @@ def _clients(ports: list[int], first: int, count: int, think: float, out: Any) -
 
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
         elapsed = runner.run(main())
-    out.put((stats.actions, elapsed, stats.latencies, stats.cpu))
+    out.put((stats.actions, elapsed, stats.latencies, stats.cpu, stats.stall))
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -305,13 +312,15 @@ class Run(NamedTuple):
     """The longest event-loop stall of any server, ms."""
     clients: float
     """The load clients' CPU ms per measured action (they share the machine's cores)."""
+    client_stall: float
+    """The longest event-loop stall of a load client process, ms (it adds to latency)."""
 
     def line(self) -> str:
         return (
             f"{self.cost:.3f} ms CPU per action, {self.rate:.0f} actions/s, p50 "
             f"{self.p50:.1f} ms, p99 {self.p99:.1f} ms, loop stall {self.stall:.1f} ms "
             f"({self.actions} actions measured; load clients {self.clients:.3f} ms CPU "
-            "per action)"
+            f"per action, loop stall {self.client_stall:.1f} ms)"
         )
 
 
@@ -349,13 +358,14 @@ def _run(
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=30)
-    lat = sorted(x for _, _, part, _ in results for x in part)
+    lat = sorted(x for _, _, part, _, _ in results for x in part)
     assert lat, "no action completed"
-    rate = sum(n / elapsed for n, elapsed, _, _ in results)
+    rate = sum(n / elapsed for n, elapsed, *_ in results)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    clients = sum(cpu for _, _, _, cpu in results) * 1000 / max(1, sum(n for n, *_ in results))
-    return Run(rate, p50, p99, len(lat), cost, stall, clients)
+    clients = sum(cpu for _, _, _, cpu, _ in results) * 1000 / max(1, sum(n for n, *_ in results))
+    client_stall = max(part for *_, part in results) * 1000
+    return Run(rate, p50, p99, len(lat), cost, stall, clients, client_stall)
 
 
 def test_bench_capacity_of_one_and_three_processes(tmp_path: Path) -> None:
