@@ -52,6 +52,8 @@ RoomCode = Annotated[str, msgspec.Meta(max_length=16)]
 PackName = Annotated[str, msgspec.Meta(max_length=64)]
 """A server pack folder's name as a request names it (never a path)."""
 
+MAX_TURN = 1_000_000
+"""The largest turn number a `wok_history` may name."""
 MAX_DRAFT = 16 * 1024
 """A `draft_check`'s draft and probe, at most, in bytes of JSON (the game's own limits on
 the number of orders bound it further)."""
@@ -264,6 +266,17 @@ class ReplayStepRequest(Message, frozen=True, tag="replay_step"):
     step: int = 0
 
 
+class WokHistoryRequest(Message, frozen=True, tag="wok_history"):
+    """WoK: ask for the report of past turn `turn` of the room the connection is in, as
+    the seat `token` holds saw it (no token: as a spectator saw it). Answered by
+    `wok_history_turn` to this connection only; refused with `bad_turn` unless that turn
+    ran (0 to the newest report's turn), `busy` while this connection waits for another
+    answer (see `suite.net.server.wok_history`)."""
+
+    turn: Annotated[int, msgspec.Meta(ge=0, le=MAX_TURN)]
+    token: str | None = None
+
+
 class ListRooms(Message, frozen=True, tag="rooms"):
     """Ask for the public lobbies with a free seat (of `game` only, when given)."""
 
@@ -369,6 +382,7 @@ ClientMessage = (
     | TacticsSetupRequest
     | TacticsArtRequest
     | TacticsResultRequest
+    | WokHistoryRequest
 )
 
 SeatMessage = (
@@ -388,6 +402,7 @@ SeatMessage = (
     | End
     | DraftCheck
     | SetPublic
+    | WokHistoryRequest
 )
 """The client messages that may carry a seat token."""
 
@@ -589,6 +604,25 @@ class ReplayView(Message, frozen=True, tag="replay_view"):
     actor: int | None = None
     action: msgspec.Raw = msgspec.Raw(b"null")
     outcome: dict[str, Any] | None = None
+
+
+class WokHistoryTurn(Message, frozen=True, tag="wok_history_turn"):
+    """WoK: the answer to a `wok_history`: turn `turn`'s `reports` (a list of
+    `suite.wok.rules.views.Report`) exactly as the view of `seat` held them at that turn's
+    end (empty for a spectator, `seat` None), the `top_ten` then, and for the charts the
+    provinces and Top Ten scores of each colour (0 out of the Top Ten) at the end of
+    turns `series_from` to `turn` (at most the last 100). `newest` is the newest turn with
+    a report."""
+
+    code: str
+    turn: int
+    newest: int
+    seat: int | None
+    reports: msgspec.Raw
+    top_ten: msgspec.Raw
+    series_from: int
+    provinces: tuple[tuple[int, ...], ...]
+    scores: tuple[tuple[int, ...], ...]
 
 
 class PublicRoom(msgspec.Struct, frozen=True, kw_only=True):
@@ -957,6 +991,7 @@ ServerMessage = (
     | RoomList
     | Moved
     | RoomData
+    | WokHistoryTurn
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
-from websockets.asyncio.client import ClientConnection, connect
 
 from suite.net import protocol as P
 from suite.net.server.app import event_loop_factory
+from suite.net.server.loopwatch import LoopWatch
+from tests.bench.leanclient import LeanSocket, lean_connect
 from tests.net.processes import ServerProcess
 
 ROOMS = int(os.environ.get("BENCH_NET_ROOMS", "100"))
@@ -51,46 +52,52 @@ class Stats:
         self.latencies: list[float] = []
         self.actions = 0
         self.measuring = False
+        self.cpu = 0.0
+        self.stall = 0.0
+        """The client process's longest event-loop stall over the window, seconds."""
+        """The client process's CPU seconds over the measuring window."""
 
 
-async def _hello(url: str, name: str) -> ClientConnection:
-    ws = await connect(url, max_size=2 * P.MAX_MESSAGE, compression=None, proxy=None)
-    await ws.send(P.encode(P.Hello(name=name, follows=True)), text=True)
+async def _hello(url: str, name: str) -> LeanSocket:
+    """A load client that said hello as the suite's own clients do (lean views: the
+    map comes once, in `room_data`)."""
+    ws = await lean_connect(url, 2 * P.MAX_MESSAGE)
+    ws.send(P.encode(P.Hello(name=name, follows=True, lean=True)))
     await _expect(ws, P.Welcome)
     return ws
 
 
-async def _join(url: str, name: str, code: str, seat: int) -> tuple[ClientConnection, str]:
+async def _join(url: str, name: str, code: str, seat: int) -> tuple[LeanSocket, str]:
     """Join `seat` of room `code` through `url`, following a `moved` to the room's owner."""
     ws = await _hello(url, name)
-    await ws.send(P.encode(P.Join(code=code, seat=seat)), text=True)
+    ws.send(P.encode(P.Join(code=code, seat=seat)))
     while True:
-        m = P.decode_server(await ws.recv(decode=False))
+        m = P.decode_server(await ws.recv())
         if isinstance(m, P.Moved):
-            await ws.close()
+            ws.close()
             ws = await _hello(m.url, name)
-            await ws.send(P.encode(P.Join(code=code, seat=seat)), text=True)
+            ws.send(P.encode(P.Join(code=code, seat=seat)))
         elif isinstance(m, P.Seated):
             return ws, m.token
         elif isinstance(m, P.Error):
             raise RuntimeError(m)
 
 
-async def _expect(ws: ClientConnection, kind: type[P.Message]) -> P.ServerMessage:
+async def _expect(ws: LeanSocket, kind: type[P.Message]) -> P.ServerMessage:
     while True:
-        m = P.decode_server(await ws.recv(decode=False))
+        m = P.decode_server(await ws.recv())
         if isinstance(m, kind):
             return m
         if isinstance(m, P.Error):
             raise RuntimeError(m)
 
 
-async def _room(urls: list[str], index: int) -> list[tuple[ClientConnection, str]]:
+async def _room(urls: list[str], index: int) -> list[tuple[LeanSocket, str]]:
     """Room `index`: opened through the first process of `urls` that is its turn, its
     seats spread over all of them (as a load balancer without stickiness would)."""
     url = urls[index % len(urls)]
     host = await _hello(url, f"h{index}")
-    await host.send(P.encode(P.Create(game=GAME, config={"players": SEATS})))
+    host.send(P.encode(P.Create(game=GAME, config={"players": SEATS})))
     seated = await _expect(host, P.Seated)
     assert isinstance(seated, P.Seated)
     players = [(host, seated.token)]
@@ -114,30 +121,37 @@ class _Seen(msgspec.Struct):
 
 
 _read = msgspec.json.Decoder(_Seen).decode
+_options = msgspec.json.Decoder(list[msgspec.Raw]).decode
+"""A legal list as the actions' undecoded JSON (one is picked and sent back as it came)."""
 
 
-async def _play(
-    ws: ClientConnection, token: str, stats: Stats, rng: random.Random, think: float
-) -> None:
-    acted = -1
-    code = ""
+class _Player:
+    """One seat played at random from the legal actions its view carries (asking for the
+    first page when they did not fit), `think` seconds after its turn comes; it notes in
+    `stats` when the last of a room's seats has the view an action produced."""
 
-    async def act(state_id: int, options: list[object]) -> None:
-        action = rng.choice(options)
-        stats.sent[(code, state_id + 1)] = time.perf_counter()
-        await ws.send(P.encode(P.Act(token=token, state_id=state_id, action=action)), text=True)  # type: ignore[arg-type]
+    def __init__(
+        self, ws: LeanSocket, token: str, stats: Stats, rng: random.Random, think: float
+    ) -> None:
+        self.ws, self.token, self.stats, self.rng, self.think = ws, token, stats, rng, think
+        self.acted = -1
+        self.code = ""
+        self.playing = True
+        ws.on_message = self.message
 
-    async for data in ws:
+    def message(self, data: bytes) -> None:
         m = _read(data)
         if m.type == "game_over":
+            self.playing = False
+        if not self.playing:
             return
         if m.type == "legal_page":
-            if m.state_id == acted:
-                await act(m.state_id, msgspec.json.decode(m.actions))
-            continue
+            if m.state_id == self.acted:
+                self.act(m.state_id, _options(m.actions))
+            return
         if m.type != "view":
-            continue
-        key = (m.code, m.state_id)
+            return
+        stats, key = self.stats, (m.code, m.state_id)
         if key in stats.sent:
             stats.seen[key] = stats.seen.get(key, 0) + 1
             if stats.seen[key] == SEATS:
@@ -146,26 +160,27 @@ async def _play(
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - sent)
                     stats.actions += 1
-        if m.seat not in m.awaiting or m.state_id == acted:
-            continue
-        acted, code = m.state_id, m.code
-        if think:
-            asyncio.ensure_future(_later(think, ws, token, m, act))
+        if m.seat not in m.awaiting or m.state_id == self.acted:
+            return
+        self.acted, self.code = m.state_id, m.code
+        if self.think:
+            asyncio.get_running_loop().call_later(self.think, self.turn, m)
         else:
-            await _turn(ws, token, m, act)
+            self.turn(m)
 
+    def turn(self, m: _Seen) -> None:
+        if not self.playing:
+            return
+        if P.present(m.legal):
+            self.act(m.state_id, _options(m.legal))
+        else:
+            self.ws.send(P.encode(P.LegalRequest(token=self.token, state_id=m.state_id, page=0)))
 
-async def _turn(ws: ClientConnection, token: str, m: _Seen, act: Any) -> None:
-    if P.present(m.legal):
-        await act(m.state_id, msgspec.json.decode(m.legal))
-    else:
-        ask = P.LegalRequest(token=token, state_id=m.state_id, page=0)
-        await ws.send(P.encode(ask), text=True)
-
-
-async def _later(think: float, ws: ClientConnection, token: str, m: _Seen, act: Any) -> None:
-    await asyncio.sleep(think)
-    await _turn(ws, token, m, act)
+    def act(self, state_id: int, options: list[msgspec.Raw]) -> None:
+        action = self.rng.choice(options)
+        self.stats.sent[(self.code, state_id + 1)] = time.perf_counter()
+        act = P.Act(token=self.token, state_id=state_id, action=action)  # type: ignore[arg-type]
+        self.ws.send(P.encode(act))
 
 
 DIRECT = ("--advertise", "ws://127.0.0.1:{port}")
@@ -199,30 +214,31 @@ def _clients(ports: list[int], first: int, count: int, think: float, out: Any) -
     async def main() -> float:
         rooms = [await _room(urls, i) for i in range(first, first + count)]
         rng = random.Random(first)
-        tasks = [
-            asyncio.ensure_future(_play(ws, token, stats, random.Random(rng.random()), think))
-            for players in rooms
-            for ws, token in players
+        players = [
+            _Player(ws, token, stats, random.Random(rng.random()), think)
+            for seats in rooms
+            for ws, token in seats
         ]
-        for players in rooms:
-            for ws, token in players:
-                await ws.send(P.encode(P.Ready(token=token)), text=True)
+        for player in players:
+            player.ws.send(P.encode(P.Ready(token=player.token)))
         await asyncio.sleep(WARMUP)
+        watch = LoopWatch(window=MEASURE + 1)
+        watching = asyncio.ensure_future(watch.run())
         stats.measuring = True
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         await asyncio.sleep(MEASURE)
         stats.measuring = False
-        elapsed = time.perf_counter() - t0
-        for task in tasks:
-            task.cancel()
-        for players in rooms:
-            for ws, _ in players:
-                await ws.close()
+        elapsed, stats.cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        stats.stall = watch.longest()
+        watching.cancel()
+        for player in players:
+            player.playing = False
+            player.ws.close()
         return elapsed
 
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
         elapsed = runner.run(main())
-    out.put((stats.actions, elapsed, stats.latencies))
+    out.put((stats.actions, elapsed, stats.latencies, stats.cpu, stats.stall))
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -294,12 +310,17 @@ class Run(NamedTuple):
     """The servers' CPU ms per acknowledged action."""
     stall: float
     """The longest event-loop stall of any server, ms."""
+    clients: float
+    """The load clients' CPU ms per measured action (they share the machine's cores)."""
+    client_stall: float
+    """The longest event-loop stall of a load client process, ms (it adds to latency)."""
 
     def line(self) -> str:
         return (
             f"{self.cost:.3f} ms CPU per action, {self.rate:.0f} actions/s, p50 "
             f"{self.p50:.1f} ms, p99 {self.p99:.1f} ms, loop stall {self.stall:.1f} ms "
-            f"({self.actions} actions measured)"
+            f"({self.actions} actions measured; load clients {self.clients:.3f} ms CPU "
+            f"per action, loop stall {self.client_stall:.1f} ms)"
         )
 
 
@@ -337,12 +358,14 @@ def _run(
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=30)
-    lat = sorted(x for _, _, part in results for x in part)
+    lat = sorted(x for _, _, part, _, _ in results for x in part)
     assert lat, "no action completed"
-    rate = sum(n / elapsed for n, elapsed, _ in results)
+    rate = sum(n / elapsed for n, elapsed, *_ in results)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    return Run(rate, p50, p99, len(lat), cost, stall)
+    clients = sum(cpu for _, _, _, cpu, _ in results) * 1000 / max(1, sum(n for n, *_ in results))
+    client_stall = max(part for *_, part in results) * 1000
+    return Run(rate, p50, p99, len(lat), cost, stall, clients, client_stall)
 
 
 def test_bench_capacity_of_one_and_three_processes(tmp_path: Path) -> None:
@@ -468,13 +491,13 @@ def _takeover(data: Path, flags: tuple[str, ...], how: signal.Signals) -> tuple[
             url = f"ws://127.0.0.1:{a_port}"
             for i in range(TAKEOVER_ROOMS):
                 host = await _hello(url, f"h{i}")
-                await host.send(P.encode(P.Create(game=GAME, config={"players": 3})))
+                host.send(P.encode(P.Create(game=GAME, config={"players": 3})))
                 seated = await _expect(host, P.Seated)
                 assert isinstance(seated, P.Seated)
                 for seat in (1, 2):
                     bot = P.SeatBot(token=seated.token, seat=seat, bot="random")
-                    await host.send(P.encode(bot), text=True)
-                await host.send(P.encode(P.Ready(token=seated.token)), text=True)
+                    host.send(P.encode(bot))
+                host.send(P.encode(P.Ready(token=seated.token)))
                 await asyncio.sleep(0.05)
 
         asyncio.run(rooms())

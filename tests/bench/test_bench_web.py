@@ -7,59 +7,23 @@ websocket), the time from opening the link to the first drawn board on loopback
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from suite.net.client.session import RemoteSession
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-IDLE_SECONDS = 10.0
-COUNT_FRAMES = """
-window.__frames = 0;
-const ask = window.requestAnimationFrame.bind(window);
-window.requestAnimationFrame = (callback) => { window.__frames += 1; return ask(callback); };
-"""
+from .webbench import COUNT_FRAMES, IDLE_SECONDS, chromium_page, idle_frames, served
 
 
 def test_bench_web_client(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    server = subprocess.Popen(
-        [sys.executable, "-m", "suite", "serve", "--port", "0", "--data", str(tmp_path)]
-        + ["--bot-delay", "0"],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stderr is not None
-        port = 0
-        for line in server.stderr:
-            if "serving on" in line:
-                port = int(line.split("serving on ")[1].split(" ")[0].rsplit(":", 1)[1])
-                break
+    with served(tmp_path, bot_delay=0) as port:
         session = RemoteSession.connect(f"ws://127.0.0.1:{port}", "host")
         session.create("worldwar", {"players": 2, "map": "classic"})
         session.seat_bot(1, "easy")
         session.ready()
-        code = session.code
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
-            context.add_init_script(COUNT_FRAMES)
-            page = context.new_page()
+        with chromium_page(1280, 800, COUNT_FRAMES) as page:
             started = time.perf_counter()
-            page.goto(f"http://127.0.0.1:{port}/r/{code}/watch")
+            page.goto(f"http://127.0.0.1:{port}/r/{session.code}/watch")
             page.wait_for_selector("svg.board .territory")
             first_board = time.perf_counter() - started
             sizes = page.evaluate(
@@ -68,14 +32,8 @@ def test_bench_web_client(tmp_path: Path) -> None:
                 ".map(e => [e.name, e.transferSize, e.decodedBodySize])"
             )
             page.wait_for_timeout(500)  # the last messages of the opening land
-            before = page.evaluate("window.__frames")
-            page.wait_for_timeout(IDLE_SECONDS * 1000)
-            frames = page.evaluate("window.__frames") - before
-            browser.close()
+            frames = idle_frames(page)
         session.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     transferred = sum(int(s[1]) for s in sizes)
     decoded = sum(int(s[2]) for s in sizes)
     print(

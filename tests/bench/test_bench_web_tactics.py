@@ -8,16 +8,13 @@ in 10 s (target: 0)."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from suite.net.client.session import RemoteSession
 
-from .test_bench_web import ARGS
+from .webbench import IDLE_SECONDS, chromium_page, idle_frames, served
 
-IDLE_SECONDS = 10.0
 TIME_FRAMES = """
 window.__frames = 0;
 window.__frameMs = [];
@@ -37,30 +34,12 @@ window.requestAnimationFrame = (callback) => {
 
 
 def test_bench_web_tactics_field(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    server = subprocess.Popen(
-        [sys.executable, "-m", "suite", "serve", "--port", "0", "--data", str(tmp_path)]
-        + ["--bot-delay", "0.3"],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stderr is not None
-        port = 0
-        for line in server.stderr:
-            if "serving on" in line:
-                port = int(line.split("serving on ")[1].split(" ")[0].rsplit(":", 1)[1])
-                break
+    with served(tmp_path, bot_delay=0.3) as port:
         session = RemoteSession.connect(f"ws://127.0.0.1:{port}", "host")
         config = {"players": 2, "map": 7, "army_size": 4, "max_pieces": 4, "max_rounds": 4}
         session.create("tactics", config)
         session.seat_bot(1, "normal")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            context = browser.new_context(viewport={"width": 1920, "height": 1080})
-            context.add_init_script(TIME_FRAMES)
-            page = context.new_page()
+        with chromium_page(1920, 1080, TIME_FRAMES) as page:
             page.goto(f"http://127.0.0.1:{port}/r/{session.code}/watch")
             page.wait_for_selector("canvas.tactics-field[data-draws]")
             page.evaluate("window.__frameMs = []")
@@ -79,14 +58,8 @@ def test_bench_web_tactics_field(tmp_path: Path) -> None:
             page.wait_for_selector(".end")
             page.wait_for_timeout(1500)  # the last animations end
             busy = page.evaluate("window.__frameMs")
-            before = page.evaluate("window.__frames")
-            page.wait_for_timeout(IDLE_SECONDS * 1000)
-            idle = page.evaluate("window.__frames") - before
-            browser.close()
+            idle = idle_frames(page)
         session.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     times = sorted(float(t) for t in busy)
     assert times, "the field drew no frame while the battle ran"
     median = times[len(times) // 2]

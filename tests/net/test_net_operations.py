@@ -200,10 +200,14 @@ def test_finished_matches_older_than_keep_days_are_pruned(tmp_path: Path) -> Non
 
 def test_serve_toml_sets_limits_and_flags_override_it(tmp_path: Path) -> None:
     config = tmp_path / "serve.toml"
-    config.write_text("max_rooms = 7\nrate = 5.0\nburst = 9\nlobby_expiry = 60\nkeep_days = 0\n")
+    config.write_text(
+        "max_rooms = 7\nrate = 5.0\nburst = 9\nlobby_expiry = 60\nkeep_days = 0\n"
+        f"data = '{tmp_path / 'data'}'\n"
+    )
     settings = load_settings(config, {"max_rooms": 3})
     assert (settings.max_rooms, settings.rate, settings.burst) == (3, 5.0, 9.0)
     assert settings.lobby_expiry == 60.0 and settings.keep_days == 0.0
+    assert settings.data == tmp_path / "data"  # a path setting is a string in TOML
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,8 @@ CLIENT = [
     P.Resume(token="t"),
     P.End(token="t"),
     P.PackRequest(code="ABCDEF", path="tiles/a.bmp", offset=10),
+    P.WokHistoryRequest(turn=3, token="t"),
+    P.WokHistoryRequest(turn=0),
 ]
 
 SERVER = [
@@ -84,6 +86,17 @@ SERVER = [
         files=(P.FileEntry(path="a.txt", size=1, sha256="1" * 64),),
     ),
     P.PackChunk(code="ABCDEF", path="a.txt", offset=0, data="YQ==", eof=True),
+    P.WokHistoryTurn(
+        code="ABCDEF",
+        turn=1,
+        newest=2,
+        seat=None,
+        reports=msgspec.Raw(b"[]"),
+        top_ten=msgspec.Raw(b"[]"),
+        series_from=0,
+        provinces=((3, 4), (2, 5)),
+        scores=((10, 12), (9, 15)),
+    ),
 ]
 
 

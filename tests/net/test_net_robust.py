@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from suite.core.match import encode, game_spec
@@ -288,5 +289,45 @@ def test_a_rejoin_gets_the_updates_it_missed(tmp_path: Path) -> None:
             assert {u.actor for u in missed.updates} == {actor}
             assert all(json.loads(bytes(u.events)) for u in missed.updates)
             await close_all([a, b2])
+
+    run(main())
+
+
+def test_a_failed_commit_loses_the_room_and_nobody_hears_of_the_action(tmp_path: Path) -> None:
+    """The store commits a turn's writes before any message leaves (`Outbox`): when that
+    commit fails, the room goes (its clients are closed with 1012 to rejoin) and no client
+    saw the action it lost; rejoined, the room is as the store has it."""
+    from suite.net.backends.sqlite import SqliteStore
+
+    from .test_net_store_contract import CommitFails
+
+    async def main() -> None:
+        async with serving(tmp_path) as server:
+            a, b = await seated_room(server, "worldwar", {"players": 2}, humans=2)
+            await a.wait(lambda c: c.view is not None)
+            await b.wait(lambda c: c.view is not None)
+            mover = a if a.view is not None and a.seat in a.view.awaiting else b
+            assert mover.view is not None
+            before = mover.view.state_id
+            assert mover.code is not None
+            room = server.rooms[mover.code]
+            store = server.store
+            assert isinstance(store, SqliteStore)
+            real = store.db
+            store.db = CommitFails(real)  # type: ignore[assignment]
+            legal = await mover.legal(mover.view)
+            assert isinstance(legal, Sequence)
+            await mover.send(P.Act(token=mover._token(), state_id=before, action=encode(legal[0])))
+            await until(lambda: a.closed and b.closed)
+            assert a.ws.close_code == b.ws.close_code == P.CLOSE_MOVED
+            for c in (a, b):
+                assert c.view is not None and c.view.state_id == before
+            store.db = real
+            assert server.rooms.get(mover.code) is not room  # let go (maybe rebuilt since)
+            again = await connect(server, "again")
+            await again.rejoin(mover.token or "")
+            await again.wait(lambda c: c.view is not None)
+            assert again.view is not None and again.view.state_id == before
+            await again.close()
 
     run(main())

@@ -4,6 +4,7 @@ Redis), against real servers (tests/net/servers.py), plus PostgreSQL's epoch fen
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -32,11 +33,13 @@ def seat(index: int, token: str | None = None) -> SeatRow:
     return SeatRow(seat=index, kind=kind, name=f"p{index}", bot=None, token=token, ready=False)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "sqlite-grouped", "postgresql"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MatchStore]:
-    """Makes stores on one backing (SQLite: one file; PostgreSQL: one database)."""
-    if request.param == "sqlite":
-        return lambda: Store(tmp_path / "m.sqlite3")
+    """Makes stores on one backing (SQLite: one file, its writes committed at once or a
+    turn at a time as the server's; PostgreSQL: one database)."""
+    if request.param.startswith("sqlite"):
+        grouped = request.param == "sqlite-grouped"
+        return lambda: Store(tmp_path / "m.sqlite3", grouped=grouped)
     url = request.getfixturevalue("pg_url")
     return lambda: PgStore(url)
 
@@ -126,6 +129,62 @@ def test_an_older_sqlite_store_is_brought_up_to_date(tmp_path: Path) -> None:
         assert again is not None and again.public
 
     with_store(lambda: Store(path), body)
+
+
+def test_grouped_sqlite_writes_reach_the_file_at_flush(tmp_path: Path) -> None:
+    """The server's SQLite store: a turn's writes are one transaction, which another
+    reader of the file sees only once `flush` committed it; nothing is lost."""
+    store = Store(tmp_path / "m.sqlite3", grouped=True)
+    other = Store(tmp_path / "m.sqlite3")
+    try:
+        store.add_room("ABC", "worldwar", CONFIG, 7, 1.0, None)
+        for idx in range(3):
+            store.append("ABC", idx, b'{"op":"act"}')
+
+        async def seen() -> tuple[Any, Any]:
+            return await other.load("ABC"), await store.load("ABC")
+
+        theirs, ours = run(seen())
+        assert theirs is None and ours is not None and len(ours.log) == 3
+        assert store.flush() == [] and store.flush() == []
+        theirs, _ = run(seen())
+        assert theirs is not None and len(theirs.log) == 3
+    finally:
+        store.close()
+        other.close()
+
+
+class CommitFails:
+    """A SQLite connection whose COMMIT fails (a full disk), all else passed through."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def test_a_failed_group_commit_names_the_rooms_it_lost(tmp_path: Path) -> None:
+    store = Store(tmp_path / "m.sqlite3", grouped=True)
+    real = store.db
+    store.add_room("ABC", "worldwar", CONFIG, 7, 1.0, None)
+    store.add_room("XYZ", "worldwar", CONFIG, 8, 1.0, None)
+    assert store.flush() == []
+    store.append("ABC", 0, b'{"op":"act"}')
+    store.append("XYZ", 0, b'{"op":"act"}')
+    store.db = CommitFails(real)  # type: ignore[assignment]
+    assert store.flush() == ["ABC", "XYZ"]
+    store.db = real
+    stored = run(store.load("ABC"))
+    assert stored is not None and stored.log == []  # rolled back: the room goes on as stored
+    store.append("ABC", 0, b'{"op":"act"}')  # a new transaction opens
+    assert store.flush() == []
+    store.close()
 
 
 def test_an_over_room_is_not_claimed_or_listed(make_store: Callable[[], MatchStore]) -> None:

@@ -2,8 +2,11 @@
 match of each rule set played by clicks and keys against the server's generals, with the
 order form checked by the server; a seat's draft orders never reach another seat's or a
 spectator's page or websocket; a reload mid-turn keeps the draft; two seats in two tabs of
-one browser do not see each other's orders; screenshots of the order form, a report and
-the end at 390x844 and 1920x1080."""
+one browser do not see each other's orders; the turn clock's poke and run-now by the host
+(the server's time moved on by its test clock file, not waited for); a page opened late
+reads a past turn's report from the server; WoK IV's covert operations and a mutual
+alliance entered by clicks in two pages; screenshots of the order form, a report, a past
+turn and the end at 390x844 and 1920x1080."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from suite.wok.rules.ruleset import load_ruleset
+
 from .browser import Pages, server_process, state, stop
 from .processes import ServerProcess
 
@@ -23,9 +28,20 @@ SHOTS = {"phone": (390, 844), "desktop": (1920, 1080)}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    running = server_process(tmp_path_factory.mktemp("web-wok"))
+    """The module's server, its time moved on by `advance` (its `test_clock_file`)."""
+    data = tmp_path_factory.mktemp("web-wok")
+    config = data.parent / f"{data.name}-serve.toml"
+    config.write_text(f"test_clock_file = {json.dumps(str(data / 'clock-offset'))}\n")
+    running = server_process(data, "--config", str(config))
     yield running
     stop(running)
+
+
+def advance(server: ServerProcess, seconds: float) -> None:
+    """Move the server's time `seconds` on (it reads its clock file every 0.1 s)."""
+    path = server.data / "clock-offset"
+    now = float(path.read_text()) if path.exists() else 0.0
+    path.write_text(str(now + seconds))
 
 
 def frames(page: Any) -> list[str]:
@@ -207,7 +223,7 @@ def test_a_whole_match_by_clicks_against_generals(
     page.wait_for_selector("#wok-report h2")
     if ruleset == "standard":
         shoot(page, artifacts, "report")
-        # The history of the turns seen in this tab outlives a reload.
+        # The history of the turns (from the server) is all there after a reload.
         turns = page.locator("#wok-history option").count()
         assert turns >= 2
         page.reload()
@@ -216,25 +232,40 @@ def test_a_whole_match_by_clicks_against_generals(
         assert page.locator("#wok-history option").count() == turns
     play_to_the_end(page)
     watcher.wait_for_selector(".end")
+    if ruleset == "standard":
+        # A spectator who comes late reads a past turn's public part: its Top Ten only.
+        late, late_frames = open_tab(pages, f"/r/{code}/watch")
+        late.wait_for_selector("#wok-history")
+        late.select_option("#wok-history", "1")
+        late.wait_for_selector("#wok-report h3:has-text('Top Ten after turn 1')")
+        told = [json.loads(f) for f in late_frames if '"wok_history_turn"' in f]
+        assert [(t["turn"], t["seat"], t["reports"]) for t in told][-1] == (1, None, [])
     assert page.locator(".top-ten.final li").count() >= 1
     if ruleset == "standard":
         shoot(page, artifacts, "end")
     # The spectator saw no order form, no report and no draft, in its page or its frames.
     assert watcher.locator("#wok-orders *").count() == 0
-    assert watcher.locator("#wok-report *").count() == 0
+    assert watcher.locator("#wok-report .battles, #wok-report .report-lines").count() == 0
+    assert "before" not in watcher.locator("#wok-report").inner_text()
     assert any('"draft_report"' in f for f in seen)
     assert not any("draft" in f for f in watched)
     assert not any('"aims":[{' in f or '"attacks":[{' in f for f in watched)
 
 
-def test_drafts_stay_with_their_seat_and_survive_a_reload(pages: Pages) -> None:
+def test_drafts_stay_with_their_seat_the_host_pokes_and_runs_the_turn_a_late_page_reads_it(
+    pages: Pages, server: ServerProcess, artifacts: Path
+) -> None:
     """Two seats in two tabs of one browser context, and a spectator: each seat's draft
-    goes to its own tab only; a reload mid-turn brings the draft back."""
+    goes to its own tab only; a reload mid-turn brings the draft back. Then the turn clock
+    (the live preset): the host is ready, seat 2 is not; past the deadline the host pokes
+    (seat 2's page hears of it), after the poke's wait the host runs the turn now. Once
+    the match is over, a page opened late reads turn 1's report from the server."""
+    clock = load_ruleset("standard").clock["live"]
     host, host_frames = open_tab(pages, "/")
     code = create_wok(
         host,
         "ann",
-        {"map": "random", "provinces": "12", "players": "3", "max-turns": "2"},
+        {"map": "random", "provinces": "12", "players": "3", "max-turns": "2", "clock": "live"},
         {1: "human", 2: "general"},
     )
     # A second tab of the same browser context takes seat 2.
@@ -275,6 +306,42 @@ def test_drafts_stay_with_their_seat_and_survive_a_reload(pages: Pages) -> None:
     host.wait_for_selector("[data-phase=aims].chosen")
     host.wait_for_selector("#wok-orders .entered li")
     assert "aim" in host.locator("#wok-orders .entered").inner_text()
+    # The host is ready, seat 2 is not: past the deadline the host pokes it.
+    host.click("#wok-ready")
+    host.wait_for_selector("#wok-unready")
+    assert host.locator("#wok-poke").count() == 0
+    advance(server, clock.deadline + 1)
+    host.click("#wok-poke")
+    other.wait_for_selector("#room-log li:has-text('poked the late players')")
+    assert host.locator("#wok-run-now").count() == 0
+    # Once the poke has waited, the host runs the turn without seat 2.
+    advance(server, clock.run_now_after_poke + 1)
+    host.click("#wok-run-now")
+    host.wait_for_selector("#wok-history option:has-text('Turn 1 (latest)')", state="attached")
+    other.wait_for_selector("#room-log li:has-text('Turn 1 ran.')")
+    # The last turn: both seats ready, then the match is over.
+    form_ready(other)
+    other.click("#wok-ready")
+    form_ready(host)
+    host.click("#wok-ready")
+    host.wait_for_selector(".end")
+    # A page opened late (a new tab of the browser, taking its seat back) reads turn 1's
+    # report from the server.
+    context = host.context
+    host.close()
+    other.close()
+    late, late_frames = open_tab(pages, f"/r/{code}", context)
+    late.wait_for_selector("#wok-history option:has-text('Turn 2 (latest)')", state="attached")
+    assert late.locator("#wok-history option").count() == 3
+    late.select_option("#wok-history", "1")
+    late.wait_for_selector("#wok-report h3:has-text('Top Ten after turn 1')")
+    assert "Turn 1:" in late.locator("#wok-report").inner_text()
+    answers = [json.loads(f) for f in late_frames if '"wok_history_turn"' in f]
+    (seated,) = [json.loads(f) for f in late_frames if '"type":"seated"' in f]
+    assert {a["turn"] for a in answers} >= {1, 2}
+    assert {a["seat"] for a in answers} == {seated["seat"]}
+    assert late.locator("#wok-charts svg").count() == 2  # turns 0 to 2, from the server
+    shoot(late, artifacts, "history")
 
 
 def test_a_duel_seat_gives_orders_for_each_of_its_colours(pages: Pages) -> None:
@@ -311,28 +378,90 @@ def test_a_duel_seat_gives_orders_for_each_of_its_colours(pages: Pages) -> None:
     page.wait_for_selector(".end")
 
 
-def test_an_ally_is_declared_in_a_game_of_six(pages: Pages) -> None:
-    """The Standard variant of six players records alliances (W13): a seat declares its
-    ally in the form; the declaration is its own (the others see it once it is mutual)."""
-    page, _ = open_tab(pages, "/")
-    code = create_wok(
-        page,
-        "dee",
-        {"wok-variant": "standard", "map": "random", "provinces": "24", "players": "6"}
-        | {"max-turns": "1"},
-        dict.fromkeys(range(1, 6), "general"),
-    )
-    watcher, watched = open_tab(pages, f"/r/{code}/watch")
-    page.click("#ready")
+def enter_covert(page: Any, ops: tuple[str, ...]) -> str:
+    """Enter a covert operation of the spying phase by clicks: its tab, the first of `ops`
+    the kind list offers that has a target (a source on the map, then a target picked
+    with the keyboard), Add. The operation entered."""
+    page.click("[data-phase=spies]")
+    page.wait_for_selector("[data-phase=spies].chosen")
     form_ready(page)
-    skip_guide(page)
+    offered = page.locator("#wok-kind option").evaluate_all("(os) => os.map((o) => o.value)")
+    for op in (op for op in ops if op in offered):
+        page.select_option("#wok-kind", op)
+        form_ready(page)
+        page.locator(".province.pickable").first.click()
+        page.wait_for_selector(".province.source")
+        form_ready(page)
+        targets = page.locator(".province.pickable, .province.far")
+        if targets.count():
+            targets.first.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_selector(".province.target")
+            form_ready(page)
+            if not page.locator("#wok-add[disabled]").count():
+                page.click("#wok-add")
+                page.wait_for_selector("#wok-orders .entered li")
+                return op
+        page.keyboard.press("Escape")
+        form_ready(page)
+    raise AssertionError(f"no covert operation of {ops} could be entered (offered {offered})")
+
+
+def declare_ally(page: Any, partner: str) -> None:
+    """Declare the kingdom named `partner` this seat's ally, by clicks."""
     pick = page.locator(".ally-pick")
-    partner = pick.locator("option").nth(1).get_attribute("value")
-    pick.select_option(partner)
+    value = pick.locator(f"option:has-text('{partner}')").get_attribute("value")
+    pick.select_option(value)
     before = state(page)
     page.click(".declare-ally")
     page.wait_for_selector(f"main.room:not([data-state='{before}'])")
+
+
+def test_covert_operations_and_a_mutual_alliance_in_two_pages(
+    pages: Pages, artifacts: Path
+) -> None:
+    """WoK IV, the Standard variant of six (it records alliances, W13), two human seats in
+    two pages: one enters a covert operation in the spying phase by clicks; the two declare
+    each other allies, and both see the alliance mutual. The other page and the spectator
+    never receive the operation, nor a one-sided declaration."""
+    page, page_frames = open_tab(pages, "/")
+    code = create_wok(
+        page,
+        "dee",
+        {"wok-ruleset": "wok4", "wok-variant": "standard", "map": "random", "provinces": "24"}
+        | {"players": "6", "max-turns": "1"},
+        {1: "human"} | dict.fromkeys(range(2, 6), "general"),
+    )
+    other, other_frames = open_tab(pages, f"/r/{code}/watch")
+    other.wait_for_selector(".take")
+    other.click(".take")
+    other.wait_for_selector("#ready")
+    watcher, watched = open_tab(pages, f"/r/{code}/watch")
+    other.click("#ready")
+    page.click("#ready")
+    form_ready(page)
+    form_ready(other)
+    skip_guide(page)
+    skip_guide(other)
+    op = enter_covert(page, ("SABOTAGE_MIS", "STEAL_POP", "SPY_PROVINCE"))
+    mine = [json.loads(f) for f in page_frames if '"draft_report"' in f]
+    assert mine[-1]["draft"]["sets"][0]["spies"][0]["op"] == op
+    # The alliance: declared by one (its own secret), then by the other (mutual, public).
+    mine_name = page.locator("#wok-mine b").first.inner_text()
+    other_name = other.locator("#wok-mine b").first.inner_text()
+    declare_ally(page, other_name)
     assert "(declared)" in page.locator("#wok-extras").inner_text()
-    assert not any('"kind":"ally"' in f for f in watched)  # a declaration is secret
-    page.click("#wok-ready")
-    page.wait_for_selector(".end")
+    assert "none" in other.locator("#wok-extras").inner_text()
+    declare_ally(other, mine_name)
+    for seen in (page, other):
+        seen.wait_for_selector("#wok-extras :text('(mutual)')")
+    watcher.wait_for_selector("#room-log li:has-text('are allies')")
+    page.click("[data-phase=spies]")
+    shoot(page, artifacts, "covert-ally")
+    colour = mine[-1]["draft"]["sets"][0]["colour"]
+    for stream in (other_frames, watched):
+        assert not any(f'"op":"{op}"' in f or '"spies":[{' in f for f in stream)
+        for f in stream:
+            if '"draft_report"' in f:
+                assert json.loads(f)["draft"]["sets"][0]["colour"] != colour
+    assert not any('"kind":"ally"' in f for f in watched)

@@ -49,7 +49,8 @@ export interface GameRoom {
   readonly parts: GameParts;
   /** The room is known (called on each `room` message): ask for what the game needs once. */
   opened(room: P.Room): void;
-  /** A server message about the room (views, boards, answers); true when it changed anything. */
+  /** A server message about the room (views, boards, answers, and every `error`, so a
+   * game hears the refusals of its own questions by their `ref`); true when it changed anything. */
   receive(m: P.ServerMessage): boolean;
   /** A new view with the seat's legal actions (more may follow in `legal_page`s). */
   takeView(m: P.ViewMsg, legal: readonly unknown[]): void;

@@ -167,6 +167,7 @@ export class RoomPage {
         break;
       case "error":
         this.refused(m);
+        this.game?.receive(m); // a refusal of the game's own question (by its `ref`)
         break;
       default:
         if (this.game === null || !this.game.receive(m)) return;
@@ -375,13 +376,13 @@ export class RoomPage {
     }
     if (this.replay !== null && turn !== null) {
       const who = turn.awaiting[0];
-      items.push(h("p", { class: "turn" }, who === undefined ? null : h("span", { class: "swatch" }), `Turn ${turn.turn}${who === undefined ? "" : ` · ${this.seatName(who)}'s turn`} · ${turn.phase}`));
+      items.push(h("p", { class: "turn" }, who === undefined ? null : h("span", { class: "swatch" }), turnLine(turn.turn, who === undefined ? "" : `${this.seatName(who)}'s turn`, turn.phase)));
     } else if (this.room?.phase === "lobby") {
       items.push(h("p", {}, "Waiting for every seat to be taken and ready."));
     } else if (turn !== null && this.gameOver === null) {
       const who = turn.awaiting[0];
       const whose = who === undefined ? "" : who === this.seat ? "Your turn" : turn.awaiting.length > 1 ? "Orders due" : `${this.seatName(who)}'s turn`;
-      items.push(h("p", { class: "turn" }, h("span", { class: "swatch" }), `Turn ${turn.turn} · ${whose} · ${turn.phase}`));
+      items.push(h("p", { class: "turn" }, whose === "" ? null : h("span", { class: "swatch" }), turnLine(turn.turn, whose, turn.phase)));
       const text = this.clockText();
       if (text !== null) items.push(h("p", { id: "clock", class: "clock" }, text));
       if (this.room?.phase === "paused") items.push(h("p", { class: "notice" }, "Paused by the host."));
@@ -527,4 +528,9 @@ export class RoomPage {
 /** A game's title as the server's welcome names it (its name when it does not). */
 function gameTitle(welcome: P.Welcome | null, game: string): string {
   return welcome?.games.find((g) => g.name === game)?.title ?? game;
+}
+
+/** "Turn N · whose turn · phase", leaving out what is empty (nobody awaited: no "· ·"). */
+function turnLine(turn: number, whose: string, phase: string): string {
+  return [`Turn ${turn}`, whose, phase].filter((part) => part !== "").join(" · ");
 }

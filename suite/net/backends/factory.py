@@ -9,11 +9,12 @@ from suite.net.backends.store import MatchStore
 
 
 def open_store(url: str | None, data: Path) -> MatchStore:
-    """PostgreSQL for a postgresql:// `url`, else the SQLite file in the data folder."""
+    """PostgreSQL for a postgresql:// `url`, else the SQLite file in the data folder (its
+    writes grouped a turn of the server's loop at a time: the server flushes it)."""
     if url is None:
         from suite.net.backends.sqlite import SqliteStore
 
-        return SqliteStore(data / "matches.sqlite3")
+        return SqliteStore(data / "matches.sqlite3", grouped=True)
     from suite.net.backends.postgres import PgStore
 
     return PgStore(url)

@@ -229,6 +229,10 @@ class PgStore:
     def set_public(self, code: str, public: bool) -> Commit:
         return self._write(code, "UPDATE rooms SET public = %s WHERE code = %s", (public, code))
 
+    def flush(self) -> list[str]:
+        """Nothing to commit here: every write returned its own `Commit` future."""
+        return []
+
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Log entry `idx` of room `code`; the future resolves once it is committed (and
         fails with StaleEpoch when another process claimed the room since)."""

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
 
 from suite.net.backends.store import Commit, RoomRow, SeatRow
+
+log = logging.getLogger("suite.net")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -45,15 +48,26 @@ CREATE TABLE IF NOT EXISTS log (
 
 
 class SqliteStore:
-    """One SQLite file; every write commits at once. Not shared between processes.
+    """One SQLite file. Not shared between processes.
+
+    `grouped` (the server's store): the writes of one turn of the event loop go into one
+    transaction, committed by `flush`, which the server calls before any message leaves
+    it and at the end of each turn it wrote in (`suite.net.server.outbox`): one commit
+    for every action of the turn, and still nobody hears of an action before it is
+    committed. Else every write commits at once.
 
     Writers never wait for a WAL checkpoint (the one step that syncs the disk): a
     background thread with its own connection checkpoints every `checkpoint_every`
     seconds instead.
     """
 
-    def __init__(self, path: Path | str, checkpoint_every: float = 2.0) -> None:
+    def __init__(
+        self, path: Path | str, checkpoint_every: float = 2.0, *, grouped: bool = False
+    ) -> None:
         self.path = Path(path)
+        self.grouped = grouped
+        self._written: set[str] = set()
+        """The rooms written in the open transaction (grouped; empty when none is open)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -124,6 +138,7 @@ class SqliteStore:
         return True
 
     def close(self) -> None:
+        self.flush()
         self._stop.set()
         self._checkpointer.join(timeout=10)
         with contextlib.suppress(sqlite3.Error):
@@ -140,43 +155,67 @@ class SqliteStore:
         pack: str | None,
         public: bool = False,
     ) -> Commit:
-        self.db.execute(
+        return self._write(
+            code,
             "INSERT INTO rooms (code, game, config, seed, created, phase, pack, public) "
             "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
             (code, game, json.dumps(config), str(seed), created, pack, int(public)),
         )
-        return None
 
     def set_phase(self, code: str, phase: str, result: dict[str, Any] | None = None) -> Commit:
-        self.db.execute(
+        return self._write(
+            code,
             "UPDATE rooms SET phase = ?, result = ? WHERE code = ?",
             (phase, None if result is None else json.dumps(result), code),
         )
-        return None
 
     def set_seat(self, code: str, row: SeatRow) -> Commit:
-        self.db.execute(
+        return self._write(
+            code,
             "INSERT OR REPLACE INTO seats (code, seat, kind, name, bot, token, ready) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (code, row.seat, row.kind, row.name, row.bot, row.token, int(row.ready)),
         )
-        return None
 
     def set_clock(self, code: str, clock: str | None) -> Commit:
-        self.db.execute("UPDATE rooms SET clock = ? WHERE code = ?", (clock, code))
-        return None
+        return self._write(code, "UPDATE rooms SET clock = ? WHERE code = ?", (clock, code))
 
     def set_public(self, code: str, public: bool) -> Commit:
-        self.db.execute("UPDATE rooms SET public = ? WHERE code = ?", (int(public), code))
-        return None
+        return self._write(code, "UPDATE rooms SET public = ? WHERE code = ?", (int(public), code))
 
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
-        """Commit log entry `idx` of room `code` (JSON bytes) before anyone hears of it."""
-        self.db.execute(
+        """Log entry `idx` of room `code` (JSON bytes), committed before anyone hears of it."""
+        return self._write(
+            code,
             "INSERT INTO log (code, idx, entry) VALUES (?, ?, ?)",
             (code, idx, entry.decode("utf-8")),
         )
+
+    def _write(self, code: str, sql: str, params: tuple[Any, ...]) -> Commit:
+        """Run one write of room `code`: at once, or in the turn's transaction (grouped).
+        A write the database refuses raises here (the transaction stays open for the
+        turn's other writes: SQLite undoes the failed statement alone)."""
+        if self.grouped:
+            if not self._written:
+                self.db.execute("BEGIN")
+            self._written.add(code)
+        self.db.execute(sql, params)
         return None
+
+    def flush(self) -> list[str]:
+        """Commit the open transaction (grouped); the codes of the rooms whose writes
+        were lost because the commit failed (it is rolled back and logged)."""
+        written, self._written = self._written, set()
+        if not written:
+            return []
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            log.exception("the store could not commit the writes of %d rooms", len(written))
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            return sorted(written)
+        return []
 
     def _rows(self, rows: list[Any]) -> list[RoomRow]:
         out = []
@@ -214,8 +253,9 @@ class SqliteStore:
 
     async def prune(self, before: float, keep: set[str] | frozenset[str] = frozenset()) -> int:
         """Delete the finished rooms created before `before` (but those in `keep`), with
-        their seats and logs, one transaction a room, letting the event loop run between
-        them; returns how many."""
+        their seats and logs, one transaction a room (grouped: with the turn's writes,
+        committed by the next `flush`), letting the event loop run between them; returns
+        how many."""
         codes = [
             code
             for (code,) in self.db.execute(
@@ -224,10 +264,12 @@ class SqliteStore:
             if code not in keep
         ]
         for code in codes:
-            self.db.execute("BEGIN")
+            if not self.grouped:
+                self.db.execute("BEGIN")
             for table in ("log", "seats", "rooms"):
-                self.db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))  # noqa: S608
-            self.db.execute("COMMIT")
+                self._write(code, f"DELETE FROM {table} WHERE code = ?", (code,))  # noqa: S608
+            if not self.grouped:
+                self.db.execute("COMMIT")
             await asyncio.sleep(0)
         return len(codes)
 

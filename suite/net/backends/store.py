@@ -3,10 +3,11 @@
 Two implementations keep rooms, seats and each room's append-only log:
 `suite.net.backends.sqlite.SqliteStore` (one embedded SQLite file, the default) and
 `suite.net.backends.postgres.PgStore` (PostgreSQL, for several server processes). Writes
-return a `Commit`: None when the write is already durable (SQLite commits before
-returning), or a future that resolves once PostgreSQL committed it (the room holds
-every message it sends after the write behind that future, so nobody hears of an action
-before it is committed). A store
+return a `Commit`: None when the write is committed before any message leaves the server
+(SQLite: the server's `flush` before it writes to a client commits the turn's writes in
+one transaction), or a future that resolves once PostgreSQL committed it (the room holds
+every message it sends after the write behind that future). Either way nobody hears of
+an action before it is committed. A store
 fences its writes with the room's epoch (`claim`): a process whose claim was overtaken
 by another's has every later write of that room refused (`StaleEpoch`).
 
@@ -91,6 +92,11 @@ class MatchStore(Protocol):
 
     def set_public(self, code: str, public: bool) -> Commit:
         """Keep whether the room is listed (a rebuilt room is listed as it was)."""
+
+    def flush(self) -> list[str]:
+        """Commit the writes that returned None and are not committed yet (the server
+        calls it before any message leaves it, and at the end of each turn of its loop
+        that wrote); the codes of the rooms whose writes the failed commit lost."""
 
     async def open(self) -> None: ...
 

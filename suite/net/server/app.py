@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 import signal
@@ -49,7 +48,8 @@ from suite.net.cluster.seams import seams_for
 from suite.net.server import logs
 from suite.net.server.boards import artwork_of, board_pages, map_list, odds
 from suite.net.server.bots import BotRunner
-from suite.net.server.clock import Clock, SystemClock
+from suite.net.server.clock import Clock, OffsetClock, SystemClock
+from suite.net.server.collector import Collector
 from suite.net.server.configs import MapBook, OnlineConfigError, check_online_config
 from suite.net.server.connection import Connection
 from suite.net.server.datalock import DataLock
@@ -58,11 +58,13 @@ from suite.net.server.http import HttpFront
 from suite.net.server.ladder import Ladder
 from suite.net.server.loopwatch import LoopWatch
 from suite.net.server.metrics import Metrics
+from suite.net.server.outbox import Outbox
 from suite.net.server.packs import PackServer
 from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
 from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
+from suite.net.server.wok_history import WokHistory, report_turn
 
 log = logging.getLogger("suite.net")
 
@@ -102,6 +104,8 @@ class MatchServer:
         presence: Presence | None = None,
     ) -> None:
         self.settings = settings
+        if clock is None and settings.test_clock_file is not None:
+            clock = OffsetClock(settings.test_clock_file)
         self.clock: Clock = clock or SystemClock()
         data = settings.data
         if data is None:
@@ -120,6 +124,7 @@ class MatchServer:
         self.maps = MapBook(self.data / "maps")
         self.replays = Replays(self.store)
         self.replay_steps = ReplaySteps(self.store, self.maps)
+        self.wok_history = WokHistory(self.store, self.maps)
         self.art = ArtBook()
         self.ladder = Ladder(self.data)
         self._results: OrderedDict[str, P.TacticsResult] = OrderedDict()
@@ -131,6 +136,8 @@ class MatchServer:
         the rooms run here, and of the finished ones stepped through: `_board`)."""
         self.tokens: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.outbox = Outbox(before_write=self._commit_writes)
+        """When the connections write, the store's writes committed first (`outbox`)."""
         self.per_address: Counter[str] = Counter()
         self.loop_watch = LoopWatch()
         self.metrics = Metrics(
@@ -191,10 +198,18 @@ class MatchServer:
 
     def accepted(self, game: str) -> None:
         """A room committed an action (counted in /metrics)."""
-        self.metrics.actions.labels(game).inc()
+        self.metrics.accepted(game)
 
     def refused(self, code: str) -> None:
         self.metrics.refusals.labels(code).inc()
+
+    def _commit_writes(self) -> None:
+        """Commit the store's writes (before any message leaves: `outbox`); the rooms
+        whose writes the commit lost go (`lost`), and nothing is said of them."""
+        for code in self.store.flush():
+            room = self.rooms.get(code)
+            if room is not None:
+                self.lost(room, "a write failed: the store could not commit it")
 
     def lost(self, room: Room, reason: str) -> None:
         """The room cannot go on here (its write failed, its lease is another's): let it
@@ -358,13 +373,11 @@ class MatchServer:
     async def serve_forever(self) -> None:
         """Run until SIGTERM/SIGINT, then shut down gracefully (the `suite serve` process).
 
-        A server process makes many short-lived messages: it collects the young generation
-        less often and keeps what exists once it listens (code, rules data, rebuilt rooms)
-        out of collections. Fewer pauses keep the tail of the broadcast latency short.
+        The process's garbage is collected by a `Collector` (short pauses: the tail of
+        the broadcast latency stays short).
         """
         await self.start()
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 20)
+        self.spawn(Collector().run())
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -403,6 +416,7 @@ class MatchServer:
 
     def _forget_room(self, room: Room, lost: bool = False) -> None:
         del self.rooms[room.code]
+        self.wok_history.forget(room.code)
         self._boards.pop(room.code, None)
         if lost:
             self.ownership.lost(room.code)
@@ -421,6 +435,7 @@ class MatchServer:
         cutoff = self.clock.now() - self.settings.keep_days * 86400
         try:
             gone = await self.store.prune(cutoff, keep=set(self.rooms))
+            self.outbox.commit_due()
         except Exception:
             log.exception("old matches could not be pruned")
             return 0
@@ -457,6 +472,7 @@ class MatchServer:
             burst=self.settings.burst,
             on_drop=self.forget,
             on_refusal=self.refused,
+            outbox=self.outbox,
         )
         self.connections.add(conn)
         self.per_address[conn.address] += 1
@@ -632,6 +648,8 @@ class MatchServer:
             room.end(conn, token)
         elif isinstance(m, P.SetPublic):
             room.set_public(conn, token, m.public)
+        elif isinstance(m, P.WokHistoryRequest):
+            self._wok_history(conn, room, m)
 
     def _hello(self, conn: Sender, m: P.Hello) -> None:
         if m.protocol != P.PROTOCOL_VERSION:
@@ -802,6 +820,23 @@ class MatchServer:
             conn.error("server_error", "the server failed on that message")
         else:
             conn.send(P.encode(view))
+
+    def _wok_history(self, conn: Sender, room: Room, m: P.WokHistoryRequest) -> None:
+        """A past turn's report of a WoK room run here, as the asker saw it (`WokHistory`:
+        from the stored match, once the room's latest write is in the store)."""
+        if room.game != "wok":
+            raise Refused("not_wok", f"room {room.code} plays {room.game}, not WoK")
+        seat = room.viewer(conn, m.token)
+        newest = report_turn(room.state)
+        pending = room.pending
+
+        async def answer() -> P.Message:
+            if pending is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(pending)
+            return await self.wok_history.answer(conn, room.code, seat, m.turn, newest)
+
+        self.spawn(self._later(conn, "wok_history", answer()))
 
     async def _replay(self, conn: Sender, m: P.ReplayRequest) -> None:
         """A chunk of a finished match's replay (read from the store off the message path)."""

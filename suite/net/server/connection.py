@@ -2,13 +2,15 @@
 
 Each connection has a token-bucket rate limit and a bounded send queue drained by its own
 writer task: a client whose queue fills up is dropped (its seat is held; it may rejoin),
-so a slow client never stalls the others. What is queued after a write that is not yet
+so a slow client never stalls the others. What is sent after a write that is not yet
 durable waits for it (`hold`): nobody hears of an action before the store has it.
 
 A message to a client that keeps up (nothing queued or held, nothing unsent in the
-socket's buffer) is framed and written by the connection itself at the end of the loop's
-turn instead: the writer task's wake-up and websockets' `send` cost three times the write
-itself, and most messages go this way.
+socket's buffer) is framed and written by the connection itself when the server's
+`Outbox` says (at the end of the loop's turn, or sooner in a long one), with the others
+of that turn in one write: the writer task's wake-up and websockets' `send` cost three
+times the write itself, and most messages go this way. Whichever way a message goes, the
+outbox's `before_write` runs before it leaves (the store's writes are committed there).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from suite.net import protocol as P
+from suite.net.server.outbox import Outbox
 
 if TYPE_CHECKING:
     from suite.net.server.room import Room
@@ -64,8 +67,10 @@ class Connection:
         burst: float,
         on_drop: Callable[[Connection], None],
         on_refusal: Callable[[str], None],
+        outbox: Outbox | None = None,
     ) -> None:
         self.ws = ws
+        self.outbox = outbox or Outbox()
         self.address = peer_address(ws)
         self.name = "guest"
         self.greeted = False
@@ -74,7 +79,7 @@ class Connection:
         self.lean = False
         """Its hello said it takes a room's unchanging view fields once (`room_data`)."""
         self.room: Room | None = None
-        self.queue: asyncio.Queue[bytes | asyncio.Future[None] | None] = asyncio.Queue(queue_size)
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self.limit = RateLimit(rate, burst, asyncio.get_running_loop().time)
         self.strikes = 0
         """Messages refused in a row for the rate limit (a flood past twice the burst is
@@ -87,73 +92,85 @@ class Connection:
         self.backlog: list[str | bytes] | None = None
         """Messages that came while its room was being looked up (handled after, in order)."""
         self._held: asyncio.Future[None] | None = None
+        """The latest commit the messages sent since wait for (`hold`)."""
+        self._waiting: list[bytes] = []
+        """What was sent while `_held` (at most the queue's size, else too slow)."""
         self._writing = False
         """The writer holds a message or a commit it has not finished with."""
         self._batch: list[bytes] | None = None
-        """Messages to write at the end of this turn of the loop (`_flush`)."""
+        """Messages to write when the outbox says (`_flush`)."""
         self._on_drop = on_drop
         self._on_refusal = on_refusal
 
     def hold(self, commit: asyncio.Future[None]) -> None:
-        """What is sent from now on waits until `commit` is durable (a failed commit
-        closes the connection: the client rejoins and sees only what was committed)."""
-        if commit is not self._held and not commit.done() and not self.dropped:
-            self._held = commit
-            self._queue_batch()
-            self._enqueue(commit)
+        """What is sent from now on waits until `commit` is durable, then goes as any
+        message (a failed commit closes the connection: the client rejoins and sees only
+        what was committed). A room's commits settle in order, so a later commit covers
+        the messages an earlier one held."""
+        if commit is self._held or commit.done() or self.dropped:
+            return
+        self._held = commit
+        commit.add_done_callback(self._released)
+
+    def _released(self, commit: asyncio.Future[None]) -> None:
+        if commit is not self._held:
+            return  # a later commit holds what waits
+        self._held = None
+        waiting, self._waiting = self._waiting, []
+        if commit.cancelled() or commit.exception() is not None:
+            if not self.dropped:
+                self.close_later(P.CLOSE_MOVED, "the room moved: rejoin with your token")
+            return
+        for data in waiting:
+            self.send(data)
 
     def send(self, data: bytes) -> None:
         if self.dropped:
             return
-        if self._batch is not None:
+        if self._held is not None:
+            if len(self._waiting) >= self.queue.maxsize:
+                self._too_slow()
+            else:
+                self._waiting.append(data)
+        elif self._batch is not None:
             self._batch.append(data)
         elif self._may_write_at_once():
             self._batch = [data]
-            asyncio.get_running_loop().call_soon(self._flush)
+            self.outbox.due(self._flush)
         else:
             self._enqueue(data)
 
-    def _enqueue(self, item: bytes | asyncio.Future[None]) -> None:
+    def _enqueue(self, item: bytes) -> None:
         try:
             self.queue.put_nowait(item)
         except asyncio.QueueFull:
             self._too_slow()
 
-    def _queue_batch(self) -> None:
-        """Hand what waits for `_flush` to the queue (a commit is to be held after it)."""
-        batch, self._batch = self._batch, None
-        for data in batch or ():
-            self._enqueue(data)
-
     def _may_write_at_once(self) -> bool:
-        """Nothing waits in the queue or in the writer and no commit is pending."""
-        if self._writing or not self.queue.empty():
-            return False
-        return self._held is None or self._held.done()
+        """Nothing waits in the queue or in the writer (nor for a commit: `send`)."""
+        return not self._writing and self.queue.empty()
 
     def _flush(self) -> None:
-        """Write this turn's messages: each at once while the client keeps up (see the
-        module docstring), the rest through the queue. Written after the turn's other
-        callbacks, so the messages of several actions go out together."""
+        """Write this turn's messages in one write while the client keeps up (see the
+        module docstring), or else hand them to the queue."""
         batch, self._batch = self._batch, None
-        for i, data in enumerate(batch or ()):
-            if self.dropped:
-                return
-            if not self._may_write_at_once() or not self._sent_at_once(data):
-                for rest in (batch or [])[i:]:
-                    self._enqueue(rest)
-                return
+        if not batch or self.dropped:
+            return
+        if not self._may_write_at_once() or not self._sent_at_once(batch):
+            for data in batch:
+                self._enqueue(data)
 
-    def _sent_at_once(self, data: bytes) -> bool:
-        """Frame and write `data` now when the websocket is open and the socket's buffer
-        is empty (else the queue and its back-pressure take it)."""
+    def _sent_at_once(self, batch: list[bytes]) -> bool:
+        """Frame `batch` and write it now when the websocket is open and the socket's
+        buffer is empty (else the queue and its back-pressure take it)."""
         ws = self.ws
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport.get_write_buffer_size():
             return False
-        ws.protocol.send_text(data)
-        for chunk in ws.protocol.data_to_send():
-            transport.write(chunk)
+        for data in batch:
+            ws.protocol.send_text(data)
+        chunks = ws.protocol.data_to_send()
+        transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
         return True
 
     def _too_slow(self) -> None:
@@ -189,13 +206,9 @@ class Connection:
                 self._writing = True
                 if data is None:
                     return
-                if isinstance(data, asyncio.Future):
-                    try:
-                        await asyncio.shield(data)
-                    except Exception:
-                        self.close_later(P.CLOSE_MOVED, "the room moved: rejoin with your token")
-                        return
-                    continue
+                self.outbox.before_write()
+                if self.dropped:  # the commit failed: the room was lost, say nothing of it
+                    return
                 await self.ws.send(data, text=True)
 
 

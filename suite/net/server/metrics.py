@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -48,6 +49,9 @@ class Metrics:
         self.actions = Counter(
             "suite_actions", "Actions accepted, by game", ["game"], registry=self.registry
         )
+        self._actions_of: dict[str, Any] = {}
+        """The action counter's child per game (a labels() lookup costs as much as the
+        count itself, on every action)."""
         self.refusals = Counter(
             "suite_refusals", "Messages refused, by error code", ["reason"], registry=self.registry
         )
@@ -79,6 +83,13 @@ class Metrics:
         self.pruned = Counter(
             "suite_matches_pruned", "Finished matches pruned from the store", registry=self.registry
         )
+
+    def accepted(self, game: str) -> None:
+        """Count an action of `game`."""
+        child = self._actions_of.get(game)
+        if child is None:
+            child = self._actions_of[game] = self.actions.labels(game)
+        child.inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""

@@ -44,6 +44,7 @@ from suite.net.server.configs import MapBook
 from suite.net.server.drafts import Drafts
 from suite.net.server.drafts import check as check_draft
 from suite.net.server.errors import Refused
+from suite.net.server.outbox import Outbox
 from suite.net.server.turns import (
     ActOp,
     Op,
@@ -104,6 +105,7 @@ class Hub(Protocol):
     clock: Clock
     store: MatchStore
     maps: MapBook
+    outbox: Outbox
 
     def accepted(self, game: str) -> None:
         """An action of `game` was committed (for the server's counters)."""
@@ -126,14 +128,17 @@ class Hub(Protocol):
 
 class RoomWrites:
     """A room's writes to the store: each write that is not durable yet (a `Commit`
-    future) holds back every message the room sends after it until it is committed."""
+    future) holds back every message the room sends after it until it is committed; one
+    committed by the store's next `flush` has the outbox commit at the end of the turn."""
 
-    def __init__(self, store: MatchStore, room: Room) -> None:
-        self.store, self.room = store, room
+    def __init__(self, store: MatchStore, room: Room, outbox: Outbox) -> None:
+        self.store, self.room, self.outbox = store, room, outbox
 
     def _held(self, commit: Commit) -> None:
         if commit is not None:
             self.room.hold_until(commit)
+        else:
+            self.outbox.commit_due()
 
     def add_room(
         self,
@@ -267,7 +272,7 @@ class Room:
         self.bot_rng = Rng(secrets.randbits(128))
         self._legal = _LegalCache()
         self._last_clock: P.ClockMsg | None = None
-        self.writes = RoomWrites(hub.store, self)
+        self.writes = RoomWrites(hub.store, self, hub.outbox)
         self._clock_saved: dict[str, Any] | None = None
         self.pending: asyncio.Future[None] | None = None
         """The latest write not committed yet: messages sent meanwhile wait for it."""
@@ -362,6 +367,15 @@ class Room:
                     raise Refused("bad_token", "that seat token is not this connection's")
                 return seat
         raise Refused("bad_token", "no seat holds that token in this room")
+
+    def viewer(self, peer: Peer, token: str | None) -> int | None:
+        """Whose eyes `peer` asks with: the seat `token` holds (connected to `peer`), or
+        None for a spectator of this room; Refused when `peer` is neither."""
+        if token:
+            return self._seat_of(token, peer).index
+        if peer in self.spectators:
+            return None
+        raise Refused("not_watching", "neither a seat nor a spectator of this room")
 
     def _host(self, token: str, peer: Peer) -> Seat:
         seat = self._seat_of(token, peer)

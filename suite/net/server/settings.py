@@ -41,6 +41,9 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     (seconds between clock checks), `show_after` (seconds before the waiting timer shows:
     the Tactics manual's 10 s), `close_timeout` (seconds a closing connection may take on
     shutdown before it is cut).
+    Tests only: `test_clock_file` (the server's time is the real time plus the seconds
+    written in this file, read again every 0.1 s and never going back: a browser test
+    passes a WoK deadline without waiting; never set it on a real server).
     Cluster: `store` (a postgresql:// URL: matches in PostgreSQL instead of the data
     folder's SQLite), `presence` (a redis:// URL: room leases, the room list and the caps
     shared by several processes; needs a PostgreSQL store), `lease_seconds` (how long a
@@ -80,6 +83,7 @@ class Settings(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     presence: str | None = None
     lease_seconds: Annotated[float, msgspec.Meta(ge=0.5, le=300)] = 3.0
     advertise: Annotated[str, msgspec.Meta(pattern=r"^wss?://\S+$", max_length=200)] | None = None
+    test_clock_file: Path | None = None
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -116,10 +120,17 @@ def check(settings: Settings, where: str = "settings") -> Settings:
     return settings
 
 
+def _paths(kind: type, value: Any) -> Any:
+    """A `Path` setting from a flag's path or from TOML's string."""
+    if kind is Path and isinstance(value, str | Path):
+        return Path(value)
+    raise NotImplementedError
+
+
 def settings_of(values: dict[str, Any], where: str = "settings") -> Settings:
     """Settings from plain values (as a TOML file or the flags give them), checked."""
     try:
-        settings = msgspec.convert(values, type=Settings, strict=False)
+        settings = msgspec.convert(values, type=Settings, strict=False, dec_hook=_paths)
     except msgspec.ValidationError as exc:
         text, _, at = str(exc).partition(" - at `$.")
         key = at.rstrip("`").split("[")[0].split(".")[0]

@@ -93,8 +93,16 @@ class ActionList(Sequence[Action]):
         return body[j]
 
     def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self)):
-            yield self[i]
+        """The actions in listing order, block by block (no search per action)."""
+        self._ready()
+        for _kind, body, _cum in self._blocks:
+            if isinstance(body, CountBlock):
+                make = body.make
+                for key, count in zip(body.keys, body.counts, strict=True):
+                    for n in range(1, count + 1):
+                        yield make(key, n)
+            else:
+                yield from body
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self.contains(action)

@@ -33,7 +33,7 @@ class WokRoom implements GameRoom {
 
   constructor(private readonly ctx: RoomContext) {
     this.form = new OrderForm(ctx);
-    this.report = new ReportPanel(ctx.code);
+    this.report = new ReportPanel(ctx);
     this.guide = new Guide(this.form, () => ctx.render());
     this.parts = {
       board: h("div", { class: "boardbox", id: "room-boardbox" }),
@@ -55,10 +55,16 @@ class WokRoom implements GameRoom {
       case "events":
         for (const update of m.updates) this.logEvents(update.events);
         return true;
+      case "wok_history_turn":
+        return this.report.takeHistory(m);
+      case "error":
+        return this.report.refused(m);
       default:
         return false;
     }
   }
+
+  private looked = false;
 
   takeView(m: P.ViewMsg): void {
     const view = m.view as AnyView;
@@ -142,7 +148,15 @@ class WokRoom implements GameRoom {
     this.report.render();
     if (this.log.length === 0) fill(this.logBox);
     else fill(this.logBox, h("h2", {}, "Latest"), h("ol", { class: "events" }, ...this.log.slice(-12).map((line) => h("li", {}, line))));
-    if (this.map !== null && v !== null) this.map.update(v.provinces, v.turn, this.form.marks());
+    if (this.map !== null && v !== null) {
+      this.map.update(v.provinces, v.turn, this.form.marks());
+      const seat = this.ctx.seat();
+      // Once: a phone's map scrolls sideways; it opens on the seat's own provinces.
+      if (!this.looked && seat !== null) {
+        const mine = v.provinces.flatMap((p, i) => (p.owner === seat ? [i] : []));
+        this.looked = this.map.lookAt(mine);
+      }
+    }
   }
 
   statusLines(): HTMLElement[] {

@@ -38,6 +38,7 @@ export function troops(f: W.Figures): number {
 export class ProvinceMap {
   readonly el: SVGSVGElement;
   private readonly drawn: Drawn[] = [];
+  private readonly box: { minX: number; width: number };
   readonly centres: [number, number][] = [];
 
   constructor(
@@ -62,6 +63,7 @@ export class ProvinceMap {
     const width = Math.max(...xs) - minX + pad;
     const height = Math.max(...ys) - minY + pad;
     const scale = Math.max(width, height) / 900;
+    this.box = { minX, width };
     this.el = s("svg", { viewBox: `${minX} ${minY} ${width} ${height}`, class: "board wok-map", role: "group", "aria-label": map.name, preserveAspectRatio: "xMidYMid meet" });
     const font = 15 * scale;
     provinces.forEach((p, i) => {
@@ -85,6 +87,18 @@ export class ProvinceMap {
       this.el.append(group);
       this.drawn.push({ group, shape, count, terrain, key: "" });
     });
+  }
+
+  /** Scroll the map's box (a phone's, which scrolls sideways) so that the provinces
+   * `indices` are in the middle of what shows; whether the map had a size to do it. */
+  lookAt(indices: readonly number[]): boolean {
+    const box = this.el.parentElement;
+    const shown = this.el.getBoundingClientRect().width;
+    if (box === null || shown === 0) return false;
+    if (indices.length === 0 || box.scrollWidth <= box.clientWidth) return true;
+    const x = indices.reduce((sum, i) => sum + (this.centres[i]?.[0] ?? 0), 0) / indices.length;
+    box.scrollLeft = ((x - this.box.minX) / this.box.width) * shown - box.clientWidth / 2;
+    return true;
   }
 
   /** Owners, troops (or fog), terrain and the marks of the order being entered. */

@@ -1,81 +1,96 @@
 // WoK's turn reports and the match so far: each of the seat's colours' report of the
 // last turn (battles with their powers and losses, bombings, spying, upgrades, trades,
 // orders cancelled and why, RIPs), the Top Ten, charts of provinces and scores per turn,
-// and the history of the turns seen in this tab (pick a turn to read its report again;
-// kept in the tab's sessionStorage, so a reload keeps it, at most `KEEP_TURNS` turns).
-// Everything is from the views the server sent; a spectator sees the public part.
+// and the history of every turn (pick a turn to read its report and its Top Ten again).
+// Past turns come from the server (`wok_history`: each as this seat's view held it, or a
+// spectator's: the Top Ten only), so a page opened late or reloaded has them all; it asks
+// one turn at a time. Everything is from what the server sent; no rule lives here.
 
 import { lineChart } from "../chart";
 import { seatColour } from "../colours";
 import { fill, h, on } from "../dom";
+import type { RoomContext } from "../game";
+import type * as P from "../protocol.gen";
 import type * as W from "./types.gen";
 
 type AnyView = W.WokView | W.WokSpectatorView;
-const KEEP_TURNS = 40;
-
-interface Kept {
-  readonly reports: [number, W.Report[]][];
-  readonly provinces: [number, number[]][];
-  readonly scores: [number, number[]][];
-}
 
 export class ReportPanel {
   readonly el = h("section", { class: "wok-report", id: "wok-report" });
   readonly charts = h("section", { class: "wok-charts", id: "wok-charts" });
-  /** The seat's reports by turn (those seen on this page). */
+  /** By turn: the seat's reports of that turn, the Top Ten, provinces and scores per
+   * colour at its end. */
   private readonly reports = new Map<number, readonly W.Report[]>();
-  private readonly provinces = new Map<number, number[]>();
-  private readonly scores = new Map<number, number[]>();
+  private readonly tops = new Map<number, readonly W.TopTen[]>();
+  private readonly provinces = new Map<number, readonly number[]>();
+  private readonly scores = new Map<number, readonly number[]>();
+  /** The newest turn with a report (-1 before the first view). */
+  private newest = -1;
+  /** The turn picked (null: the newest, following the game). */
   private shown: number | null = null;
+  /** The turn asked of the server, while its answer has not come. */
+  private asked: number | null = null;
+  private seriesAsked = false;
+  private failure = "";
   private view: AnyView | null = null;
-  private loaded = false;
 
-  constructor(private readonly code: string) {}
-
-  private key(view: AnyView): string {
-    return `warsuite.wok.history.${this.code}.${view.kind === "wok" ? view.seat : "watch"}`;
-  }
-
-  /** What this tab saw of the match before a reload. */
-  private load(view: AnyView): void {
-    this.loaded = true;
-    try {
-      const raw = window.sessionStorage.getItem(this.key(view));
-      if (raw === null) return;
-      const kept = JSON.parse(raw) as Kept;
-      for (const [t, r] of kept.reports) this.reports.set(t, r);
-      for (const [t, c] of kept.provinces) this.provinces.set(t, c);
-      for (const [t, c] of kept.scores) this.scores.set(t, c);
-    } catch {
-      // nothing kept, or storage disabled: the history starts now
-    }
-  }
-
-  private save(view: AnyView): void {
-    const last = <T>(m: Map<number, T>): [number, T][] => [...m.entries()].sort((a, b) => a[0] - b[0]).slice(-KEEP_TURNS);
-    const kept: Kept = { reports: last(this.reports) as [number, W.Report[]][], provinces: last(this.provinces), scores: last(this.scores) };
-    try {
-      window.sessionStorage.setItem(this.key(view), JSON.stringify(kept));
-    } catch {
-      // storage full or disabled: the history is not kept over a reload
-    }
-  }
+  constructor(private readonly ctx: RoomContext) {}
 
   take(view: AnyView): void {
-    if (!this.loaded) this.load(view);
     this.view = view;
-    const reports = view.kind === "wok" ? view.reports : [];
-    const turn = reports[0]?.turn;
-    if (turn !== undefined && !this.reports.has(turn)) {
-      this.reports.set(turn, reports);
-      this.shown = turn;
+    this.newest = view.turn - 1; // turn N's report comes with the view of turn N + 1
+    if (view.kind === "wok" && view.reports.length > 0) this.reports.set(view.reports[0].turn, view.reports);
+    this.tops.set(this.newest, view.top_ten);
+    this.provinces.set(this.newest, view.players.map((p) => p.provinces));
+    this.scores.set(this.newest, view.players.map((p) => view.top_ten.find((t) => t.colour === p.colour)?.score ?? 0));
+    if (!this.seriesAsked && this.newest > 0 && !this.provinces.has(this.newest - 1)) {
+      // Opened late or reloaded: the charts' earlier turns come with the newest turn's answer.
+      this.seriesAsked = true;
+      this.ask(this.newest);
     }
-    const fresh = !this.provinces.has(view.turn);
-    const counts = view.players.map((p) => p.provinces);
-    this.provinces.set(view.turn, counts);
-    const scores = view.players.map((p) => view.top_ten.find((t) => t.colour === p.colour)?.score ?? 0);
-    this.scores.set(view.turn, scores);
-    if (fresh) this.save(view); // once a turn: the scores at its start
+  }
+
+  /** A `wok_history_turn` answer; true when it was this room's. */
+  takeHistory(m: P.WokHistoryTurn): boolean {
+    if (m.code !== this.ctx.code) return false;
+    this.asked = null;
+    this.failure = "";
+    if (m.seat !== null && m.seat === this.ctx.seat()) this.reports.set(m.turn, m.reports as W.Report[]);
+    this.tops.set(m.turn, m.top_ten as W.TopTen[]);
+    m.provinces.forEach((row, i) => {
+      if (!this.provinces.has(m.series_from + i)) this.provinces.set(m.series_from + i, row);
+    });
+    m.scores.forEach((row, i) => {
+      if (!this.scores.has(m.series_from + i)) this.scores.set(m.series_from + i, row);
+    });
+    if (this.shown !== null && !this.held(this.shown)) this.ask(this.shown);
+    return true;
+  }
+
+  /** A refusal of this page's `wok_history`; true when it was one. */
+  refused(m: P.Error): boolean {
+    if (m.ref !== "wok_history") return false;
+    this.asked = null;
+    this.failure = m.message;
+    return true;
+  }
+
+  private held(turn: number): boolean {
+    return this.view?.kind === "wok" ? this.reports.has(turn) : this.tops.has(turn);
+  }
+
+  private ask(turn: number): void {
+    if (this.asked !== null || this.ctx.replaying()) return;
+    this.asked = turn;
+    const token = this.ctx.token();
+    this.ctx.net.send(token === null ? { type: "wok_history", turn } : { type: "wok_history", turn, token });
+  }
+
+  private pick(turn: number): void {
+    this.shown = turn === this.newest ? null : turn;
+    this.failure = "";
+    if (!this.held(turn)) this.ask(turn);
+    this.ctx.render();
   }
 
   private name(colour: number): string {
@@ -92,19 +107,41 @@ export class ReportPanel {
   }
 
   private renderReport(): void {
-    const turns = [...this.reports.keys()].sort((a, b) => a - b);
-    const shown = this.shown ?? turns[turns.length - 1];
-    const reports = shown === undefined ? [] : (this.reports.get(shown) ?? []);
-    if (reports.length === 0) {
-      fill(this.el);
+    const v = this.view;
+    if (v === null || this.newest < 0 || (v.kind !== "wok" && this.ctx.replaying())) {
+      fill(this.el); // a replay is stepped with its own buttons
       return;
     }
-    const pick = h("select", { id: "wok-history", "aria-label": "Turn to read" }, ...turns.map((t) => h("option", { value: t, selected: t === shown }, `Turn ${t}`)));
-    on(pick, "change", () => {
-      this.shown = Number(pick.value);
-      this.renderReport();
-    });
-    fill(this.el, h("div", { class: "row" }, h("h2", {}, "Report"), pick), ...reports.flatMap((r) => this.reportItems(r, reports.length > 1)));
+    const shown = this.shown ?? this.newest;
+    const turns = Array.from({ length: this.newest + 1 }, (_, t) => t);
+    const pick = h(
+      "select",
+      { id: "wok-history", "aria-label": "Turn to read" },
+      ...turns.map((t) => h("option", { value: t, selected: t === shown }, t === this.newest ? `Turn ${t} (latest)` : `Turn ${t}`)),
+    );
+    on(pick, "change", () => this.pick(Number(pick.value)));
+    const items: (HTMLElement | null)[] = [];
+    if (!this.held(shown)) {
+      items.push(h("p", { class: "muted", id: "wok-history-wait" }, this.failure === "" ? `Asking the server for turn ${shown}…` : `Turn ${shown}: ${this.failure}`));
+    } else {
+      const reports = this.reports.get(shown) ?? [];
+      items.push(...reports.flatMap((r) => this.reportItems(r, reports.length > 1)));
+      if (shown !== this.newest) items.push(h("h3", {}, `Top Ten after turn ${shown}`), this.topTen(this.tops.get(shown) ?? []));
+      else if (v.kind !== "wok") items.push(h("p", { class: "muted" }, "Pick a turn to see its Top Ten."));
+    }
+    fill(this.el, h("div", { class: "row" }, h("h2", {}, v.kind === "wok" ? "Report" : "History"), pick), ...items);
+  }
+
+  private topTen(top: readonly W.TopTen[]): HTMLElement {
+    return h(
+      "ol",
+      { class: "top-ten" },
+      ...top.map((t) => {
+        const swatch = h("span", { class: "swatch" });
+        swatch.style.background = seatColour(t.colour);
+        return h("li", {}, swatch, `${t.name}: ${t.score}`);
+      }),
+    );
   }
 
   private reportItems(r: W.Report, named: boolean): HTMLElement[] {
@@ -149,7 +186,7 @@ export class ReportPanel {
     return out;
   }
 
-  /** The Top Ten and the charts of provinces and scores per turn. */
+  /** The Top Ten and the charts of provinces and scores at the end of each turn. */
   private renderCharts(): void {
     const v = this.view;
     if (v === null) {
@@ -158,23 +195,15 @@ export class ReportPanel {
     }
     const turns = [...this.provinces.keys()].sort((a, b) => a - b);
     const colours = v.players.length;
-    const top = h(
-      "ol",
-      { class: "top-ten" },
-      ...v.top_ten.map((t) => {
-        const swatch = h("span", { class: "swatch" });
-        swatch.style.background = seatColour(t.colour);
-        return h("li", {}, swatch, `${t.name}: ${t.score}`);
-      }),
-    );
+    const charted = turns.length > 1;
     fill(
       this.charts,
       h("h2", {}, "Top Ten"),
-      top,
-      turns.length > 1 ? h("p", { class: "muted" }, "Provinces per turn") : null,
-      turns.length > 1 ? lineChart(turns.map((t) => this.provinces.get(t) ?? []), colours, "Provinces per turn") : null,
-      turns.length > 1 ? h("p", { class: "muted" }, "Scores per turn") : null,
-      turns.length > 1 ? lineChart(turns.map((t) => this.scores.get(t) ?? []), colours, "Scores per turn") : null,
+      this.topTen(v.top_ten),
+      charted ? h("p", { class: "muted" }, `Provinces at the end of turns ${turns[0]} to ${turns[turns.length - 1]}`) : null,
+      charted ? lineChart(turns.map((t) => this.provinces.get(t) ?? []), colours, "Provinces per turn") : null,
+      charted ? h("p", { class: "muted" }, "Scores per turn") : null,
+      charted ? lineChart(turns.map((t) => this.scores.get(t) ?? []), colours, "Scores per turn") : null,
     );
   }
 }
