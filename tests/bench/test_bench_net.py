@@ -407,6 +407,7 @@ def test_bench_capacity_of_one_and_three_processes(tmp_path: Path) -> None:
         "sqlite": "1 process, SQLite",
         "pg": "1 process, PostgreSQL",
         "cluster": "3 processes, PostgreSQL + Redis",
+        "forwarded": "3 processes, forwarded",
     }
     for key, run in runs.items():
         kind, load = key.split(" ")
