@@ -122,6 +122,14 @@ def open_room(
     return room, conns
 
 
+def spectator(server: MatchServer, room: Room, name: str = "w") -> FakeConn:
+    """A fake connection that said hello and watches `room`."""
+    watcher = FakeConn(server, name)
+    watcher.say(P.Hello(name=name))
+    watcher.say(P.Spectate(code=room.code))
+    return watcher
+
+
 def legal_of(conn: FakeConn, room: Room) -> list[Any]:
     """The legal actions the seat's last view carried (or pages it fetched)."""
     view = conn.last(P.ViewMsg)

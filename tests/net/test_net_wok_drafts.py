@@ -10,7 +10,7 @@ import msgspec
 
 from suite.net import protocol as P
 
-from .fakes import FakeConn, make_server, open_room
+from .fakes import FakeConn, make_server, open_room, spectator
 
 CONFIG = {"players": 3, "variant": "skirmish", "map": "star-islands", "max_turns": 3}
 
@@ -39,9 +39,7 @@ def _report(conn: FakeConn) -> dict[str, Any]:
 def test_a_seat_hears_about_its_draft_and_nobody_else_does(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     room, conns = open_room(server, "wok", CONFIG, humans=3)
-    watcher = FakeConn(server, "w")
-    watcher.say(P.Hello(name="w"))
-    watcher.say(P.Spectate(code=room.code))
+    watcher = spectator(server, room)
     marks = [len(c.raw) for c in [*conns, watcher]]
     draft, home, target = _draft_of(room, 0)
     probe = {"colour": draft["sets"][0]["colour"], "phase": "attacks", "source": home}

@@ -14,7 +14,7 @@ from suite.net import protocol as P
 from suite.net.server.errors import Refused
 from suite.net.server.wok_history import report_turn
 
-from .fakes import FakeConn, make_server, open_room
+from .fakes import FakeConn, make_server, open_room, spectator
 
 CONFIG = {"players": 3, "variant": "skirmish", "map": "star-islands", "max_turns": 5}
 
@@ -42,9 +42,7 @@ def _ask(conn: FakeConn, turn: int, token: str | None) -> Any:
 def test_each_seat_gets_its_own_past_reports_and_nothing_else(tmp_path: Path) -> None:
     server = make_server(tmp_path)
     room, conns = open_room(server, "wok", CONFIG, humans=3)
-    watcher = FakeConn(server, "w")
-    watcher.say(P.Hello(name="w"))
-    watcher.say(P.Spectate(code=room.code))
+    watcher = spectator(server, room)
     enc = msgspec.json.Encoder()
     live: dict[int, dict[int, bytes]] = {}  # turn -> seat -> the view's reports, as sent
     for _ in range(3):
