@@ -455,7 +455,7 @@ def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
             "auto_place": True,
             "max_turns": 1000,  # the cards it needs may take many turns: the test ends when seen
             "rules": {
-                "cards": {"draw_per_turn": 1, "hand_limit": 5},
+                "cards": {"draw_per_turn": 2, "hand_limit": 5},  # two a conquest: hands fill fast
                 "reinforcements": {"minimum": 0, "divisor": 100},
                 "setup": {"starting_armies": {"2": 100}},  # enough to fight for long
             },
