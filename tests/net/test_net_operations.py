@@ -219,6 +219,7 @@ def test_serve_toml_sets_limits_and_flags_override_it(tmp_path: Path) -> None:
         ("max_message = 999999\n", "max_message: expected `int` <= 65536"),
         ("rate = [\n", "not TOML"),
         ("log_level = 'LOUD'\n", "log_level must be one of"),
+        ("data = 5\n", "data: expected a path (a string), got int"),
     ],
 )
 def test_a_bad_serve_toml_names_the_file_and_the_key(tmp_path: Path, text: str, words: str) -> None:

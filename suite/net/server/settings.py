@@ -121,10 +121,11 @@ def check(settings: Settings, where: str = "settings") -> Settings:
 
 
 def _paths(kind: type, value: Any) -> Any:
-    """A `Path` setting from a flag's path or from TOML's string."""
+    """A `Path` setting from a flag's path or from TOML's string (anything else is
+    refused: msgspec reports the ValueError as the setting's validation error)."""
     if kind is Path and isinstance(value, str | Path):
         return Path(value)
-    raise NotImplementedError
+    raise ValueError(f"Expected a path (a string), got {type(value).__name__}")
 
 
 def settings_of(values: dict[str, Any], where: str = "settings") -> Settings:
