@@ -25,6 +25,7 @@ import json
 import logging
 from typing import Any, NamedTuple
 
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from suite.net.backends.store import Commit, RoomRow, SeatRow, StaleEpoch
@@ -73,14 +74,43 @@ POOL_SIZE = 8
 
 
 class Write(NamedTuple):
-    """One queued write: its room, SQL and parameters, whether the room's epoch must be
+    """One queued write: its room, SQL and parameters (`sql` None for a log entry, whose
+    `params` are the row: code, index, entry, epoch), whether the room's epoch must be
     checked first, and the future its caller holds."""
 
     code: str
-    sql: str
+    sql: str | None
     params: tuple[Any, ...]
     fenced: bool
     future: asyncio.Future[None]
+
+
+APPEND_ROWS = """
+INSERT INTO log (code, idx, entry, epoch)
+SELECT * FROM unnest(%s::text[], %s::int[], %s::text[], %s::bigint[])
+"""
+"""A batch's log entries as one statement (one array a column)."""
+
+FENCED_APPEND_ROWS = """
+WITH fence AS (
+    SELECT code, epoch FROM rooms WHERE code = ANY(%(codes)s) FOR SHARE
+), current AS (
+    SELECT fence.code FROM fence
+    JOIN unnest(%(codes)s::text[], %(mine)s::bigint[]) AS mine(code, epoch)
+      ON mine.code = fence.code AND mine.epoch = fence.epoch
+), appended AS (
+    INSERT INTO log (code, idx, entry, epoch)
+    SELECT * FROM unnest(%(rows_code)s::text[], %(rows_idx)s::int[], %(rows_entry)s::text[],
+                         %(rows_epoch)s::bigint[]) AS row(code, idx, entry, epoch)
+    WHERE row.code IN (SELECT code FROM current)
+)
+SELECT code, epoch FROM fence
+"""
+"""A batch of nothing but log entries in one statement: the rooms' rows locked (`FOR
+SHARE`) and their epochs read, and the entries of the rooms whose epoch is still this
+process's (`mine`) appended; it returns the epochs read, so the caller refuses the rest."""
+ROW_COLUMNS = ("rows_code", "rows_idx", "rows_entry", "rows_epoch")
+"""The parameters of FENCED_APPEND_ROWS that carry the entries' columns."""
 
 
 class PgStore:
@@ -95,6 +125,9 @@ class PgStore:
         """The epoch this process writes each room it claimed (or created) with."""
         self._pending: list[Write] = []
         self._drainer: asyncio.Task[None] | None = None
+        self._db: AsyncConnection[Any] | None = None
+        """The committer's connection, kept between batches (None while a batch holds it,
+        or after a failed one gave it back to the pool)."""
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
@@ -105,6 +138,9 @@ class PgStore:
     async def aclose(self) -> None:
         if self._drainer is not None:
             await asyncio.wait([self._drainer], timeout=5)
+        if self._db is not None:
+            await self.pool.putconn(self._db)
+            self._db = None
         await self.pool.close()
 
     async def ping(self) -> bool:
@@ -118,7 +154,9 @@ class PgStore:
 
     # -- writes ----------------------------------------------------------------------------
 
-    def _write(self, code: str, sql: str, params: tuple[Any, ...], fenced: bool = True) -> Commit:
+    def _write(
+        self, code: str, sql: str | None, params: tuple[Any, ...], fenced: bool = True
+    ) -> Commit:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append(Write(code, sql, params, fenced, future))
         if self._drainer is None:
@@ -160,31 +198,43 @@ class PgStore:
                 write.future.exception()  # the room's callback reports it
 
     async def _commit(self, batch: list[Write]) -> dict[str, Exception]:
-        """One transaction, its writes sent as one pipeline. The rows of the rooms with
+        """One transaction on the committer's connection. The rows of the rooms with
         fenced writes are locked first (`FOR SHARE`, so no claim overtakes them until the
         commit) and their epochs read: a room whose epoch is not this process's has its
         writes left out and refused (`StaleEpoch`); the others commit. A room whose row
-        this batch creates needs no check."""
+        this batch creates needs no check. The log entries go as one statement; a batch of
+        nothing else (an ordinary turn of actions) is that one statement and the commit."""
         created = {w.code for w in batch if not w.fenced}
         fenced = sorted({w.code for w in batch if w.fenced} - created)
-        stale: dict[str, Exception] = {}
-        async with self.pool.connection() as db, db.transaction():
-            if fenced:
+        mine = [self.epochs.get(code) for code in fenced]
+        entries = [w for w in batch if w.sql is None]
+        others = [(w.code, w.sql, w.params) for w in batch if w.sql is not None]
+        db = self._db or await self.pool.getconn()
+        self._db = None
+        try:
+            if others:
                 cur = await db.execute(
                     "SELECT code, epoch FROM rooms WHERE code = ANY(%s) FOR SHARE", (fenced,)
                 )
-                stored = {str(code): int(epoch) for code, epoch in await cur.fetchall()}
-                for code in fenced:
-                    mine = self.epochs.get(code)
-                    if mine is None or stored.get(code) != mine:
-                        stale[code] = StaleEpoch(
-                            f"room {code}: epoch {mine} is not the store's "
-                            f"{stored.get(code)} (another process owns it)"
-                        )
-            async with db.pipeline():
-                for write in batch:
-                    if write.code not in stale:
-                        await db.execute(write.sql, write.params)
+                stale = _stale(fenced, mine, await cur.fetchall())
+                entries = [w for w in entries if w.code not in stale]
+                async with db.pipeline():
+                    for code, sql, params in others:
+                        if code not in stale:
+                            await db.execute(sql, params)
+                    if entries:
+                        await db.execute(APPEND_ROWS, _columns(entries))
+            else:
+                columns = dict(zip(ROW_COLUMNS, _columns(entries), strict=True))
+                cur = await db.execute(
+                    FENCED_APPEND_ROWS, {"codes": fenced, "mine": mine, **columns}
+                )
+                stale = _stale(fenced, mine, await cur.fetchall())
+            await db.commit()
+        except BaseException:
+            await self.pool.putconn(db)  # rolled back and checked by the pool
+            raise
+        self._db = db
         return stale
 
     def add_room(
@@ -236,11 +286,7 @@ class PgStore:
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Log entry `idx` of room `code`; the future resolves once it is committed (and
         fails with StaleEpoch when another process claimed the room since)."""
-        return self._write(
-            code,
-            "INSERT INTO log (code, idx, entry, epoch) VALUES (%s, %s, %s, %s)",
-            (code, idx, entry.decode("utf-8"), self.epochs.get(code, 0)),
-        )
+        return self._write(code, None, (code, idx, entry.decode("utf-8"), self.epochs.get(code, 0)))
 
     # -- ownership and reads -------------------------------------------------------------------
 
@@ -324,6 +370,25 @@ class PgStore:
                     for table in ("log", "seats", "rooms"):
                         await db.execute(f"DELETE FROM {table} WHERE code = %s", (code,))  # noqa: S608
         return len(codes)
+
+
+def _columns(entries: list[Write]) -> tuple[list[Any], ...]:
+    """Log entries' rows as columns (code, index, entry, epoch) for `unnest`."""
+    return tuple(list(column) for column in zip(*(w.params for w in entries), strict=True))
+
+
+def _stale(fenced: list[str], mine: list[int | None], stored: list[Any]) -> dict[str, Exception]:
+    """The fenced rooms whose epoch in the store (`stored`: rows of code and epoch) is
+    not this process's (`mine`, in the order of `fenced`; None: not a room it writes)."""
+    epochs = {str(code): int(epoch) for code, epoch in stored}
+    return {
+        code: StaleEpoch(
+            f"room {code}: epoch {ours} is not the store's {epochs.get(code)} "
+            "(another process owns it)"
+        )
+        for code, ours in zip(fenced, mine, strict=True)
+        if ours is None or epochs.get(code) != ours
+    }
 
 
 def _row(found: Any, seats: list[Any], entries: list[Any]) -> RoomRow:
