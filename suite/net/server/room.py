@@ -278,6 +278,8 @@ class Room:
         """The latest write not committed yet: messages sent meanwhile wait for it."""
         self._static: bytes | None = None
         """The `room_data` message (built once: what it holds never changes)."""
+        self._unset_static = dict.fromkeys(self.spec.static_view, msgspec.UNSET)
+        """What a lean view replaces its unchanging fields with (left out of its JSON)."""
         self.drafts = Drafts()
         """Each seat's last checked draft of the turn, sent back to that seat only."""
         self.owned = True
@@ -1069,16 +1071,12 @@ class Room:
         return data
 
     def _view_json(self, seat: int | None, lean: bool) -> msgspec.Raw:
+        """The seat's view as JSON; `lean` leaves the game's unchanging fields out (they
+        are set to UNSET, which msgspec leaves out of the encoding, tag kept)."""
         view = self.state.view(seat)
-        if not (lean and self.spec.static_view):
-            return msgspec.Raw(_json.encode(view))
-        fields = msgspec.structs.asdict(view)
-        for name in self.spec.static_view:
-            del fields[name]
-        config = view.__struct_config__
-        if isinstance(config.tag_field, str):
-            fields = {config.tag_field: config.tag, **fields}
-        return _raw(fields)
+        if lean and self.spec.static_view:
+            view = msgspec.structs.replace(view, **self._unset_static)
+        return msgspec.Raw(_json.encode(view))
 
     def _legal_of(self, seat: int) -> Legal:
         """The seat's legal actions now (asked of the engine once per state)."""

@@ -50,6 +50,6 @@ SPEC = register_game(
         ui="suite.worldwar.screens:UI",
         order=10,
         save_kind=SAVE_KIND,
-        static_view=("map",),
+        static_view=("map", "rules"),
     )
 )
