@@ -25,12 +25,14 @@ import json
 import logging
 from typing import Any, NamedTuple
 
+import msgspec
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from suite.net.backends.store import Commit, RoomRow, SeatRow, StaleEpoch
 
 log = logging.getLogger("suite.net")
+_json = msgspec.json.Encoder()
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -75,7 +77,7 @@ POOL_SIZE = 8
 
 class Write(NamedTuple):
     """One queued write: its room, SQL and parameters (`sql` None for a log entry, whose
-    `params` are the row: code, index, entry, epoch), whether the room's epoch must be
+    `params` are `EntryRow`'s fields), whether the room's epoch must be
     checked first, and the future its caller holds."""
 
     code: str
@@ -85,32 +87,48 @@ class Write(NamedTuple):
     future: asyncio.Future[None]
 
 
-APPEND_ROWS = """
-INSERT INTO log (code, idx, entry, epoch)
-SELECT * FROM unnest(%s::text[], %s::int[], %s::text[], %s::bigint[])
-"""
-"""A batch's log entries as one statement (one array a column)."""
+ENTRIES = "json_to_recordset(%s::json) AS entry(code text, idx int, entry text, epoch bigint)"
+"""A batch's log entries as one JSON parameter (`_entries`): each entry's JSON object
+is embedded as it is, and a `text` column of `json_to_recordset` reproduces it exactly."""
 
-FENCED_APPEND_ROWS = """
-WITH fence AS (
-    SELECT code, epoch FROM rooms WHERE code = ANY(%(codes)s) FOR SHARE
+APPEND_ROWS = f"INSERT INTO log (code, idx, entry, epoch) SELECT * FROM {ENTRIES}"
+"""A batch's log entries as one statement."""
+
+FENCED_APPEND_ROWS = f"""
+WITH mine AS (
+    SELECT * FROM json_to_recordset(%s::json) AS mine(code text, epoch bigint)
+), fence AS (
+    SELECT code, epoch FROM rooms WHERE code IN (SELECT code FROM mine) FOR SHARE
 ), current AS (
     SELECT fence.code FROM fence
-    JOIN unnest(%(codes)s::text[], %(mine)s::bigint[]) AS mine(code, epoch)
-      ON mine.code = fence.code AND mine.epoch = fence.epoch
+    JOIN mine ON mine.code = fence.code AND mine.epoch = fence.epoch
 ), appended AS (
     INSERT INTO log (code, idx, entry, epoch)
-    SELECT * FROM unnest(%(rows_code)s::text[], %(rows_idx)s::int[], %(rows_entry)s::text[],
-                         %(rows_epoch)s::bigint[]) AS row(code, idx, entry, epoch)
-    WHERE row.code IN (SELECT code FROM current)
+    SELECT * FROM {ENTRIES} WHERE entry.code IN (SELECT code FROM current)
 )
 SELECT code, epoch FROM fence
 """
 """A batch of nothing but log entries in one statement: the rooms' rows locked (`FOR
 SHARE`) and their epochs read, and the entries of the rooms whose epoch is still this
-process's (`mine`) appended; it returns the epochs read, so the caller refuses the rest."""
-ROW_COLUMNS = ("rows_code", "rows_idx", "rows_entry", "rows_epoch")
-"""The parameters of FENCED_APPEND_ROWS that carry the entries' columns."""
+process's (`mine`, as JSON) appended; it returns the epochs read, so the caller refuses
+the rest. Its parameters are two JSON texts, which psycopg passes without adapting
+a value at a time."""
+
+
+class EntryRow(msgspec.Struct):
+    """One log entry as `ENTRIES` reads it (`entry`: the op's JSON object, embedded)."""
+
+    code: str
+    idx: int
+    entry: msgspec.Raw
+    epoch: int
+
+
+class Epoch(msgspec.Struct):
+    """A room's epoch as this process holds it (None: not a room it writes)."""
+
+    code: str
+    epoch: int | None
 
 
 class PgStore:
@@ -126,8 +144,8 @@ class PgStore:
         self._pending: list[Write] = []
         self._drainer: asyncio.Task[None] | None = None
         self._db: AsyncConnection[Any] | None = None
-        """The committer's connection, kept between batches (None while a batch holds it,
-        or after a failed one gave it back to the pool)."""
+        """The committer's own connection (autocommit, outside the pool), kept between
+        batches (None while a batch holds it, or after a failed batch closed it)."""
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
@@ -139,7 +157,7 @@ class PgStore:
         if self._drainer is not None:
             await asyncio.wait([self._drainer], timeout=5)
         if self._db is not None:
-            await self.pool.putconn(self._db)
+            await self._db.close()
             self._db = None
         await self.pool.close()
 
@@ -198,41 +216,42 @@ class PgStore:
                 write.future.exception()  # the room's callback reports it
 
     async def _commit(self, batch: list[Write]) -> dict[str, Exception]:
-        """One transaction on the committer's connection. The rows of the rooms with
-        fenced writes are locked first (`FOR SHARE`, so no claim overtakes them until the
-        commit) and their epochs read: a room whose epoch is not this process's has its
-        writes left out and refused (`StaleEpoch`); the others commit. A room whose row
-        this batch creates needs no check. The log entries go as one statement; a batch of
-        nothing else (an ordinary turn of actions) is that one statement and the commit."""
+        """One transaction on the committer's own connection (autocommit). The rows of the
+        rooms with fenced writes are locked first (`FOR SHARE`, so no claim overtakes them
+        until the commit) and their epochs read: a room whose epoch is not this process's
+        has its writes left out and refused (`StaleEpoch`); the others commit. A room whose
+        row this batch creates needs no check. The log entries go as one statement; a
+        batch of nothing else (an ordinary turn of actions) is that one statement, its own
+        transaction: one round trip."""
         created = {w.code for w in batch if not w.fenced}
         fenced = sorted({w.code for w in batch if w.fenced} - created)
         mine = [self.epochs.get(code) for code in fenced]
         entries = [w for w in batch if w.sql is None]
         others = [(w.code, w.sql, w.params) for w in batch if w.sql is not None]
-        db = self._db or await self.pool.getconn()
+        db = self._db or await AsyncConnection.connect(self.dsn, autocommit=True)
         self._db = None
         try:
             if others:
-                cur = await db.execute(
-                    "SELECT code, epoch FROM rooms WHERE code = ANY(%s) FOR SHARE", (fenced,)
-                )
-                stale = _stale(fenced, mine, await cur.fetchall())
-                entries = [w for w in entries if w.code not in stale]
-                async with db.pipeline():
-                    for code, sql, params in others:
-                        if code not in stale:
-                            await db.execute(sql, params)
-                    if entries:
-                        await db.execute(APPEND_ROWS, _columns(entries))
+                async with db.transaction():
+                    cur = await db.execute(
+                        "SELECT code, epoch FROM rooms WHERE code = ANY(%s) FOR SHARE", (fenced,)
+                    )
+                    stale = _stale(fenced, mine, await cur.fetchall())
+                    entries = [w for w in entries if w.code not in stale]
+                    async with db.pipeline():
+                        for code, sql, params in others:
+                            if code not in stale:
+                                await db.execute(sql, params)
+                        if entries:
+                            await db.execute(APPEND_ROWS, (_entries(entries),))
             else:
-                columns = dict(zip(ROW_COLUMNS, _columns(entries), strict=True))
+                held = [Epoch(code, epoch) for code, epoch in zip(fenced, mine, strict=True)]
                 cur = await db.execute(
-                    FENCED_APPEND_ROWS, {"codes": fenced, "mine": mine, **columns}
+                    FENCED_APPEND_ROWS, (_json.encode(held).decode(), _entries(entries))
                 )
                 stale = _stale(fenced, mine, await cur.fetchall())
-            await db.commit()
         except BaseException:
-            await self.pool.putconn(db)  # rolled back and checked by the pool
+            await db.close()  # whatever state it was left in, the next batch connects anew
             raise
         self._db = db
         return stale
@@ -286,7 +305,7 @@ class PgStore:
     def append(self, code: str, idx: int, entry: bytes) -> Commit:
         """Log entry `idx` of room `code`; the future resolves once it is committed (and
         fails with StaleEpoch when another process claimed the room since)."""
-        return self._write(code, None, (code, idx, entry.decode("utf-8"), self.epochs.get(code, 0)))
+        return self._write(code, None, (code, idx, msgspec.Raw(entry), self.epochs.get(code, 0)))
 
     # -- ownership and reads -------------------------------------------------------------------
 
@@ -372,9 +391,9 @@ class PgStore:
         return len(codes)
 
 
-def _columns(entries: list[Write]) -> tuple[list[Any], ...]:
-    """Log entries' rows as columns (code, index, entry, epoch) for `unnest`."""
-    return tuple(list(column) for column in zip(*(w.params for w in entries), strict=True))
+def _entries(entries: list[Write]) -> str:
+    """Log entries' rows as the JSON that `ENTRIES` reads."""
+    return _json.encode([EntryRow(*w.params) for w in entries]).decode()
 
 
 def _stale(fenced: list[str], mine: list[int | None], stored: list[Any]) -> dict[str, Exception]:

@@ -85,7 +85,8 @@ class MatchStore(Protocol):
 
     def set_seat(self, code: str, row: SeatRow) -> Commit: ...
 
-    def append(self, code: str, idx: int, entry: bytes) -> Commit: ...
+    def append(self, code: str, idx: int, entry: bytes) -> Commit:
+        """Keep log entry `idx` of room `code`: `entry` is one JSON object (an op)."""
 
     def set_clock(self, code: str, clock: str | None) -> Commit:
         """Keep the room's turn clock (JSON) for the process that rebuilds it."""
