@@ -203,6 +203,39 @@ def test_an_over_room_is_not_claimed_or_listed(make_store: Callable[[], MatchSto
     with_store(make_store, body)
 
 
+def test_the_committer_connects_anew_after_its_connection_is_cut(pg_url: str) -> None:  # noqa: F811
+    """The PostgreSQL committer keeps its own connection between batches: when the
+    database drops it, the batch on it fails (its room is refused from then on, as any
+    room whose write failed) and the next batch commits on a new connection."""
+    import psycopg
+
+    entry = b'{"op":"act","seat":0,"action":{}}'
+
+    async def go() -> None:
+        store = PgStore(pg_url)
+        await store.open()
+        try:
+            await done(store.add_room("CUT", "worldwar", CONFIG, 1, 1.0, None))
+            await done(store.append("CUT", 0, entry))
+            assert store._db is not None
+            pid = store._db.info.backend_pid
+            async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as admin:
+                await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            with pytest.raises(psycopg.OperationalError):
+                await done(store.append("CUT", 1, entry))
+            with pytest.raises(StaleEpoch):
+                await done(store.append("CUT", 1, entry))
+            await done(store.add_room("NEW", "worldwar", CONFIG, 1, 1.0, None))
+            await done(store.append("NEW", 0, entry))
+            cut, new = await store.load("CUT"), await store.load("NEW")
+            assert cut is not None and len(cut.log) == 1
+            assert new is not None and len(new.log) == 1
+        finally:
+            await store.aclose()
+
+    run(go(), timeout=60)
+
+
 def test_a_stale_owner_cannot_extend_a_match(pg_url: str) -> None:  # noqa: F811
     """Two processes' stores on one database: once B claimed the room, every write of A
     is refused, and B reads every write A had committed and none it had not."""

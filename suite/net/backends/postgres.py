@@ -73,6 +73,8 @@ CREATE TABLE IF NOT EXISTS log (
 SCHEMA_LOCK = 7_424_211
 """Advisory lock id that serialises the schema set-up of processes starting together."""
 POOL_SIZE = 8
+CONNECT_TIMEOUT = 10
+"""Seconds the committer waits to connect (a lost database fails its batch, not hangs)."""
 
 
 class Write(NamedTuple):
@@ -228,7 +230,9 @@ class PgStore:
         mine = [self.epochs.get(code) for code in fenced]
         entries = [w for w in batch if w.sql is None]
         others = [(w.code, w.sql, w.params) for w in batch if w.sql is not None]
-        db = self._db or await AsyncConnection.connect(self.dsn, autocommit=True)
+        db = self._db or await AsyncConnection.connect(
+            self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+        )
         self._db = None
         try:
             if others:
