@@ -55,8 +55,20 @@ GENERATED = "random:42:6"
 Config = Callable[[int], dict[str, Any]]
 
 
+WW_ROUNDS = 250
+"""A World War game still going after this many rounds ends ranked by territories (R11,
+`max_turns`), so that a stalemate of big stacks cannot hold the bench for hours: in the
+expert's lines of issue 35 one game reached it (2p generated, seed 50,162, which ran past
+580 rounds at about a second a decision without it)."""
+
+
 def worldwar_config(players: int, map_name: str) -> Config:
-    return lambda _i: {"players": players, "map": map_name, "cards": "increasing"}
+    return lambda _i: {
+        "players": players,
+        "map": map_name,
+        "cards": "increasing",
+        "max_turns": WW_ROUNDS,
+    }
 
 
 def tactics_config(i: int) -> dict[str, Any]:
