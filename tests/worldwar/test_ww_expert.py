@@ -10,7 +10,7 @@ import pytest
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.bots import AggressiveBot, HardBot
+from suite.worldwar.rules.bots import AggressiveBot, HardBot, occupation
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import Board, ExpertBot
 
@@ -165,8 +165,29 @@ def test_an_elimination_that_fills_the_hand_turns_in_at_once() -> None:
     value = board.set_value
     assert board.fight(0, s, t, Rng(0))
     assert board.hands == [2, 0, 0] and board.set_value == value + board.set_step
-    assert board.armies[s] == board.stay
-    assert 200 - 10 < board.armies[t] - value + board.stay <= 200  # what moved in, + the set
+    survivors = board.armies[s] + board.armies[t] - value  # both ends of the move, less the set
+    assert 200 - 10 < survivors <= 200 and board.armies[s] >= board.stay
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_playouts_occupy_as_the_hard_bot_does(seed: int) -> None:
+    """A conquest in the simulator moves in what the hard bot would (`bots.occupation`:
+    from the dice of the last roll to all but those that must stay)."""
+    st = searched_position(seed)
+    seat = st.actor()
+    assert seat is not None
+    board = Board(st.view(seat))
+    owner, armies = board.owner, board.armies
+    s, t = max(
+        ((a, b) for a in range(len(owner)) if owner[a] == seat for b in board.adj[a]),
+        key=lambda p: (owner[p[1]] != seat, armies[p[0]] - armies[p[1]]),
+    )
+    armies[s], armies[t] = 60, 1
+    assert board.fight(seat, s, t, Rng(seed))
+    most = armies[s] + armies[t] - board.stay
+    lo = min(board.odds.max_a, most)
+    assert armies[t] == occupation(seat, owner, armies, board.adj, s, t, lo, most)
+    assert lo <= armies[t] <= most
 
 
 def test_the_free_move_is_searched_and_legal() -> None:

@@ -216,7 +216,8 @@ class ExpertBot:
 
     def _placements(self, view: WorldWarView, seat: int) -> list[Plan]:
         """Everything on one territory: the borders best for attacking with the new
-        armies (hard's score) and those most outnumbered by their enemy neighbours."""
+        armies (hard's score), those most outnumbered by their enemy neighbours, and the
+        hard bot's own placement (the defence of a continent it holds may be neither)."""
         n = view.to_place()
         values = self.hard._values(view, seat)
         odds = _odds(view.rules)
@@ -241,6 +242,8 @@ class ExpertBot:
             chosen.setdefault(b, score)
         for _score, b in danger[:2]:
             chosen.setdefault(b, 0.0)
+        hard = self.hard._place(view, seat)
+        chosen.setdefault(view.map.territories.index(hard.territory), 0.0)
         return [Plan(prior, place=b, armies=n) for b, prior in chosen.items()]
 
     def _free_moves(
