@@ -13,6 +13,7 @@ from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import AggressiveBot, HardBot, occupation
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import Board, ExpertBot
+from suite.worldwar.rules.playout import OUTNUMBERED_SHARE
 
 
 def new(players: int, seed: int, **extra: object) -> WorldWarState:
@@ -204,3 +205,22 @@ def test_the_free_move_is_searched_and_legal() -> None:
     assert first == two.choose(st.view(seat), st.legal(seat), Rng(3))
     assert isinstance(first, (A.Fortify, A.EndTurn)) and st.allows(seat, first)
     assert one.stats.searches == 1
+
+
+def test_the_score_discounts_a_continent_whose_border_is_outnumbered() -> None:
+    """The score's income (`held_income`) counts a held continent's bonus whole while its
+    borders hold out, at OUTNUMBERED_SHARE once enemy neighbours outnumber one of them;
+    the reinforcements (`income`) count it whole either way."""
+    board = Board(new(2, 4).view(0))
+    c = min(range(len(board.members)), key=lambda k: len(board.members[k]))
+    inside = set(board.members[c])
+    for t in range(len(board.owner)):
+        board.owner[t] = 0 if t in inside else 1
+        board.armies[t] = 100 if t in inside else 5
+    board.counts = [len(inside), len(board.owner) - len(inside)]
+    base = board.income(0) - board.bonus[c]
+    assert board.held_income(0) == board.income(0) == base + board.bonus[c]
+    border = next(t for t in inside if any(x not in inside for x in board.adj[t]))
+    board.armies[border] = 1
+    assert board.held_income(0) == base + OUTNUMBERED_SHARE * board.bonus[c]
+    assert board.income(0) == base + board.bonus[c]

@@ -6,10 +6,12 @@ ranked by the hard bot's exact-odds score (`odds.win_probability` times what the
 territory is worth), and plays each out many times on a small simulator of the board: the
 candidate, the rest of its own turn and one turn of every opponent by the hard bot's
 placement and attack policy (a sensible opponent; see the experiments below), battles
-drawn from the exact end distribution of the match's dice (`Odds.resolve`). Positions are
-scored by the seat's share of the income and of the armies on the board and in hand (1
-for a win, 0 for an elimination). Sequential halving spends the playouts: every candidate
-gets the same share in a round, the better half goes on to the next.
+drawn from the exact end distribution of the match's dice (`Odds.resolve`), a conquest
+occupied as the hard bot occupies (`bots.occupation`). Positions are scored by the
+seat's share of the income (a continent's bonus counted at half while one of its borders
+is outnumbered) and of the armies on the board and in hand (1 for a win, 0 for an
+elimination). Sequential halving spends the playouts: every candidate gets the same
+share in a round, the better half goes on to the next.
 
 The search sees only the seat's view: other hands are known by their sizes only, so the
 simulator models every hand by its size (a player turns in once it must, or once it holds
@@ -21,10 +23,11 @@ comes from `view.rules` and `view.map`: the dice, the armies that stay behind, t
 reinforcement formula, the set sizes and step, the hand limit and the cards drawn per
 turn. Placement in set-up, card timing, occupation and defence are the hard bot's
 (`bots.HardBot`), as are whole turns in the capital and mission modes, which the
-simulator does not model. The free move's candidates are no move, the hard bot's, and
-all that may move into each of the borders most outnumbered by their enemy neighbours
-(`FREE_MOVES` in all). The simulator, its policy and the score are in `playout`
-(compiled where a C compiler is: setup.py).
+simulator does not model. The placement's candidates are the borders best for
+attacking, the most outnumbered ones and the hard bot's own choice; the free move's are
+no move, the hard bot's, and all that may move into each of the borders most outnumbered
+by their enemy neighbours (`FREE_MOVES` in all). The simulator, its policy and the score
+are in `playout` (compiled where a C compiler is: setup.py).
 
 Experiments (one expert against the hard bot in 2-player games, or against three hard
 bots in 4-player games, increasing cards; share of games won with its 95 % interval;

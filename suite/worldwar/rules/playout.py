@@ -110,30 +110,36 @@ class Board:
     def income(self, seat: int) -> int:
         """R2 from the view's rules: territories, then every continent held whole."""
         total = max(self.minimum, self.counts[seat] // self.divisor)
-        owner = self.owner
-        for c, members in enumerate(self.members):
-            if members and all(owner[t] == seat for t in members):
-                total += self.bonus[c]
+        for c in self.held(seat):
+            total += self.bonus[c]
         return total
+
+    def held(self, seat: int) -> list[int]:
+        """The continents `seat` holds whole."""
+        owner = self.owner
+        return [
+            c
+            for c, members in enumerate(self.members)
+            if members and all(owner[t] == seat for t in members)
+        ]
 
     def held_income(self, seat: int) -> float:
         """The score's income: `income`, with the bonus of every continent one of whose
-        borders is outnumbered counted at OUTNUMBERED_SHARE."""
+        borders is outnumbered (its enemy neighbours hold more armies) counted at
+        OUTNUMBERED_SHARE."""
         total = float(max(self.minimum, self.counts[seat] // self.divisor))
         owner, armies, adj = self.owner, self.armies, self.adj
-        for c, members in enumerate(self.members):
-            if not members or not all(owner[t] == seat for t in members):
-                continue
-            safe = True
-            for t in members:
+        for c in self.held(seat):
+            share = 1.0
+            for t in self.members[c]:
                 threat = 0
                 for x in adj[t]:
                     if owner[x] != seat:
                         threat += armies[x]
                 if threat > armies[t]:
-                    safe = False
+                    share = OUTNUMBERED_SHARE
                     break
-            total += self.bonus[c] if safe else OUTNUMBERED_SHARE * self.bonus[c]
+            total += share * self.bonus[c]
         return total
 
     def cards_due(self, seat: int) -> int:
