@@ -10,9 +10,10 @@ import pytest
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules import actions as A
-from suite.worldwar.rules.bots import AggressiveBot, HardBot
+from suite.worldwar.rules.bots import AggressiveBot, HardBot, occupation
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import Board, ExpertBot
+from suite.worldwar.rules.playout import OUTNUMBERED_SHARE
 
 
 def new(players: int, seed: int, **extra: object) -> WorldWarState:
@@ -165,8 +166,29 @@ def test_an_elimination_that_fills_the_hand_turns_in_at_once() -> None:
     value = board.set_value
     assert board.fight(0, s, t, Rng(0))
     assert board.hands == [2, 0, 0] and board.set_value == value + board.set_step
-    assert board.armies[s] == board.stay
-    assert 200 - 10 < board.armies[t] - value + board.stay <= 200  # what moved in, + the set
+    survivors = board.armies[s] + board.armies[t] - value  # both ends of the move, less the set
+    assert 200 - 10 < survivors <= 200 and board.armies[s] >= board.stay
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_playouts_occupy_as_the_hard_bot_does(seed: int) -> None:
+    """A conquest in the simulator moves in what the hard bot would (`bots.occupation`:
+    from the dice of the last roll to all but those that must stay)."""
+    st = searched_position(seed)
+    seat = st.actor()
+    assert seat is not None
+    board = Board(st.view(seat))
+    owner, armies = board.owner, board.armies
+    s, t = max(
+        ((a, b) for a in range(len(owner)) if owner[a] == seat for b in board.adj[a]),
+        key=lambda p: (owner[p[1]] != seat, armies[p[0]] - armies[p[1]]),
+    )
+    armies[s], armies[t] = 60, 1
+    assert board.fight(seat, s, t, Rng(seed))
+    most = armies[s] + armies[t] - board.stay
+    lo = min(board.odds.max_a, most)
+    assert armies[t] == occupation(seat, owner, armies, board.adj, s, t, lo, most)
+    assert lo <= armies[t] <= most
 
 
 def test_the_free_move_is_searched_and_legal() -> None:
@@ -183,3 +205,22 @@ def test_the_free_move_is_searched_and_legal() -> None:
     assert first == two.choose(st.view(seat), st.legal(seat), Rng(3))
     assert isinstance(first, (A.Fortify, A.EndTurn)) and st.allows(seat, first)
     assert one.stats.searches == 1
+
+
+def test_the_score_discounts_a_continent_whose_border_is_outnumbered() -> None:
+    """The score's income (`held_income`) counts a held continent's bonus whole while its
+    borders hold out, at OUTNUMBERED_SHARE once enemy neighbours outnumber one of them;
+    the reinforcements (`income`) count it whole either way."""
+    board = Board(new(2, 4).view(0))
+    c = min(range(len(board.members)), key=lambda k: len(board.members[k]))
+    inside = set(board.members[c])
+    for t in range(len(board.owner)):
+        board.owner[t] = 0 if t in inside else 1
+        board.armies[t] = 100 if t in inside else 5
+    board.counts = [len(inside), len(board.owner) - len(inside)]
+    base = board.income(0) - board.bonus[c]
+    assert board.held_income(0) == board.income(0) == base + board.bonus[c]
+    border = next(t for t in inside if any(x not in inside for x in board.adj[t]))
+    board.armies[border] = 1
+    assert board.held_income(0) == base + OUTNUMBERED_SHARE * board.bonus[c]
+    assert board.income(0) == base + board.bonus[c]

@@ -443,6 +443,30 @@ def placement(
     return busiest if busiest >= 0 else first
 
 
+def occupation(
+    seat: int, owner: Ints, armies: Ints, adj: Rows, s: int, t: int, lo: int, hi: int
+) -> int:
+    """How many armies the hard policy moves from `s` into `t`, just taken, when it may
+    move `lo` to `hi`: all of them when `s` has no enemy neighbour, the fewest when `t`
+    has none, else a share of `hi` in proportion to the enemy armies next to `t` (of those
+    next to either). The hard bot and the expert's playouts both occupy by it."""
+    src_enemies = 0
+    for x in adj[s]:
+        if owner[x] != seat:
+            src_enemies += armies[x]
+    tgt_enemies = 0
+    for x in adj[t]:
+        if owner[x] != seat:
+            tgt_enemies += armies[x]
+    if src_enemies == 0:
+        move = hi
+    elif tgt_enemies == 0:
+        move = lo
+    else:
+        move = round(hi * tgt_enemies / (src_enemies + tgt_enemies))
+    return max(lo, min(hi, move))
+
+
 def worth_attacking(odds: float, score: float, needs_card: bool) -> bool:
     """The hard policy's rule for making its best attack (see ATTACK_ODDS)."""
     return odds >= ATTACK_ODDS and score > ATTACK_SCORE or needs_card and odds >= CARD_ODDS
@@ -515,7 +539,7 @@ class HardBot:
             source,
         )
 
-    def _place(self, view: View, seat: int) -> Action:
+    def _place(self, view: View, seat: int) -> A.Place:
         board = view.map
         n = _armies_to_place(view)
         t = placement(
@@ -553,15 +577,7 @@ class HardBot:
         s, t = p.source, p.target
         lo, hi = p.min, p.max
         owner, adj, armies = view.owner, view.map.neighbours, view.armies
-        src_enemies = sum(armies[n] for n in adj[s] if owner[n] != seat)
-        tgt_enemies = sum(armies[n] for n in adj[t] if owner[n] != seat)
-        if src_enemies == 0:
-            move = hi
-        elif tgt_enemies == 0:
-            move = lo
-        else:
-            move = round(hi * tgt_enemies / (src_enemies + tgt_enemies))
-        return A.Occupy(max(lo, min(hi, move)))
+        return A.Occupy(occupation(seat, list(owner), list(armies), adj, s, t, lo, hi))
 
     def _fortify(self, view: View, seat: int) -> Action | None:
         owner, armies, adj = view.owner, view.armies, view.map.neighbours

@@ -6,10 +6,12 @@ ranked by the hard bot's exact-odds score (`odds.win_probability` times what the
 territory is worth), and plays each out many times on a small simulator of the board: the
 candidate, the rest of its own turn and one turn of every opponent by the hard bot's
 placement and attack policy (a sensible opponent; see the experiments below), battles
-drawn from the exact end distribution of the match's dice (`Odds.resolve`). Positions are
-scored by the seat's share of the income and of the armies on the board and in hand (1
-for a win, 0 for an elimination). Sequential halving spends the playouts: every candidate
-gets the same share in a round, the better half goes on to the next.
+drawn from the exact end distribution of the match's dice (`Odds.resolve`), a conquest
+occupied as the hard bot occupies (`bots.occupation`). Positions are scored by the
+seat's share of the income (a continent's bonus counted at half while one of its borders
+is outnumbered) and of the armies on the board and in hand (1 for a win, 0 for an
+elimination). Sequential halving spends the playouts: every candidate gets the same
+share in a round, the better half goes on to the next.
 
 The search sees only the seat's view: other hands are known by their sizes only, so the
 simulator models every hand by its size (a player turns in once it must, or once it holds
@@ -21,10 +23,11 @@ comes from `view.rules` and `view.map`: the dice, the armies that stay behind, t
 reinforcement formula, the set sizes and step, the hand limit and the cards drawn per
 turn. Placement in set-up, card timing, occupation and defence are the hard bot's
 (`bots.HardBot`), as are whole turns in the capital and mission modes, which the
-simulator does not model. The free move's candidates are no move, the hard bot's, and
-all that may move into each of the borders most outnumbered by their enemy neighbours
-(`FREE_MOVES` in all). The simulator, its policy and the score are in `playout`
-(compiled where a C compiler is: setup.py).
+simulator does not model. The placement's candidates are the borders best for
+attacking, the most outnumbered ones and the hard bot's own choice; the free move's are
+no move, the hard bot's, and all that may move into each of the borders most outnumbered
+by their enemy neighbours (`FREE_MOVES` in all). The simulator, its policy and the score
+are in `playout` (compiled where a C compiler is: setup.py).
 
 Experiments (one expert against the hard bot in 2-player games, or against three hard
 bots in 4-player games, increasing cards; share of games won with its 95 % interval;
@@ -55,17 +58,25 @@ bots in 4-player games, increasing cards; share of games won with its 95 % inter
 |   rival's), standing as the score above      |              |       |             |      |
 | two rounds of look-ahead (every opponent     | 4p generated | 200   | 42.0 +- 6.8 | no   |
 |   plays two turns in a playout)              |              |       |             |      |
+| the score counts a continent's bonus at half | 4p generated | 200   | 44.0 +- 6.9 | no   |
+|   while one of its borders is outnumbered    |              |       |             |      |
+|   (`OUTNUMBERED_SHARE`), alone               |              |       |             |      |
+| + conquests occupied as the hard bot does    | 4p generated | 200   | 62.0 +- 6.7 | yes  |
+|   (`bots.occupation`; the playouts moved     | 4p generated | 400   | 67.5 +- 4.6 |      |
+|   every army in), the hard bot's own         | 2p generated | 399   | 83.2 +- 3.7 |      |
+|   placement among the candidates, and the    | 2p classic   | 400   | 84.5 +- 3.5 |      |
+|   discount above                             | 4p classic   | 400   | 81.5 +- 3.8 |      |
 
-The last row kept models the card rules the playouts left out and searches the free move;
-4p classic gained 5.8 points (at the edge of the noise) and is the one line shown at
-its target (57.5 %, lower end 52.7 %); the others moved by less than the noise (4p
-generated +4.0 points, 2p classic +1.0, 2p generated +0.7): 4p generated's lower end
-clears 40 % but its share is under 50 %, and both 2-player lines' lower ends are under
-65 %. The 400-game lines of the last row ran on a shared machine under a load of 6 to
-13 (four nice'd processes): the wall-clock guard cut some searches short (4p generated:
-2,307 of 14,589 searches in games 200-399, when it was still checked once a round; 2p
-classic 220 of 23,567; 2p generated 82 of 24,075; 4p classic 204 of 35,626), so they
-measure a somewhat weaker expert than an idle machine plays.
+The set values' row (issue 35's first round) models the card rules the playouts left out
+and searches the free move; 4p classic gained 5.8 points (at the edge of the noise) and
+is the one line shown at its target (57.5 %, lower end 52.7 %); the others moved by less
+than the noise (4p generated +4.0 points, 2p classic +1.0, 2p generated +0.7): 4p
+generated's lower end clears 40 % but its share is under 50 %, and both 2-player lines'
+lower ends are under 65 %. The 400-game lines of that row ran on a shared machine
+under a load of 6 to 13 (four nice'd processes): the wall-clock guard cut some searches
+short (4p generated: 2,307 of 14,589 searches in games 200-399, when it was still
+checked once a round; 2p classic 220 of 23,567; 2p generated 82 of 24,075; 4p classic
+204 of 35,626), so they measure a somewhat weaker expert than an idle machine plays.
 
 The rows after it (issue 35's second round) are the ideas left unmeasured then for want
 of machine time. None moved a line beyond the noise: twice the playouts (2p classic +1.3
@@ -73,20 +84,41 @@ points on the 400-game figure, 4p generated -0.5 on the same 200 games), a score
 against the strongest rival (-2.0) and two rounds of look-ahead (-1.0), as 1,600
 playouts had not with the greedy playouts: what the playouts model (the opponents'
 policy, the cards) limits the search, not how many there are or how far they look.
-Still untried: a continent's bonus discounted while its borders are outnumbered.
+
+The last row (issue 35 item 2's third round) made the model truer where it was plainly
+wrong: a conquest in the playouts moved every army in and left the source with those
+that must stay, while the expert and the hard bots really occupy by the hard bot's rule,
+which splits the stack by the enemy armies next to either end. So the playouts chained
+attacks with stacks the real turn would not have, and left bare the borders it really
+guards. With it every line clears its target: 4p generated +21.7 points on its 400-game
+figure (+18.0 on the same first 200 games as the discount alone), 2p generated +16.0, 2p
+classic +15.3 and 4p classic +24.0. Which of the three parts carries the gain was not
+measured apart (the discount alone moved 4p generated by +1.0 point on its first 200
+games, within the noise); the hard bot's own moves are unchanged (`occupation` is its
+rule, moved out of `HardBot`). These rows ran one nice'd worker on a shared machine with
+the guard raised (20 s of wall time for the first 200 games of 4p generated, then 2 s of
+CPU time), so they measure the algorithm, not the load: the guard cut 5 of 30,930
+searches in 4p generated (in the first 200 games, while the process was paused by other
+jobs) and none elsewhere. One 2p generated game (seed 50,162, its 163rd) was left out: a
+long stalemate of big stacks, where a search took about 0.2 s of CPU, that outlasted the
+time the round had; still untried: the occupation searched (how many armies move in)
+instead of the hard bot's rule, and the three parts of the last row measured apart.
 
 Deterministic given its `Rng`: the budget is a number of playouts (`iterations`), every
 playout draws from a generator seeded from the bot's `Rng`, and candidates share their
-seeds (common random numbers). The budget kept the median searched decision near a
-tenth of a second and the 99th percentile near a second on the loaded machine of the
-last row's lines; `max_seconds` only guards against a slow or loaded machine: past it
-the search stops before its next playout with what it has (`SearchStats.stopped` counts
-such searches, whose choice then depends on the machine's speed). A playout's cost no
-longer grows with the armies on the board: where they numbered in the hundreds, the
-playouts' policy asked the exact odds of dozens of new large battles, each an exact chain
-worked out on the spot in milliseconds (issue 35 measured decisions of 3.3 s); past its
-table `odds.win_probability` is now a normal approximation in constant time, within 0.3
-points of the chain, and big battles resolve roll by roll from a per-dice table.
+seeds (common random numbers). The budget kept the median searched decision near a tenth
+of a second and the 99th percentile near a second on the loaded machine of issue 35's
+second round; in the last row's games a searched decision took a median of 29 ms of CPU
+time, 91 ms at the 99th percentile and 247 ms at the most (97,723 searches: all but the
+first 200 games of 4p generated, timed in wall seconds on a busy machine); `max_seconds`
+only guards against a slow or loaded machine: past it the search stops before its next
+playout with what it has (`SearchStats.stopped` counts such searches, whose choice then
+depends on the machine's speed). A playout's cost no longer grows with the armies on the
+board: where they numbered in the hundreds, the playouts' policy asked the exact odds of
+dozens of new large battles, each an exact chain worked out on the spot in milliseconds
+(issue 35 measured decisions of 3.3 s); past its table `odds.win_probability` is now a
+normal approximation in constant time, within 0.3 points of the chain, and big battles
+resolve roll by roll from a per-dice table.
 """
 
 from __future__ import annotations
@@ -216,7 +248,8 @@ class ExpertBot:
 
     def _placements(self, view: WorldWarView, seat: int) -> list[Plan]:
         """Everything on one territory: the borders best for attacking with the new
-        armies (hard's score) and those most outnumbered by their enemy neighbours."""
+        armies (hard's score), those most outnumbered by their enemy neighbours, and the
+        hard bot's own placement (the defence of a continent it holds may be neither)."""
         n = view.to_place()
         values = self.hard._values(view, seat)
         odds = _odds(view.rules)
@@ -241,6 +274,8 @@ class ExpertBot:
             chosen.setdefault(b, score)
         for _score, b in danger[:2]:
             chosen.setdefault(b, 0.0)
+        hard = self.hard._place(view, seat)
+        chosen.setdefault(view.map.territories.index(hard.territory), 0.0)
         return [Plan(prior, place=b, armies=n) for b, prior in chosen.items()]
 
     def _free_moves(

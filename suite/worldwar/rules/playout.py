@@ -17,6 +17,7 @@ from suite.worldwar.rules.bots import (
     _odds,
     best_attack,
     finishing_attack,
+    occupation,
     placement,
     territory_values,
     worth_attacking,
@@ -32,6 +33,10 @@ hand: a card counts as this share of a set's armies, CARD_WEIGHT)."""
 CARD_WEIGHT: Final = 1.0
 ROUNDS: Final = 1
 """Whole rounds the playouts look ahead: every opponent plays this many turns."""
+OUTNUMBERED_SHARE: Final = 0.5
+"""In the score, a continent's bonus counts at this share while one of its borders is
+outnumbered (its enemy neighbours hold more armies than it): a bonus is worth what it
+will yield, and an outnumbered border is likely to fall before it yields much."""
 
 
 class Board:
@@ -105,10 +110,36 @@ class Board:
     def income(self, seat: int) -> int:
         """R2 from the view's rules: territories, then every continent held whole."""
         total = max(self.minimum, self.counts[seat] // self.divisor)
+        for c in self.held(seat):
+            total += self.bonus[c]
+        return total
+
+    def held(self, seat: int) -> list[int]:
+        """The continents `seat` holds whole."""
         owner = self.owner
-        for c, members in enumerate(self.members):
-            if members and all(owner[t] == seat for t in members):
-                total += self.bonus[c]
+        return [
+            c
+            for c, members in enumerate(self.members)
+            if members and all(owner[t] == seat for t in members)
+        ]
+
+    def held_income(self, seat: int) -> float:
+        """The score's income: `income`, with the bonus of every continent one of whose
+        borders is outnumbered (its enemy neighbours hold more armies) counted at
+        OUTNUMBERED_SHARE."""
+        total = float(max(self.minimum, self.counts[seat] // self.divisor))
+        owner, armies, adj = self.owner, self.armies, self.adj
+        for c in self.held(seat):
+            share = 1.0
+            for t in self.members[c]:
+                threat = 0
+                for x in adj[t]:
+                    if owner[x] != seat:
+                        threat += armies[x]
+                if threat > armies[t]:
+                    share = OUTNUMBERED_SHARE
+                    break
+            total += share * self.bonus[c]
         return total
 
     def cards_due(self, seat: int) -> int:
@@ -139,8 +170,9 @@ class Board:
         return gained
 
     def fight(self, seat: int, s: int, t: int, rng: Rng) -> bool:
-        """An attack to the end from `s` into `t`; on a conquest every army but those that
-        must stay moves in. True on a conquest."""
+        """An attack to the end from `s` into `t`; on a conquest the armies move in as the
+        hard bot moves them (`bots.occupation`: at least the dice of the last roll, at
+        most all but those that must stay). True on a conquest."""
         armies, owner = self.armies, self.owner
         left_a, left_d = self.odds.resolve(armies[s], armies[t], rng)
         if left_d:
@@ -150,8 +182,10 @@ class Board:
         owner[t] = seat
         self.counts[seat] += 1
         self.counts[loser] -= 1
-        armies[s] = self.stay
-        armies[t] = left_a - self.stay
+        most = left_a - self.stay
+        move = occupation(seat, owner, armies, self.adj, s, t, min(self.odds.max_a, most), most)
+        armies[s] = left_a - move
+        armies[t] = move
         if self.counts[loser] == 0:
             self.hands[seat] += self.hands[loser]
             self.hands[loser] = 0
@@ -228,15 +262,16 @@ class Board:
     # -- the score --------------------------------------------------------------------
     def score(self, seat: int) -> float:
         """1 for a win, 0 for an elimination, else the seat's share of the income of the
-        living seats and of the armies (on the board, and in hand at CARD_WEIGHT times a
+        living seats (`held_income`: a continent's bonus discounted while a border of it
+        is outnumbered) and of the armies (on the board, and in hand at CARD_WEIGHT times a
         set's armies per card), weighted by INCOME_WEIGHT."""
         if self.counts[seat] == 0:
             return 0.0
         living = self.alive()
         if living == [seat]:
             return 1.0
-        incomes = [self.income(s) for s in living]
-        mine = self.income(seat)
+        incomes = [self.held_income(s) for s in living]
+        mine = self.held_income(seat)
         own = sum(a for t, a in enumerate(self.armies) if self.owner[t] == seat)
         per_card = self.set_value / self.set_size if self.set_size else 0.0
         cards = CARD_WEIGHT * per_card
