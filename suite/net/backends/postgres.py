@@ -79,8 +79,8 @@ CONNECT_TIMEOUT = 10
 
 class Write(NamedTuple):
     """One queued write: its room, SQL and parameters (`sql` None for a log entry, whose
-    `params` are `EntryRow`'s fields), whether the room's epoch must be
-    checked first, and the future its caller holds."""
+    `params` are `EntryRow`'s fields), whether the room's epoch must be checked first,
+    and the future its caller holds."""
 
     code: str
     sql: str | None

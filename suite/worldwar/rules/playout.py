@@ -109,10 +109,14 @@ class Board:
     # -- rules ------------------------------------------------------------------------
     def income(self, seat: int) -> int:
         """R2 from the view's rules: territories, then every continent held whole."""
-        total = max(self.minimum, self.counts[seat] // self.divisor)
+        total = self.territory_income(seat)
         for c in self.held(seat):
             total += self.bonus[c]
         return total
+
+    def territory_income(self, seat: int) -> int:
+        """R2's part for territories: their count over the divisor, at least the minimum."""
+        return max(self.minimum, self.counts[seat] // self.divisor)
 
     def held(self, seat: int) -> list[int]:
         """The continents `seat` holds whole."""
@@ -127,7 +131,7 @@ class Board:
         """The score's income: `income`, with the bonus of every continent one of whose
         borders is outnumbered (its enemy neighbours hold more armies) counted at
         OUTNUMBERED_SHARE."""
-        total = float(max(self.minimum, self.counts[seat] // self.divisor))
+        total = float(self.territory_income(seat))
         owner, armies, adj = self.owner, self.armies, self.adj
         for c in self.held(seat):
             share = 1.0
