@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import time
 
+import msgspec
 import pytest
 
 from suite.core.rng import Rng
 from suite.worldwar.rules import SPEC, odds
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.bots import AggressiveBot, HardBot, occupation
+from suite.worldwar.rules.data import default_rules
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import Board, ExpertBot
 from suite.worldwar.rules.playout import OUTNUMBERED_SHARE
@@ -85,6 +87,24 @@ def test_a_search_among_armies_in_the_hundreds_works_out_no_big_chain() -> None:
     assert book._battles and all(
         (a + 1) * (d + 1) <= odds.SAMPLER_CELLS for a, d in book._battles
     ), "an exact chain of a big battle was worked out"
+
+
+def test_a_bot_uses_the_book_odds_keeps_after_other_dice_rules_evicted_it() -> None:
+    """CI once failed the test above: other tests' dice rules had made `odds` let the
+    shipped rules' book go, but the bots still held the old one (their own cache), so
+    they filled a book nobody bounded or cleared."""
+    shipped = default_rules().battle
+    others = [msgspec.structs.replace(shipped, dice_sides=7 + n) for n in range(odds.BOOKS_KEPT)]
+    st = searched_position(5)
+    seat = st.actor()
+    assert seat is not None
+    ExpertBot(iterations=10).choose(st.view(seat), st.legal(seat), Rng(9))
+    for rules in others:
+        odds.odds_for(rules)
+    book = odds.odds_for(None)
+    book.clear()
+    ExpertBot(iterations=10).choose(st.view(seat), st.legal(seat), Rng(9))
+    assert book._battles or book._samplers, "the bot filled a book odds no longer keeps"
 
 
 def test_the_wall_clock_cap_stops_a_search_early() -> None:

@@ -28,6 +28,7 @@ from suite.core.match import Action
 from suite.core.rng import Rng
 from suite.worldwar.rules import actions as A
 from suite.worldwar.rules.actions import Blitz  # by name: the aggressive bot's usual move
+from suite.worldwar.rules.data import Battle
 from suite.worldwar.rules.legal import ActionList
 from suite.worldwar.rules.odds import Odds, odds_for
 from suite.worldwar.rules.views import WorldWarRules, WorldWarView
@@ -36,9 +37,15 @@ View = WorldWarView
 
 
 @lru_cache(maxsize=8)
+def _dice(rules: WorldWarRules) -> Battle:
+    """A match's dice rules as `odds` keys its books."""
+    return rules.dice()
+
+
 def _odds(rules: WorldWarRules) -> Odds:
-    """The odds book of a match's dice rules (as its views give them)."""
-    return odds_for(rules.dice())
+    """The odds book of a match's dice rules (as its views give them): always the one
+    `odds_for` keeps, so a book it has let go is never held on to here."""
+    return odds_for(_dice(rules))
 
 
 FINISH = 3
