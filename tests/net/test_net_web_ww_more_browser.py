@@ -397,9 +397,10 @@ def counts(locator: Any) -> list[int]:
 
 
 def strong_turn(page: Any, attacked: set[str], seat: int) -> None:
-    """A turn by clicks and keys that keeps winning without reinforcements: the largest
-    stack attacks its weakest enemy neighbour once a turn, to the end, when it is
-    stronger (a move to a territory of its own is offered too: not taken)."""
+    """A turn by clicks and keys that keeps winning without reinforcements: once a turn,
+    the largest stack with a weaker enemy neighbour attacks the weakest of them, to the
+    end (a stack with none is clicked and let go; a move to a territory of its own is
+    offered too: not taken)."""
     if page.locator("#occupy").count():
         act(page, "#occupy")
         return
@@ -411,25 +412,9 @@ def strong_turn(page: Any, attacked: set[str], seat: int) -> None:
         with contextlib.suppress(PlaywrightTimeout):
             page.wait_for_selector(".territory.pickable", timeout=2_000)
         armies = counts(sources)
-        if armies:
-            strongest = max(armies)
-            sources.nth(armies.index(strongest)).locator(".disc").click()
-            targets = page.locator(".territory.pickable")
-            labels = [
-                str(targets.nth(i).get_attribute("aria-label")) for i in range(targets.count())
-            ]
-            enemies = [
-                (n, i)
-                for i, (n, label) in enumerate(zip(counts(targets), labels, strict=True))
-                if not label.endswith(f"seat {seat + 1}")
-            ]
-            if enemies and min(enemies)[0] + 2 < strongest:
-                targets.nth(min(enemies)[1]).focus()
-                page.keyboard.press("Enter")
-                page.wait_for_selector(".odds")
-                act(page, "[data-kind=blitz]")
+        for _, index in sorted(((-n, i) for i, n in enumerate(armies)))[:4]:
+            if attack_the_weakest_enemy(page, sources.nth(index), armies[index], seat):
                 return
-            page.keyboard.press("Escape")
     if page.locator("#place-amount").count():
         act(page, ".territory.pickable .disc")
         return
@@ -437,6 +422,27 @@ def strong_turn(page: Any, attacked: set[str], seat: int) -> None:
         if page.locator(f"[data-kind={kind}]").count():
             act(page, f"[data-kind={kind}]")
             return
+
+
+def attack_the_weakest_enemy(page: Any, source: Any, strength: int, seat: int) -> bool:
+    """Click `source`; if an enemy neighbour is weaker by more than two, blitz the
+    weakest (True); otherwise let the source go (Escape) and say False."""
+    source.locator(".disc").click()
+    targets = page.locator(".territory.pickable")
+    labels = [str(targets.nth(i).get_attribute("aria-label")) for i in range(targets.count())]
+    enemies = [
+        (n, i)
+        for i, (n, label) in enumerate(zip(counts(targets), labels, strict=True))
+        if not label.endswith(f"seat {seat + 1}")
+    ]
+    if enemies and min(enemies)[0] + 2 < strength:
+        targets.nth(min(enemies)[1]).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".odds")
+        act(page, "[data-kind=blitz]")
+        return True
+    page.keyboard.press("Escape")
+    return False
 
 
 def test_card_sets_are_kept_turned_in_and_forced_and_the_defender_picks_dice(
