@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 
+from suite.core.action_json import ActionPieces
 from suite.core.rng import Rng
 
 Seat = int
@@ -182,6 +183,10 @@ class GameSpec:
     """View fields that are the same in every seat's view and the spectator's for the
     whole match (a map, the rules data): a server may send them once per room instead of
     in every view (`suite.net`'s `room_data`)."""
+    legal_json: Callable[[Sequence[Action], ActionPieces], bytes] | None = None
+    """A legal list (as `State.legal` gives it) as a JSON array, each action as the
+    pieces' `encode` gives it: exactly `encode(list(actions))`, only cheaper (None: a
+    server encodes the list itself)."""
 
 
 class ConfigError(ValueError):

@@ -24,8 +24,10 @@ from typing import Any, Literal, Protocol
 
 import msgspec
 
+from suite.core.action_json import ActionPieces
 from suite.core.bots import RandomBot, make_bot
 from suite.core.match import (
+    Action,
     Event,
     GameSpec,
     IllegalAction,
@@ -47,6 +49,7 @@ from suite.net.server.errors import Refused
 from suite.net.server.outbox import Outbox
 from suite.net.server.turns import (
     ActOp,
+    ClockInfo,
     Op,
     PokeOp,
     RunNowOp,
@@ -71,6 +74,10 @@ LEGAL_PAGE_ACTIONS = 300
 bytes each, so a page stays under the message limit)."""
 
 _json = msgspec.json.Encoder()
+ClockTold = tuple[ClockInfo | None, bool]
+"""A clock message's content but the time: (the clock's info while playing, paused)."""
+_PIECES = ActionPieces(_json.encode)
+"""The process's encoded actions, for the games' `legal_json`."""
 
 
 class Peer(Protocol):
@@ -271,7 +278,7 @@ class Room:
         self.public_kinds: frozenset[str] | None = self.spec.public_actions
         self.bot_rng = Rng(secrets.randbits(128))
         self._legal = _LegalCache()
-        self._last_clock: P.ClockMsg | None = None
+        self._last_clock: ClockTold | None = None
         self.writes = RoomWrites(hub.store, self, hub.outbox)
         self._clock_saved: dict[str, Any] | None = None
         self.pending: asyncio.Future[None] | None = None
@@ -1041,7 +1048,7 @@ class Room:
             raw = self._legal_of(seat)
             if isinstance(raw, Sequence):
                 count = len(raw)
-                encoded = _json.encode(list(raw)) if count <= LEGAL_INLINE_ACTIONS else b""
+                encoded = self._legal_json(raw) if count <= LEGAL_INLINE_ACTIONS else b""
                 if encoded and len(encoded) <= LEGAL_INLINE:
                     legal = msgspec.Raw(encoded)
                 else:
@@ -1087,6 +1094,12 @@ class Room:
             self._legal.legal[seat] = self.state.legal(seat) if awaited else []
         return self._legal.legal[seat]
 
+    def _legal_json(self, actions: Sequence[Action]) -> bytes:
+        """A legal list as JSON: by the game's own `legal_json` when it has one."""
+        if self.spec.legal_json is not None:
+            return self.spec.legal_json(actions, _PIECES)
+        return _json.encode(list(actions))
+
     def _legal_pages(self, seat: int) -> int:
         """How many pages the seat's legal actions take (0 for none, or an action space)."""
         raw = self._legal_of(seat)
@@ -1104,21 +1117,25 @@ class Room:
             [raw[i] for i in range(start, min(len(raw), start + LEGAL_PAGE_ACTIONS))]
         )
 
-    def _clock_msg(self) -> P.ClockMsg:
-        now = self.hub.clock.now()
-        info = self.clock.info(self.state, now) if self.phase in ("playing", "paused") else None
+    def _clock_msg(self, told: ClockTold | None = None) -> P.ClockMsg:
+        """The room's `clock` message now (from `told`, when already worked out)."""
+        now, (info, paused) = self.hub.clock.now(), told or self._clock_told()
         fields = msgspec.structs.asdict(info) if info is not None else {}
-        return P.ClockMsg(code=self.code, now=now, paused=self.phase == "paused", **fields)
+        return P.ClockMsg(code=self.code, now=now, paused=paused, **fields)
+
+    def _clock_told(self) -> ClockTold:
+        """What a `clock` message tells besides the time now."""
+        playing = self.phase in ("playing", "paused")
+        info = self.clock.info(self.state, self.hub.clock.now()) if playing else None
+        return info, self.phase == "paused"
 
     def _broadcast_clock(self) -> None:
-        msg = self._clock_msg()
-        if (
-            self._last_clock is not None
-            and msgspec.structs.replace(self._last_clock, now=msg.now) == msg
-        ):
+        """Tell everyone the clock when it tells something new (not only a later time)."""
+        told = self._clock_told()
+        if told == self._last_clock:
             return
-        self._last_clock = msg
-        self._send_all(P.encode(msg))
+        self._last_clock = told
+        self._send_all(P.encode(self._clock_msg(told)))
 
     def _broadcast_room(self, but: Peer | None = None) -> None:
         self._send_all(self._room_msg(), but)

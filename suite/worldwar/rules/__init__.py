@@ -20,6 +20,7 @@ from suite.worldwar.rules.bots import AggressiveBot, EasyBot, HardBot, RandomBot
 from suite.worldwar.rules.config import WorldWarConfig
 from suite.worldwar.rules.engine import WorldWarState
 from suite.worldwar.rules.expert import ExpertBot
+from suite.worldwar.rules.legal import list_json
 from suite.worldwar.rules.views import WorldWarView
 
 __all__ = ["SPEC", "WorldWarAction", "WorldWarConfig", "WorldWarState", "WorldWarView"]
@@ -51,5 +52,6 @@ SPEC = register_game(
         order=10,
         save_kind=SAVE_KIND,
         static_view=("map", "rules"),
+        legal_json=list_json,
     )
 )

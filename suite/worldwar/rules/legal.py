@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from suite.core.action_json import ActionPieces
 from suite.core.match import Action
 from suite.core.rng import Rng
 
@@ -125,6 +126,30 @@ class ActionList(Sequence[Action]):
                 seen.append(kind)
         return seen
 
+    def json(self, pieces: ActionPieces) -> bytes:
+        """The list as a JSON array, exactly `pieces.encode(list(self))`: a counted
+        block's actions are joined from the pieces' row of (make, key), so an action met
+        in an earlier list is neither built nor encoded again."""
+        self._ready()
+        encode = pieces.encode
+        rows = pieces.rows
+        parts: list[bytes] = []
+        for _kind, body, _cum in self._blocks:
+            if isinstance(body, CountBlock):
+                make = body.make
+                for key, count in zip(body.keys, body.counts, strict=True):
+                    row = rows.get((make, key))
+                    if row is None:
+                        row = pieces.row((make, key))
+                    have = len(row)
+                    if have < count:
+                        row.extend(encode(make(key, n)) for n in range(have + 1, count + 1))
+                        pieces.grown(count - have)
+                    parts.extend(row if count == len(row) else row[:count])
+            else:
+                parts.extend(encode(action) for action in body)
+        return b"[" + b",".join(parts) + b"]"
+
     def sample_kind(self, kind: str, rng: Rng) -> Action:
         """A uniformly drawn legal action of one `kind` (which must be on offer)."""
         self._ready()
@@ -141,3 +166,10 @@ class ActionList(Sequence[Action]):
                 return self[s + r]
             r -= e - s
         raise ValueError(f"no {kind} action on offer")
+
+
+def list_json(actions: Sequence[Action], pieces: ActionPieces) -> bytes:
+    """World War's `GameSpec.legal_json`: `ActionList.json`, or the list encoded whole."""
+    if isinstance(actions, ActionList):
+        return actions.json(pieces)
+    return pieces.encode(list(actions))

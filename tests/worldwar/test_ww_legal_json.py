@@ -1,0 +1,62 @@
+"""World War's `legal_json` (a legal list's JSON joined from kept pieces) gives exactly
+the bytes of encoding the listed actions, whatever the pieces kept before, and the kept
+pieces stay within their limit."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from suite.core.action_json import ActionPieces
+from suite.core.rng import Rng
+from suite.worldwar.rules import SPEC
+from suite.worldwar.rules.bots import RandomBot
+from suite.worldwar.rules.legal import ActionList
+
+ENCODER = msgspec.json.Encoder()
+
+
+@pytest.mark.parametrize(
+    ("cards", "seed", "limit"), [("increasing", 1, 50_000), ("poker", 2, 50), ("none", 3, 7)]
+)
+def test_the_joined_json_is_the_encoded_list_at_every_moment(
+    cards: str, seed: int, limit: int
+) -> None:
+    """Random games, one shared `ActionPieces` (a small limit lets its rows go often):
+    at every moment the seat's list joins to the bytes `encode(list(actions))` gives."""
+    assert SPEC.legal_json is not None
+    pieces = ActionPieces(ENCODER.encode, limit=limit)
+    for game in range(2):
+        st = SPEC.create({"players": 3, "map": "classic", "cards": cards}, seed + 10 * game)
+        bot, rng = RandomBot(), Rng(seed)
+        for _ in range(400):
+            if st.outcome() is not None:
+                break
+            seat = st.actor()
+            assert seat is not None
+            legal = st.legal(seat)
+            assert isinstance(legal, ActionList)
+            assert SPEC.legal_json(legal, pieces) == ENCODER.encode(list(legal))
+            assert len(pieces) <= limit
+            st.apply(seat, bot.choose(st.view(seat), legal, rng))
+
+
+def test_a_plain_list_is_encoded_whole() -> None:
+    assert SPEC.legal_json is not None
+    st = SPEC.create({"players": 2, "map": "classic"}, 4)
+    seat = st.actor()
+    assert seat is not None
+    actions = list(st.legal(seat))
+    pieces = ActionPieces(ENCODER.encode)
+    assert SPEC.legal_json(actions, pieces) == ENCODER.encode(actions)
+    assert SPEC.legal_json([], pieces) == b"[]"
+
+
+def test_rows_past_the_limit_are_let_go() -> None:
+    pieces = ActionPieces(ENCODER.encode, limit=3)
+    pieces.row("a").extend([b"1", b"2"])
+    pieces.grown(2)
+    assert pieces.row("a") == [b"1", b"2"] and len(pieces) == 2
+    pieces.row("b").extend([b"3", b"4"])
+    pieces.grown(2)
+    assert len(pieces) == 0 and pieces.row("a") == []
