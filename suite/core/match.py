@@ -183,10 +183,11 @@ class GameSpec:
     """View fields that are the same in every seat's view and the spectator's for the
     whole match (a map, the rules data): a server may send them once per room instead of
     in every view (`suite.net`'s `room_data`)."""
-    legal_json: Callable[[Sequence[Action], ActionPieces], bytes] | None = None
-    """A legal list (as `State.legal` gives it) as a JSON array, each action as the
-    pieces' `encode` gives it: exactly `encode(list(actions))`, only cheaper (None: a
-    server encodes the list itself)."""
+    legal_json: Callable[[Sequence[Action], ActionPieces, int, int | None], bytes] | None = None
+    """`legal_json(actions, pieces, start, stop)`: actions `start` to `stop` (None: the
+    end) of a legal list as `State.legal` gives it, as a JSON array, each action as the
+    pieces' `encode` gives it: exactly `encode(list(actions)[start:stop])`, only cheaper
+    (None: a server encodes the list itself)."""
 
 
 class ConfigError(ValueError):

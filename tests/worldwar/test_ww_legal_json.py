@@ -1,6 +1,6 @@
 """World War's `legal_json` (a legal list's JSON joined from kept pieces) gives exactly
-the bytes of encoding the listed actions, whatever the pieces kept before, and the kept
-pieces stay within their limit."""
+the bytes of encoding the listed actions, or a slice of them (a page), whatever the
+pieces kept before, and the kept pieces stay within their limit."""
 
 from __future__ import annotations
 
@@ -36,9 +36,22 @@ def test_the_joined_json_is_the_encoded_list_at_every_moment(
             assert seat is not None
             legal = st.legal(seat)
             assert isinstance(legal, ActionList)
-            assert SPEC.legal_json(legal, pieces) == ENCODER.encode(list(legal))
+            listed = list(legal)
+            assert SPEC.legal_json(legal, pieces, 0, None) == ENCODER.encode(listed)
+            for start, stop in slices(len(listed), rng):
+                part = SPEC.legal_json(legal, pieces, start, stop)
+                assert part == ENCODER.encode(listed[start:stop]), (start, stop)
             assert len(pieces) <= limit
             st.apply(seat, bot.choose(st.view(seat), legal, rng))
+
+
+def slices(n: int, rng: Rng) -> list[tuple[int, int | None]]:
+    """Pages of 7 and of 300, a random slice, and slices past either end."""
+    cut = rng.randbelow(n + 1)
+    out: list[tuple[int, int | None]] = [(cut, cut + rng.randbelow(n + 2)), (n, None), (0, 0)]
+    out += [(start, start + 7) for start in range(0, n, 7)]
+    out += [(start, start + 300) for start in range(0, n + 300, 300)]
+    return out
 
 
 def test_a_plain_list_is_encoded_whole() -> None:
@@ -48,8 +61,9 @@ def test_a_plain_list_is_encoded_whole() -> None:
     assert seat is not None
     actions = list(st.legal(seat))
     pieces = ActionPieces(ENCODER.encode)
-    assert SPEC.legal_json(actions, pieces) == ENCODER.encode(actions)
-    assert SPEC.legal_json([], pieces) == b"[]"
+    assert SPEC.legal_json(actions, pieces, 0, None) == ENCODER.encode(actions)
+    assert SPEC.legal_json(actions, pieces, 1, 3) == ENCODER.encode(actions[1:3])
+    assert SPEC.legal_json([], pieces, 0, None) == b"[]"
 
 
 def test_rows_past_the_limit_are_let_go() -> None:

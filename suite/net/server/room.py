@@ -1094,11 +1094,14 @@ class Room:
             self._legal.legal[seat] = self.state.legal(seat) if awaited else []
         return self._legal.legal[seat]
 
-    def _legal_json(self, actions: Sequence[Action]) -> bytes:
-        """A legal list as JSON: by the game's own `legal_json` when it has one."""
+    def _legal_json(
+        self, actions: Sequence[Action], start: int = 0, stop: int | None = None
+    ) -> bytes:
+        """Actions `start` to `stop` of a legal list as JSON: by the game's own
+        `legal_json` when it has one."""
         if self.spec.legal_json is not None:
-            return self.spec.legal_json(actions, _PIECES)
-        return _json.encode(list(actions))
+            return self.spec.legal_json(actions, _PIECES, start, stop)
+        return _json.encode(list(actions[start:stop]))
 
     def _legal_pages(self, seat: int) -> int:
         """How many pages the seat's legal actions take (0 for none, or an action space)."""
@@ -1113,9 +1116,7 @@ class Room:
         if not isinstance(raw, Sequence) or not raw:
             return b"[]"
         start = page * LEGAL_PAGE_ACTIONS
-        return _json.encode(
-            [raw[i] for i in range(start, min(len(raw), start + LEGAL_PAGE_ACTIONS))]
-        )
+        return self._legal_json(raw, start, start + LEGAL_PAGE_ACTIONS)
 
     def _clock_msg(self, told: ClockTold | None = None) -> P.ClockMsg:
         """The room's `clock` message now (from `told`, when already worked out)."""

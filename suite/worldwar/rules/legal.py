@@ -126,28 +126,40 @@ class ActionList(Sequence[Action]):
                 seen.append(kind)
         return seen
 
-    def json(self, pieces: ActionPieces) -> bytes:
-        """The list as a JSON array, exactly `pieces.encode(list(self))`: a counted
-        block's actions are joined from the pieces' row of (make, key), so an action met
-        in an earlier list is neither built nor encoded again."""
+    def json(self, pieces: ActionPieces, start: int = 0, stop: int | None = None) -> bytes:
+        """Actions `start` to `stop` (the end: None) as a JSON array, exactly
+        `pieces.encode(list(self)[start:stop])` for 0 <= start: a counted block's actions
+        are joined from the pieces' row of (make, key), so an action met in an earlier
+        list is neither built nor encoded again."""
         self._ready()
+        total = self._ends[-1] if self._ends else 0
+        end = total if stop is None else min(stop, total)
         encode = pieces.encode
         rows = pieces.rows
         parts: list[bytes] = []
-        for _kind, body, _cum in self._blocks:
-            if isinstance(body, CountBlock):
-                make = body.make
-                for key, count in zip(body.keys, body.counts, strict=True):
-                    row = rows.get((make, key))
-                    if row is None:
-                        row = pieces.row((make, key))
-                    have = len(row)
-                    if have < count:
-                        row.extend(encode(make(key, n)) for n in range(have + 1, count + 1))
-                        pieces.grown(count - have)
-                    parts.extend(row if count == len(row) else row[:count])
-            else:
-                parts.extend(encode(action) for action in body)
+        first = 0
+        for b, (_kind, body, _cum) in enumerate(self._blocks):
+            after = self._ends[b]
+            if first < end and start < after:
+                if isinstance(body, CountBlock):
+                    make = body.make
+                    at = first
+                    for key, count in zip(body.keys, body.counts, strict=True):
+                        lo, hi = max(start - at, 0), min(end - at, count)
+                        if lo < hi:
+                            row = rows.get((make, key))
+                            if row is None:
+                                row = pieces.row((make, key))
+                            have = len(row)
+                            if have < hi:
+                                row.extend(encode(make(key, n)) for n in range(have + 1, hi + 1))
+                                pieces.grown(hi - have)
+                            parts.extend(row if lo == 0 and hi == len(row) else row[lo:hi])
+                        at += count
+                else:
+                    lo, hi = max(start - first, 0), min(end - first, after - first)
+                    parts.extend(encode(body[i]) for i in range(lo, hi))
+            first = after
         return b"[" + b",".join(parts) + b"]"
 
     def sample_kind(self, kind: str, rng: Rng) -> Action:
@@ -168,8 +180,10 @@ class ActionList(Sequence[Action]):
         raise ValueError(f"no {kind} action on offer")
 
 
-def list_json(actions: Sequence[Action], pieces: ActionPieces) -> bytes:
-    """World War's `GameSpec.legal_json`: `ActionList.json`, or the list encoded whole."""
+def list_json(
+    actions: Sequence[Action], pieces: ActionPieces, start: int = 0, stop: int | None = None
+) -> bytes:
+    """World War's `GameSpec.legal_json`: `ActionList.json`, or the slice encoded whole."""
     if isinstance(actions, ActionList):
-        return actions.json(pieces)
-    return pieces.encode(list(actions))
+        return actions.json(pieces, start, stop)
+    return pieces.encode(list(actions[start:stop]))
