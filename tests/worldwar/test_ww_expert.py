@@ -92,7 +92,7 @@ def test_a_search_among_armies_in_the_hundreds_works_out_no_big_chain() -> None:
 def test_a_bot_uses_the_book_odds_keeps_after_other_dice_rules_evicted_it() -> None:
     """CI once failed the test above: other tests' dice rules had made `odds` let the
     shipped rules' book go, but the bots still held the old one (their own cache), so
-    they filled a book nobody bounded or cleared."""
+    they filled a book past `BOOKS_KEPT` that `clear_caches` never reached."""
     shipped = default_rules().battle
     others = [msgspec.structs.replace(shipped, dice_sides=7 + n) for n in range(odds.BOOKS_KEPT)]
     st = searched_position(5)
