@@ -64,6 +64,7 @@ from suite.net.server.replays import Replays, ReplaySteps
 from suite.net.server.room import Room
 from suite.net.server.settings import Settings
 from suite.net.server.tactics_art import ArtBook, battle_of, server_packs, setup_choices
+from suite.net.server.websocket import ServerSocket
 from suite.net.server.wok_history import WokHistory, report_turn
 
 log = logging.getLogger("suite.net")
@@ -319,6 +320,7 @@ class MatchServer:
             ping_timeout=self.settings.ping_timeout,
             close_timeout=self.settings.close_timeout,
             compression=None,
+            create_connection=ServerSocket,
             ssl=ssl_context,
             server_header=SERVER_NAME,
         )
@@ -477,13 +479,15 @@ class MatchServer:
         self.connections.add(conn)
         self.per_address[conn.address] += 1
         writer = asyncio.ensure_future(conn.writer())
-        try:
-            async for data in ws:
-                if conn.dropped:
-                    continue  # keep reading until the closing handshake ends
+
+        def message(data: str | bytes) -> None:
+            if not conn.dropped:  # else it is read and let go until the closing handshake ends
                 self.receive(conn, data)
-        except ConnectionClosed:
-            pass
+
+        assert isinstance(ws, ServerSocket), "serve makes ServerSockets (create_connection)"
+        try:
+            ws.deliver_to(message)
+            await ws.wait_closed()
         finally:
             self.forget(conn)
             conn.queue.put_nowait(None) if not conn.queue.full() else writer.cancel()

@@ -6,11 +6,12 @@ so a slow client never stalls the others. What is sent after a write that is not
 durable waits for it (`hold`): nobody hears of an action before the store has it.
 
 A message to a client that keeps up (nothing queued or held, nothing unsent in the
-socket's buffer) is framed and written by the connection itself when the server's
-`Outbox` says (at the end of the loop's turn, or sooner in a long one), with the others
-of that turn in one write: the writer task's wake-up and websockets' `send` cost three
-times the write itself, and most messages go this way. Whichever way a message goes, the
-outbox's `before_write` runs before it leaves (the store's writes are committed there).
+socket's buffer) is framed (`websocket.text_frame`) and written by the connection itself
+when the server's `Outbox` says (at the end of the loop's turn, or sooner in a long one),
+with the others of that turn in one write: the writer task's wake-up and websockets'
+`send` cost three times the write itself, and most messages go this way. Whichever way a
+message goes, the outbox's `before_write` runs before it leaves (the store's writes are
+committed there).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from websockets.protocol import State
 
 from suite.net import protocol as P
 from suite.net.server.outbox import Outbox
+from suite.net.server.websocket import text_frame
 
 if TYPE_CHECKING:
     from suite.net.server.room import Room
@@ -167,10 +169,14 @@ class Connection:
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport.get_write_buffer_size():
             return False
-        for data in batch:
-            ws.protocol.send_text(data)
-        chunks = ws.protocol.data_to_send()
-        transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        frames = ws.protocol.data_to_send()  # what websockets has not written: none, normally
+        if ws.protocol.extensions:  # never: the server turns compression off
+            for data in batch:
+                ws.protocol.send_text(data)
+            frames.extend(ws.protocol.data_to_send())
+        else:
+            frames.extend(map(text_frame, batch))
+        transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
         return True
 
     def _too_slow(self) -> None:
