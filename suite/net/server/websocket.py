@@ -22,10 +22,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import Server, ServerConnection
 from websockets.frames import BINARY, CONT, TEXT, CloseCode, Frame
 from websockets.protocol import Event
+from websockets.server import ServerProtocol
 
 log = logging.getLogger("suite.net")
 
@@ -40,8 +42,8 @@ more; a flood before the server is ready closes the connection with 1008)."""
 class ServerSocket(ServerConnection):
     """See the module docstring."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, protocol: ServerProtocol, server: Server, **options: Any) -> None:
+        super().__init__(protocol, server, **options)
         self._on_message: MessageHandler | None = None
         self._early: list[str | bytes] = []
         """Messages parsed before `on_message` was set."""
