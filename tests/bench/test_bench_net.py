@@ -43,8 +43,8 @@ CLIENT_PROCS = int(os.environ.get("BENCH_NET_CLIENT_PROCS", "2"))
 THINK = 0.035
 ROUNDS = 2
 """The capacity bench's 100-room lines run this many times, the set-ups in turn: this
-machine's speed drifts by up to a quarter between runs a minute apart, so the CPU ratios
-come from each set-up's mean over the rounds (every round's figures print)."""
+machine's speed drifts by up to half within a quarter of an hour, so the CPU ratios come
+from each set-up's mean over the rounds (every round's figures print)."""
 WARMUP = 2.0
 MEASURE = 8.0
 
@@ -391,7 +391,7 @@ def test_bench_capacity_of_one_and_three_processes(tmp_path: Path) -> None:
     try:
         loads = [(ROOMS, f" #{n + 1}") for n in range(ROUNDS)] + [(ROOMS // 2, "")]
         for rooms, tag in loads:
-            where = tmp_path / f"{rooms}{tag.strip(' #')}"
+            where = tmp_path / f"{rooms}{tag.replace(' #', '-')}"
             runs[f"sqlite {rooms}{tag}"] = _run(where / "s", THINK, rooms=rooms)
             flags: tuple[str, ...] = ("--store", pg.database())
             runs[f"pg {rooms}{tag}"] = _run(where / "p", THINK, flags, rooms=rooms)

@@ -170,12 +170,7 @@ class Connection:
         if ws.protocol.state is not State.OPEN or transport.get_write_buffer_size():
             return False
         frames = ws.protocol.data_to_send()  # what websockets has not written: none, normally
-        if ws.protocol.extensions:  # never: the server turns compression off
-            for data in batch:
-                ws.protocol.send_text(data)
-            frames.extend(ws.protocol.data_to_send())
-        else:
-            frames.extend(map(text_frame, batch))
+        frames.extend(map(text_frame, batch))
         transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
         return True
 

@@ -12,9 +12,11 @@ wait for it, in order (at most `MAX_EARLY`). Pings, pongs and the closing handsh
 stay websockets'.
 
 `text_frame` frames a text message the server writes itself, with the bytes websockets
-would write: unmasked (a server's frames are) and with no extension (the server turns
-compression off). Writing the frame directly costs a tenth of `Protocol.send_text` and
-`data_to_send`, and a server writes four or more of them for every action.
+would write: unmasked (a server's frames are) and not compressed (the server turns
+compression off; were permessage-deflate ever negotiated, an uncompressed message would
+still be valid, RFC 7692 section 6). Writing the frame directly costs a tenth of
+`Protocol.send_text` and `data_to_send`, and a server writes four or more of them for
+every action.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ class ServerSocket(ServerConnection):
         super().__init__(protocol, server, **options)
         self._on_message: MessageHandler | None = None
         self._early: list[str | bytes] = []
-        """Messages parsed before `on_message` was set."""
+        """Messages parsed before `deliver_to` (at most `MAX_EARLY`)."""
         self._parts: list[bytes] = []
         self._text = False
         """The fragmented message being gathered is text."""
